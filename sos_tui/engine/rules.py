@@ -1,0 +1,359 @@
+"""The rules of SOS on immutable values.
+
+Every rule of the game lives in this module: what a move is, which triples a letter completes,
+who moves next, when the game ends and who won. Nothing here does I/O or imports the rest of
+the package.
+
+The board is a string of ``size * size`` characters, row-major: ``"S"``, ``"O"`` or ``"."``.
+Strings are immutable, hash by content and copy fast, which makes ``play`` cheap enough for
+computer players to search with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import NamedTuple
+
+MIN_SIZE = 3
+MAX_SIZE = 26
+MIN_PLAYERS = 2
+LETTERS = ("S", "O")
+EMPTY = "."
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+
+Cell = tuple[int, int]
+
+
+class Mode(StrEnum):
+    """The two variants: ``general`` (most SOSs wins) and ``simple`` (first SOS wins)."""
+
+    GENERAL = "general"
+    SIMPLE = "simple"
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow in this position."""
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not a move in SOS notation (``"S b3"``)."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """Write ``letter`` into the cell at ``row`` (0 = top) and ``col`` (0 = left)."""
+
+    row: int
+    col: int
+    letter: str
+
+    def __str__(self) -> str:
+        return f"{self.letter} {cell_name(self.row, self.col)}"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in notation: letter, column a..z, row counted from 1 at the top.
+
+        >>> Move.parse("S b3")
+        Move(row=2, col=1, letter='S')
+        >>> str(Move.parse("o A10"))
+        'O a10'
+        """
+        parts = text.split()
+        if len(parts) != 2:
+            raise InvalidMoveError(f"{text!r} is not a move: expected a letter and a cell, like 'S b3'")
+        letter, where = parts[0].upper(), parts[1].lower()
+        if letter not in LETTERS:
+            raise InvalidMoveError(f"{text!r} is not a move: the letter must be S or O")
+        row, col = parse_cell(where)
+        return cls(row, col, letter)
+
+
+def cell_name(row: int, col: int) -> str:
+    """``cell_name(2, 1) == "b3"``: column letter, then row counted from 1."""
+    column = COLUMNS[col] if 0 <= col < len(COLUMNS) else f"[{col}]"
+    return f"{column}{row + 1}"
+
+
+def parse_cell(text: str) -> Cell:
+    """``parse_cell("b3") == (2, 1)``; raises InvalidMoveError for anything else."""
+    text = text.strip().lower()
+    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+        raise InvalidMoveError(f"{text!r} is not a cell: expected a column a..z and a row number, like 'b3'")
+    row = int(text[1:]) - 1
+    if row < 0:
+        raise InvalidMoveError(f"{text!r} is not a cell: rows are counted from 1")
+    return row, COLUMNS.index(text[0])
+
+
+class SosLine(NamedTuple):
+    """One completed S-O-S: who scored it, its three cells in board order, and the move index."""
+
+    player: int
+    cells: tuple[Cell, Cell, Cell]
+    move_index: int
+
+
+class _Triples(NamedTuple):
+    """For each cell index, the triples a letter written there could complete.
+
+    ``for_s[i]`` holds ``(o, s, cells)``: an S at i completes ``cells`` when index o holds O and
+    index s holds S. ``for_o[i]`` holds ``(s1, s2, cells)``: an O at i completes ``cells`` when
+    both indexes hold S.
+    """
+
+    for_s: tuple[tuple[tuple[int, int, tuple[Cell, Cell, Cell]], ...], ...]
+    for_o: tuple[tuple[tuple[int, int, tuple[Cell, Cell, Cell]], ...], ...]
+
+
+_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+@cache
+def triples(size: int) -> _Triples:
+    """Every straight triple of a ``size`` x ``size`` board, indexed by the cell that completes it."""
+    for_s: list[list] = [[] for _ in range(size * size)]
+    for_o: list[list] = [[] for _ in range(size * size)]
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in _DIRECTIONS:
+                r2, c2 = r + 2 * dr, c + 2 * dc
+                if not (0 <= r2 < size and 0 <= c2 < size):
+                    continue
+                cells = ((r, c), (r + dr, c + dc), (r2, c2))
+                a, m, b = (x * size + y for x, y in cells)
+                ordered = tuple(sorted(cells))
+                for_s[a].append((m, b, ordered))
+                for_s[b].append((m, a, ordered))
+                for_o[m].append((a, b, ordered))
+    return _Triples(tuple(map(tuple, for_s)), tuple(map(tuple, for_o)))
+
+
+class GameState:
+    """A position of SOS with its whole history. Immutable: ``play`` returns a new state.
+
+    >>> state = GameState.new(size=3, mode="general", players=2)
+    >>> state = state.play(Move(0, 0, "S")).play(Move(0, 2, "S"))
+    >>> later = state.play(Move.parse("O b1"))
+    >>> later.scores, later.to_move, state.scores
+    ((1, 0), 0, (0, 0))
+    """
+
+    __slots__ = (
+        "_size", "_mode", "_players", "_board", "_to_move", "_scores",
+        "_history", "_found", "_count", "_over", "_cache",
+    )  # fmt: skip
+
+    _size: int
+    _mode: Mode
+    _players: int
+    _board: str
+    _to_move: int
+    _scores: tuple[int, ...]
+    _history: tuple | None  # (previous history, Move): a cons list, newest first
+    _found: tuple | None  # (previous, SosLine): likewise for completed lines
+    _count: int
+    _over: bool
+    _cache: dict
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"GameState is immutable: cannot set {name!r}; use play()")
+
+    __delattr__ = __setattr__
+
+    @classmethod
+    def new(cls, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2) -> GameState:
+        """The empty board. Raises ValueError for a size outside 3..26, fewer than 2 players
+        or an unknown mode."""
+        if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"board size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
+        if not isinstance(players, int) or players < MIN_PLAYERS:
+            raise ValueError(f"a game needs at least {MIN_PLAYERS} players, not {players!r}")
+        try:
+            mode = Mode(mode)
+        except ValueError:
+            raise ValueError(f"mode must be 'general' or 'simple', not {mode!r}") from None
+        triples(size)
+        return cls._make(size, mode, players, EMPTY * (size * size), 0, (0,) * players, None, None, 0, False)
+
+    @classmethod
+    def from_moves(cls, moves, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2) -> GameState:
+        """Replay ``moves`` (Move values or notation strings) from the empty board."""
+        state = cls.new(size, mode, players)
+        for move in moves:
+            state = state.play(Move.parse(move) if isinstance(move, str) else move)
+        return state
+
+    @classmethod
+    def _make(cls, size, mode, players, board, to_move, scores, history, found, count, over):
+        self = object.__new__(cls)
+        _set = object.__setattr__
+        _set(self, "_size", size)
+        _set(self, "_mode", mode)
+        _set(self, "_players", players)
+        _set(self, "_board", board)
+        _set(self, "_to_move", to_move)
+        _set(self, "_scores", scores)
+        _set(self, "_history", history)
+        _set(self, "_found", found)
+        _set(self, "_count", count)
+        _set(self, "_over", over)
+        _set(self, "_cache", {})
+        return self
+
+    # -- static facts ---------------------------------------------------------------------
+    size = property(lambda self: self._size, doc="Cells along one side of the board.")
+    mode = property(lambda self: self._mode, doc="Mode.GENERAL or Mode.SIMPLE.")
+    players = property(lambda self: self._players, doc="How many players take turns.")
+
+    # -- the position ---------------------------------------------------------------------
+    board = property(lambda self: self._board, doc="Row-major string of 'S', 'O' and '.'.")
+    to_move = property(lambda self: self._to_move, doc="Index of the player to move.")
+    scores = property(lambda self: self._scores, doc="SOS lines completed by each player.")
+    is_over = property(lambda self: self._over, doc="True once the game has ended.")
+    move_count = property(lambda self: self._count, doc="Moves played so far.")
+
+    def cell(self, row: int, col: int) -> str | None:
+        """``"S"``, ``"O"`` or ``None`` for an empty cell."""
+        if not (0 <= row < self._size and 0 <= col < self._size):
+            raise IndexError(f"{cell_name(row, col)} is off the {self._size}x{self._size} board")
+        letter = self._board[row * self._size + col]
+        return None if letter == EMPTY else letter
+
+    @property
+    def empty_cells(self) -> int:
+        return self._size * self._size - self._count
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move from the empty board, oldest first."""
+        return self._unroll("moves", self._history)
+
+    @property
+    def lines(self) -> tuple[SosLine, ...]:
+        """Every completed SOS, oldest first."""
+        return self._unroll("lines", self._found)
+
+    def _unroll(self, key: str, chain) -> tuple:
+        cached = self._cache.get(key)
+        if cached is None:
+            items = []
+            while chain is not None:
+                chain, item = chain
+                items.append(item)
+            cached = self._cache[key] = tuple(reversed(items))
+        return cached
+
+    @property
+    def last_move(self) -> Move | None:
+        return None if self._history is None else self._history[1]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """``()`` while the game runs; then the player(s) with the top score."""
+        if not self._over:
+            return ()
+        top = max(self._scores)
+        return tuple(p for p, score in enumerate(self._scores) if score == top)
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+    # -- moving ---------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every empty cell with S and with O, row-major, S before O. Empty once over."""
+        if self._over:
+            return []
+        size, board = self._size, self._board
+        return [
+            Move(i // size, i % size, letter)
+            for i, here in enumerate(board)
+            if here == EMPTY
+            for letter in LETTERS
+        ]
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self._check(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def completes(self, move: Move) -> tuple[tuple[Cell, Cell, Cell], ...]:
+        """The triples ``move`` would complete here (cells in board order), without playing it."""
+        self._check(move)
+        return self._completed(move.row * self._size + move.col, move.letter)
+
+    def _completed(self, index: int, letter: str) -> tuple:
+        board = self._board
+        if letter == "S":
+            return tuple(cells for o, s, cells in triples(self._size).for_s[index]
+                         if board[o] == "O" and board[s] == "S")
+        return tuple(cells for a, b, cells in triples(self._size).for_o[index]
+                     if board[a] == "S" and board[b] == "S")
+
+    def _check(self, move: Move) -> int:
+        if self._over:
+            raise IllegalMoveError(f"cannot play {move}: the game is already over")
+        letter, row, col, size = move.letter, move.row, move.col, self._size
+        if letter not in LETTERS:
+            raise IllegalMoveError(f"cannot play {letter!r}: the letter must be S or O")
+        if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < size and 0 <= col < size):
+            raise IllegalMoveError(
+                f"cannot play {letter} at row {row}, column {col}: off the {size}x{size} board"
+            )
+        index = row * size + col
+        taken = self._board[index]
+        if taken != EMPTY:
+            raise IllegalMoveError(f"cannot play {move}: {cell_name(row, col)} already holds {taken}")
+        return index
+
+    def play(self, move: Move) -> GameState:
+        """The state after ``move``. Raises IllegalMoveError, and leaves this state as it was."""
+        index = self._check(move)
+        mover, letter = self._to_move, move.letter
+        completed = self._completed(index, letter)
+        board = self._board[:index] + letter + self._board[index + 1:]
+        count = self._count + 1
+        scores, found = self._scores, self._found
+        if completed:
+            scores = scores[:mover] + (scores[mover] + len(completed),) + scores[mover + 1:]
+            for cells in completed:
+                found = (found, SosLine(mover, cells, count - 1))
+            to_move = mover  # a scoring move keeps the turn (and ends a simple game)
+        else:
+            to_move = (mover + 1) % self._players
+        over = count == self._size * self._size or (bool(completed) and self._mode is Mode.SIMPLE)
+        return GameState._make(self._size, self._mode, self._players, board, to_move, scores,
+                               (self._history, move), found, count, over)
+
+    # -- values ---------------------------------------------------------------------------
+    def _key(self):
+        return (self._size, self._mode, self._players, self.moves)
+
+    def __eq__(self, other):
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self is other or (self._board == other._board and self._key() == other._key())
+
+    def __hash__(self):
+        return hash((self._size, self._mode, self._players, self._board, self._count))
+
+    def __reduce__(self):
+        return (GameState.from_moves, (self.moves, self._size, self._mode.value, self._players))
+
+    def __repr__(self):
+        return (f"GameState(size={self._size}, mode={self._mode.value!r}, players={self._players}, "
+                f"moves={self._count}, scores={self._scores})")
+
+    def __str__(self) -> str:
+        """The board as text, with column letters and row numbers."""
+        width = len(str(self._size))
+        rows = [" " * (width + 1) + " ".join(COLUMNS[: self._size])]
+        for r in range(self._size):
+            cells = self._board[r * self._size:(r + 1) * self._size]
+            rows.append(f"{r + 1:>{width}} " + " ".join(cells))
+        return "\n".join(rows)
