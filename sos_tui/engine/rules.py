@@ -80,7 +80,7 @@ def cell_name(row: int, col: int) -> str:
 def parse_cell(text: str) -> Cell:
     """``parse_cell("b3") == (2, 1)``; raises InvalidMoveError for anything else."""
     text = text.strip().lower()
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+    if len(text) < 2 or text[0] not in COLUMNS or not (text[1:].isascii() and text[1:].isdigit()):
         raise InvalidMoveError(f"{text!r} is not a cell: expected a column a..z and a row number, like 'b3'")
     row = int(text[1:]) - 1
     if row < 0:
@@ -152,7 +152,7 @@ class GameState:
     _board: str
     _to_move: int
     _scores: tuple[int, ...]
-    _history: tuple | None  # (previous history, Move): a cons list, newest first
+    _history: tuple | None  # (previous history, Move, mover): a cons list, newest first
     _found: tuple | None  # (previous, SosLine): likewise for completed lines
     _count: int
     _over: bool
@@ -161,7 +161,8 @@ class GameState:
     def __setattr__(self, name, value):
         raise AttributeError(f"GameState is immutable: cannot set {name!r}; use play()")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name):
+        raise AttributeError(f"GameState is immutable: cannot delete {name!r}")
 
     @classmethod
     def new(cls, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2) -> GameState:
@@ -229,20 +230,25 @@ class GameState:
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move from the empty board, oldest first."""
-        return self._unroll("moves", self._history)
+        return self._unroll("moves", self._history, 1)
+
+    @property
+    def movers(self) -> tuple[int, ...]:
+        """The player who made each move, oldest first."""
+        return self._unroll("movers", self._history, 2)
 
     @property
     def lines(self) -> tuple[SosLine, ...]:
         """Every completed SOS, oldest first."""
-        return self._unroll("lines", self._found)
+        return self._unroll("lines", self._found, 1)
 
-    def _unroll(self, key: str, chain) -> tuple:
+    def _unroll(self, key: str, chain, field: int) -> tuple:
         cached = self._cache.get(key)
         if cached is None:
             items = []
             while chain is not None:
-                chain, item = chain
-                items.append(item)
+                items.append(chain[field])
+                chain = chain[0]
             cached = self._cache[key] = tuple(reversed(items))
         return cached
 
@@ -328,7 +334,7 @@ class GameState:
             to_move = (mover + 1) % self._players
         over = count == self._size * self._size or (bool(completed) and self._mode is Mode.SIMPLE)
         return GameState._make(self._size, self._mode, self._players, board, to_move, scores,
-                               (self._history, move), found, count, over)
+                               (self._history, move, mover), found, count, over)
 
     # -- values ---------------------------------------------------------------------------
     def _key(self):

@@ -1,0 +1,5 @@
+"""The Textual app of sos-tui."""
+
+from .app import SosApp
+
+__all__ = ["SosApp"]

@@ -1,0 +1,63 @@
+"""The end of a game: the result, the final scores and what to do next."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+from sos_tui.engine import GameState, PlayerInfo
+
+from ..widgets.board import MARKS
+from ..widgets.scoreboard import seat_label
+
+
+def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
+    if state.is_draw:
+        names = [seats[p].name for p in state.winners]
+        if len(names) == len(seats):
+            return "A draw!" if state.scores[0] == 0 else f"A draw at {state.scores[0]} each!"
+        return "A draw between " + " and ".join(names) + "!"
+    return f"{seat_label(seats[state.winners[0]])} wins!"
+
+
+class GameOverScreen(ModalScreen[str]):
+    """Dismisses with "rematch", "new", "quit" or "board" (close and look at the board)."""
+
+    BINDINGS = [
+        Binding("escape", "choose('board')", "Look at the board"),
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
+        super().__init__()
+        self.state, self.seats = state, seats
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        ranking = sorted(range(len(self.seats)), key=lambda p: -state.scores[p])
+        with Vertical(id="dialog"):
+            yield Label("Game over", id="title")
+            yield Label(result_line(state, self.seats), id="result")
+            for p in ranking:
+                yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}",
+                            classes=f"score player-{p % 6 + 1}")
+            with Horizontal(id="buttons"):
+                yield Button("Rematch", id="rematch", variant="primary")
+                yield Button("New game", id="new")
+                yield Button("Quit", id="quit", variant="error")
+            yield Label("r rematch · n new game · q quit · esc look at the board", id="keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#rematch", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)

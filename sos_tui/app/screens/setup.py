@@ -1,0 +1,126 @@
+"""The new-game screen: board size, variant and who sits in each seat. Enter starts at once."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select
+
+from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
+
+LEVELS = ("easy", "medium", "hard", "expert")
+MAX_SEATS = 6
+KIND_OPTIONS = [("Human", "human"), *((f"Computer · {level}", level) for level in LEVELS)]
+
+
+def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
+    """The seat a setup row describes; a blank name gets a default."""
+    name = name.strip()
+    if kind == "human":
+        return PlayerInfo(name or f"Player {index + 1}")
+    return PlayerInfo(name or f"Computer {index + 1}", "computer", kind)
+
+
+class SetupScreen(Screen):
+    """Posts ``SetupScreen.Start`` with an empty GameRecord describing the new game."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", show=True, priority=True),
+        Binding("escape", "back", "Back", show=False),
+    ]
+
+    class Start(Message):
+        def __init__(self, game: GameRecord) -> None:
+            self.game = game
+            super().__init__()
+
+    def __init__(self, previous: GameRecord | None = None, can_continue: bool = False) -> None:
+        super().__init__()
+        self.previous = previous
+        self.can_continue = can_continue
+
+    def compose(self) -> ComposeResult:
+        prev = self.previous
+        seats = list(prev.players) if prev else [PlayerInfo("Player 1"), PlayerInfo("Player 2")]
+        with VerticalScroll(id="setup"):
+            yield Label("SOS", id="setup-title")
+            yield Label("Write S or O in turn; complete S-O-S lines to score.", id="setup-tagline")
+            with Horizontal(classes="setup-row"):
+                yield Label("Board size", classes="setup-label")
+                yield Select([(f"{n} x {n}", n) for n in range(MIN_SIZE, MAX_SIZE + 1)],
+                             value=prev.size if prev else 6, allow_blank=False, id="size")
+            with Horizontal(classes="setup-row"):
+                yield Label("Game", classes="setup-label")
+                yield Select([("General: most SOSs wins", Mode.GENERAL.value),
+                              ("Simple: first SOS wins", Mode.SIMPLE.value)],
+                             value=(prev.mode.value if prev else Mode.GENERAL.value), allow_blank=False,
+                             id="mode")
+            with Horizontal(classes="setup-row"):
+                yield Label("Players", classes="setup-label")
+                yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=len(seats),
+                             allow_blank=False, id="count")
+            with Vertical(id="seats"):
+                for i in range(MAX_SEATS):
+                    seat = seats[i] if i < len(seats) else PlayerInfo(f"Player {i + 1}")
+                    with Horizontal(classes="setup-row seat", id=f"seat-{i}"):
+                        yield Label(f"Seat {i + 1}", classes=f"setup-label player-{i + 1}")
+                        yield Input(seat.name, placeholder=f"Player {i + 1}", max_length=20,
+                                    id=f"name-{i}")
+                        yield Select(KIND_OPTIONS, value=seat.level if seat.is_computer else "human",
+                                     allow_blank=False, id=f"kind-{i}")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start", id="start", variant="primary")
+                if self.can_continue:
+                    yield Button("Continue", id="continue", variant="success")
+                yield Button("Open…", id="open")
+                yield Button("History", id="history")
+                yield Button("Quit", id="quit", variant="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_seats(self.query_one("#count", Select).value)
+        self.query_one("#start", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "count":
+            self._show_seats(event.value)
+
+    def _show_seats(self, count) -> None:
+        for i in range(MAX_SEATS):
+            self.query_one(f"#seat-{i}").display = i < int(count)
+
+    def game(self) -> GameRecord:
+        count = int(self.query_one("#count", Select).value)
+        seats = tuple(
+            seat_for(self.query_one(f"#name-{i}", Input).value, self.query_one(f"#kind-{i}", Select).value, i)
+            for i in range(count)
+        )
+        return GameRecord(int(self.query_one("#size", Select).value),
+                          Mode(self.query_one("#mode", Select).value), seats)
+
+    def action_start(self) -> None:
+        self.post_message(self.Start(self.game()))
+
+    def action_back(self) -> None:
+        if self.app.state is not None:
+            self.dismiss()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        match event.button.id:
+            case "start":
+                self.action_start()
+            case "continue":
+                self.app.action_continue()
+            case "open":
+                self.app.action_open()
+            case "history":
+                self.app.action_history()
+            case "quit":
+                self.app.exit()

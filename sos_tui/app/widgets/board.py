@@ -1,0 +1,318 @@
+"""The board: one ScrollView drawn line by line (Textual's Line API).
+
+Layout of the drawing ("canvas"): every cell is 3 characters wide (" S ") and one line tall, with a
+one-character gap column and a one-line gap row between cells. The gaps carry the strokes that
+strike through each SOS: ``─mark─`` across a row, the scorer's mark between the letters of a
+column or a diagonal. Column letters stay pinned at the top and row numbers at the left while a
+large board scrolls.
+
+The board never changes the game: it shows the state it is given and posts ``CellChosen``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Offset, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from sos_tui.engine import COLUMNS, GameState, Move
+
+CELL_W = 4  # 3 characters of cell + 1 of gap
+CELL_H = 2  # 1 line of cell + 1 of gap
+MARKS = ("●", "▲", "■", "◆", "✚", "★")
+MAX_PLAYER_STYLES = 6
+
+
+def other_letter(letter: str) -> str:
+    return "O" if letter == "S" else "S"
+
+
+def canvas_size(size: int) -> Size:
+    return Size(size * CELL_W, size * CELL_H)
+
+
+def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int]]:
+    """Canvas (x, y) -> (character, player) for the strokes through every SOS of ``state``."""
+    strokes: dict[tuple[int, int], tuple[str, int]] = {}
+    for line in state.lines:
+        mark = MARKS[line.player % len(MARKS)]
+        cells = line.cells
+        for (r1, c1), (r2, c2) in itertools.pairwise(cells):
+            x1, y1 = c1 * CELL_W + 2, r1 * CELL_H + 1  # centre of the first cell
+            x2, y2 = c2 * CELL_W + 2, r2 * CELL_H + 1
+            mx, my = (x1 + x2) // 2, (y1 + y2) // 2
+            if y1 == y2:  # along a row: a dash, the mark, a dash
+                strokes[(mx - 1, my)] = ("─", line.player)
+                strokes[(mx + 1, my)] = ("─", line.player)
+            strokes[(mx, my)] = (mark, line.player)
+    return strokes
+
+
+class Board(ScrollView, can_focus=True):
+    """Shows a GameState; the cursor and the selected letter are the only state it owns."""
+
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+        Binding("s", "place('S')", "Place S", key_display="s"),
+        Binding("o", "place('O')", "Place O", key_display="o"),
+        Binding("space,enter", "place", "Place", key_display="␣/⏎", show=False),
+        Binding("tab", "toggle_letter", "Toggle S/O", key_display="tab"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "board--label",
+        "board--empty",
+        "board--s",
+        "board--o",
+        "board--cursor",
+        "board--hover",
+        "board--last",
+        "board--hint",
+        *(f"board--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
+    }
+
+    state: reactive[GameState | None] = reactive(None, always_update=True)
+    cursor: reactive[tuple[int, int]] = reactive((0, 0))
+    hover: reactive[tuple[int, int] | None] = reactive(None)
+    letter: reactive[str] = reactive("S")
+    hint: reactive[Move | None] = reactive(None)
+    interactive: reactive[bool] = reactive(True)
+
+    class CellChosen(Message):
+        """The player asked to write ``letter`` at (row, col)."""
+
+        def __init__(self, row: int, col: int, letter: str) -> None:
+            self.row, self.col, self.letter = row, col, letter
+            super().__init__()
+
+    class LetterChanged(Message):
+        def __init__(self, letter: str) -> None:
+            self.letter = letter
+            super().__init__()
+
+    def __init__(self, *, mouse: bool = True, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.mouse = mouse
+        self._strokes: dict = {}
+        self._stroke_source: GameState | None = None
+        self._styles: dict[str, Style] = {}
+
+    # -- geometry ---------------------------------------------------------------------------
+    @property
+    def board_size(self) -> int:
+        return self.state.size if self.state else 3
+
+    @property
+    def gutter(self) -> int:
+        """Width of the pinned row-number column."""
+        return len(str(self.board_size)) + 1
+
+    def cell_offset(self, row: int, col: int) -> Offset:
+        """Where cell (row, col)'s letter is drawn, from the top-left of the content area."""
+        sx, sy = self.scroll_offset
+        return Offset(self.gutter + col * CELL_W + 2 - sx, 1 + row * CELL_H + 1 - sy)
+
+    def cell_at(self, offset: Offset) -> tuple[int, int] | None:
+        """The cell under a content-area offset, or None for a gap, a label or off the board."""
+        sx, sy = self.scroll_offset
+        if offset.x < self.gutter or offset.y < 1:
+            return None
+        cx = offset.x - self.gutter + sx
+        cy = offset.y - 1 + sy
+        if cx < 0 or cy < 0 or cx % CELL_W == 0 or cy % CELL_H == 0:
+            return None
+        row, col = cy // CELL_H, cx // CELL_W
+        if row >= self.board_size or col >= self.board_size:
+            return None
+        return row, col
+
+    # -- reacting to changes ----------------------------------------------------------------
+    def watch_state(self, old: GameState | None, new: GameState | None) -> None:
+        if new is None:
+            return
+        if old is None or old.size != new.size:
+            canvas = canvas_size(new.size)
+            self.virtual_size = Size(self.gutter + canvas.width, 1 + canvas.height)
+            self.cursor = (min(self.cursor[0], new.size - 1), min(self.cursor[1], new.size - 1))
+        self.hint = None
+        self.refresh()
+
+    def watch_cursor(self) -> None:
+        self.scroll_to_cursor()
+        self.refresh()
+
+    def watch_hover(self) -> None:
+        self.refresh()
+
+    def watch_hint(self) -> None:
+        self.refresh()
+
+    def watch_letter(self, letter: str) -> None:
+        self.post_message(self.LetterChanged(letter))
+
+    def on_resize(self) -> None:
+        self.scroll_to_cursor()
+
+    def scroll_to_cursor(self) -> None:
+        """Scroll the least distance that brings the cursor cell, with its gaps, into view."""
+        if not self.is_mounted:
+            return
+        view = self.scrollable_content_region.size
+        view_w, view_h = max(1, view.width - self.gutter), max(1, view.height - 1)
+        row, col = self.cursor
+        x0, y0 = col * CELL_W, row * CELL_H
+        sx, sy = self.scroll_offset
+        if x0 < sx:
+            sx = x0
+        elif x0 + CELL_W + 1 > sx + view_w:
+            sx = x0 + CELL_W + 1 - view_w
+        if y0 < sy:
+            sy = y0
+        elif y0 + CELL_H + 1 > sy + view_h:
+            sy = y0 + CELL_H + 1 - view_h
+        if (sx, sy) != tuple(self.scroll_offset):
+            self.scroll_to(sx, sy, animate=False, immediate=True)
+
+    # -- input ------------------------------------------------------------------------------
+    def action_move(self, drow: int, dcol: int) -> None:
+        row, col = self.cursor
+        last = self.board_size - 1
+        self.cursor = (max(0, min(last, row + drow)), max(0, min(last, col + dcol)))
+
+    def action_place(self, letter: str | None = None) -> None:
+        if self.interactive and self.state is not None:
+            self.post_message(self.CellChosen(*self.cursor, letter or self.letter))
+
+    def action_toggle_letter(self) -> None:
+        self.letter = other_letter(self.letter)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if not self.mouse:
+            return
+        offset = event.get_content_offset(self)
+        self.hover = self.cell_at(offset) if offset is not None else None
+
+    def on_leave(self, event: events.Leave) -> None:
+        self.hover = None
+
+    def on_click(self, event: events.Click) -> None:
+        if not self.mouse:
+            return
+        offset = event.get_content_offset(self)
+        cell = self.cell_at(offset) if offset is not None else None
+        if cell is None:
+            return
+        self.cursor = cell
+        letter = other_letter(self.letter) if event.button == 3 else self.letter
+        if event.button in (1, 3):
+            self.action_place(letter)
+
+    # -- drawing ----------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+        self.refresh()
+
+    def _player_style(self, player: int) -> Style:
+        return self._component(f"board--player-{player % MAX_PLAYER_STYLES + 1}")
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        state = self.state
+        if state is None:
+            return Strip.blank(width, self.rich_style)
+        gutter = self.gutter
+        sx, sy = self.scroll_offset
+        base = self.rich_style
+        label = base + self._component("board--label")
+        view_w = max(0, width - gutter)
+        if y == 0:  # pinned column letters
+            letters = "".join(f"  {COLUMNS[c]} " for c in range(state.size)) + " "
+            segments = [Segment(" " * gutter, base), Segment(letters[sx:sx + view_w].ljust(view_w), label)]
+            return Strip(segments, width)
+        cy = y - 1 + sy
+        canvas_h = canvas_size(state.size).height
+        if cy < 0 or cy >= canvas_h:
+            return Strip.blank(width, base)
+        number = f"{cy // CELL_H + 1}" if cy % CELL_H else ""
+        segments = [Segment(number.rjust(gutter - 1) + " ", label)]
+        row_chars = self._canvas_row(state, cy, base)
+        segments.extend(Segment(text, style) for text, style in _crop(row_chars, sx, view_w))
+        return Strip(segments, width).simplify()
+
+    def _canvas_row(self, state: GameState, cy: int, base: Style) -> list[tuple[str, Style]]:
+        if self._stroke_source is not state:
+            self._strokes, self._stroke_source = stroke_map(state), state
+        strokes = self._strokes
+        size = state.size
+        out: list[tuple[str, Style]] = []
+        in_cells = cy % CELL_H == 1
+        row = cy // CELL_H
+        last = state.last_move
+        for cx in range(size * CELL_W + 1):
+            stroke = strokes.get((cx, cy))
+            col, within = divmod(cx, CELL_W)
+            style = base
+            char = " "
+            if in_cells and within and col < size:
+                style = base + self._cell_style(row, col)
+                if within == 2:
+                    letter = state.cell(row, col)
+                    hint = self.hint
+                    if letter is None and hint is not None and (hint.row, hint.col) == (row, col):
+                        char = hint.letter
+                        style += self._component("board--hint")
+                    elif letter is None:
+                        char = "·"
+                        style += self._component("board--empty")
+                    else:
+                        char = letter
+                        style += self._component("board--s" if letter == "S" else "board--o")
+                        if last is not None and (last.row, last.col) == (row, col):
+                            style += self._component("board--last")
+            if stroke is not None and char == " ":
+                char, player = stroke
+                style = style + self._player_style(player)
+            out.append((char, style))
+        return out
+
+    def _cell_style(self, row: int, col: int) -> Style:
+        style = Style()
+        if self.hover == (row, col):
+            style += self._component("board--hover")
+        if self.cursor == (row, col):
+            style += self._component("board--cursor")
+        return style
+
+    def _component(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
+
+
+def _crop(chars: list[tuple[str, Style]], start: int, width: int) -> list[tuple[str, Style]]:
+    """Cut ``width`` columns from ``start`` out of (text, style) runs, padding with spaces."""
+    out: list[tuple[str, Style]] = []
+    pos = 0
+    for text, style in chars:
+        end = pos + len(text)
+        lo, hi = max(pos, start), min(end, start + width)
+        if lo < hi:
+            out.append((text[lo - pos:hi - pos], style))
+        pos = end
+    shown = sum(len(t) for t, _ in out)
+    if shown < width:
+        out.append((" " * (width - shown), chars[0][1] if chars else Style()))
+    return out

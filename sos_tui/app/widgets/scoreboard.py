@@ -1,0 +1,116 @@
+"""The scoreboard: players with their colour, mark and score, whose turn it is, and the mode."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from sos_tui.engine import GameState, PlayerInfo
+
+from .board import MARKS, MAX_PLAYER_STYLES
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+def seat_label(seat: PlayerInfo) -> str:
+    return f"{seat.name} ({seat.level})" if seat.is_computer and seat.level else seat.name
+
+
+def last_move_points(state: GameState) -> int:
+    """SOS lines completed by the latest move."""
+    index = state.move_count - 1
+    return sum(1 for line in reversed(state.lines) if line.move_index == index) if index >= 0 else 0
+
+
+class Scoreboard(Widget):
+    """Rendered from the attributes pushed into it; it owns no game state."""
+
+    COMPONENT_CLASSES = {
+        "scoreboard--title",
+        "scoreboard--turn",
+        "scoreboard--banner",
+        "scoreboard--dim",
+        "scoreboard--letter",
+        *(f"scoreboard--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
+    }
+
+    state: reactive[GameState | None] = reactive(None, layout=True)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), layout=True)
+    letter: reactive[str] = reactive("S")
+    thinking: reactive[bool] = reactive(False)
+    paused: reactive[bool] = reactive(False)
+    compact: reactive[bool] = reactive(False, layout=True)
+    _frame: reactive[int] = reactive(0)
+
+    def on_mount(self) -> None:
+        self._spinner = self.set_interval(0.12, self._spin, pause=True)
+
+    def watch_thinking(self, thinking: bool) -> None:
+        if thinking:
+            self._spinner.resume()
+        else:
+            self._spinner.pause()
+
+    def _spin(self) -> None:
+        self._frame += 1
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.refresh()
+
+    def _style(self, name: str):
+        return self.get_component_rich_style(name, partial=True)
+
+    def render(self) -> Text:
+        state, seats = self.state, self.seats
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if state is None or len(seats) != state.players:
+            return text
+        title = f"SOS · {state.mode.value} · {state.size}x{state.size}\n"
+        text.append(title, self._style("scoreboard--title"))
+        over = state.is_over
+        width = min(18, max(len(seat_label(seat)) for seat in seats))
+        for i, seat in enumerate(seats):
+            player_style = self._style(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
+            turn = not over and i == state.to_move
+            bold = self._style("scoreboard--turn")
+            text.append("▶ " if turn else "  ", bold)
+            text.append(f"{MARKS[i % len(MARKS)]} ", player_style)
+            label = seat_label(seat)
+            label = label if len(label) <= width else label[: width - 1] + "…"
+            text.append(label.ljust(width), player_style + bold if turn else player_style)
+            text.append(f" {state.scores[i]:>3}", bold if turn else "")
+            if over and i in state.winners:
+                text.append(" =" if state.is_draw else " ★", bold)
+            text.append("\n")
+        text.append(self._status(state, seats))
+        return text
+
+    def _status(self, state: GameState, seats) -> Text:
+        text = Text()
+        if state.is_over:
+            if state.is_draw:
+                text.append("Game over: a draw", self._style("scoreboard--banner"))
+            else:
+                text.append(f"Game over: {seat_label(seats[state.winners[0]])} wins",
+                            self._style("scoreboard--banner"))
+            return text
+        mover = seats[state.to_move]
+        points = last_move_points(state)
+        if points and state.move_count:
+            text.append(f"{mover.name} scored {points} — move again!\n", self._style("scoreboard--banner"))
+        if self.paused:
+            text.append("Paused — p to resume\n", self._style("scoreboard--dim"))
+        elif mover.is_computer:
+            spin = SPINNER[self._frame % len(SPINNER)] if self.thinking else "·"
+            text.append(f"{spin} {mover.name} is thinking…\n", self._style("scoreboard--dim"))
+        else:
+            text.append(f"{mover.name} to move\n")
+        text.append("Letter: ")
+        for letter in "SO":
+            chosen = letter == self.letter
+            text.append(f" {letter} " if chosen else f" {letter.lower()} ",
+                        self._style("scoreboard--letter") if chosen else self._style("scoreboard--dim"))
+        text.append("  tab", self._style("scoreboard--dim"))
+        return text
