@@ -9,12 +9,17 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from sos_tui import storage
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, cell_name
 
 from .computer import ComputerRunner
 from .screens.game import GameScreen
 from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
+from .screens.history import HistoryScreen
+from .screens.open_dialog import OpenDialog
+from .screens.replay import ReplayScreen
+from .screens.save_dialog import SaveDialog
 from .screens.setup import SetupScreen
 from .widgets.board import Board
 from .widgets.move_log import MoveLog
@@ -46,6 +51,7 @@ class SosApp(App):
         self.timeline: list[GameState] = []  # every state of this game; undo and redo walk it
         self.position = -1
         self.paused = False
+        self._storage_warned = False
         self.computer = ComputerRunner(self, delay=computer_delay, time_limit=time_limit, seed=seed)
 
     # -- theme ------------------------------------------------------------------------------
@@ -59,6 +65,12 @@ class SosApp(App):
         yield SystemCommand("New game", "Choose the board, variant and players", self.action_new_game)
         yield SystemCommand("Rematch", "Play again with the same settings", self.action_rematch)
         yield SystemCommand("Help", "Keys and rules", self.action_help)
+        yield SystemCommand("Undo", "Take back the last move (u)", self.action_undo)
+        yield SystemCommand("Redo", "Play again a move taken back (r)", self.action_redo)
+        yield SystemCommand("Save game", "Save this game to a file (ctrl+s)", self.action_save)
+        yield SystemCommand("Open game", "Open a saved game (ctrl+o)", self.action_open)
+        yield SystemCommand("History", "Past games and statistics", self.action_history)
+        yield SystemCommand("Replay", "Step through this game move by move", self.action_replay)
 
     # -- the screens ------------------------------------------------------------------------
     async def on_mount(self) -> None:
@@ -66,7 +78,15 @@ class SosApp(App):
         if self.game is not None:
             self.start(self.game)
         else:
-            self.push_screen(SetupScreen())
+            self.push_screen(SetupScreen(resume=self._resumable()))
+
+    def _resumable(self) -> GameRecord | None:
+        """The autosaved game, if one was left unfinished."""
+        try:
+            record = storage.load_autosave()
+        except storage.StorageError:
+            return None
+        return record if record is not None and record.moves and not record.state.is_over else None
 
     @property
     def game_screen(self) -> GameScreen:
@@ -84,6 +104,8 @@ class SosApp(App):
         state = game.state
         self.timeline, self.position = [state], 0
         self.paused = False
+        board = self.game_screen.query_one(Board)
+        board.cursor, board.hint = (0, 0), None
         self.state = state
 
     def watch_state(self, state: GameState | None) -> None:
@@ -97,8 +119,8 @@ class SosApp(App):
         board.state = state
         scoreboard.state = state
         screen.query_one(MoveLog).show(state, self.game.players)
+        self._keep(state)
         mover = self.game.players[state.to_move]
-        board.interactive = not state.is_over and not mover.is_computer
         if state.is_over:
             self.computer.cancel()
             scoreboard.thinking = False
@@ -107,19 +129,30 @@ class SosApp(App):
         elif mover.is_computer and not self.paused:
             self.computer.play_for(state, mover.level or "medium")
 
+    def _keep(self, state: GameState) -> None:
+        """Autosave the game in progress; file a finished game in the history."""
+        self.game = self.game.with_state(state)
+        try:
+            if state.is_over:
+                with storage.History() as history:
+                    history.record_game(self.game)
+                storage.clear_autosave()
+            elif state.moves:
+                storage.autosave(self.game)
+        except (storage.StorageError, storage.HistoryError, OSError) as error:
+            if not self._storage_warned:
+                self._storage_warned = True
+                self.notify(f"Could not save progress: {error}", severity="error", timeout=6)
+
     def _game_over(self, state: GameState) -> None:
         if self.state is not state or isinstance(self.screen, GameOverScreen):
             return
         self.push_screen(GameOverScreen(state, self.game.players), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
-        match choice:
-            case "rematch":
-                self.action_rematch()
-            case "new":
-                self.action_new_game()
-            case "quit":
-                self.exit()
+        action = {"rematch": self.action_rematch, "new": self.action_new_game, "quit": self.exit}.get(choice)
+        if action is not None:
+            self.call_later(action)  # once the dialog has gone
 
     # -- moves ------------------------------------------------------------------------------
     def on_board_cell_chosen(self, message: Board.CellChosen) -> None:
@@ -165,7 +198,7 @@ class SosApp(App):
         if not isinstance(self.screen, SetupScreen):
             while isinstance(self.screen, (GameOverScreen, HelpScreen)):
                 self.pop_screen()
-            self.push_screen(SetupScreen(self.game))
+            self.push_screen(SetupScreen(self.game, resume=self._resumable()))
 
     def action_rematch(self) -> None:
         if self.game is None:
@@ -224,16 +257,48 @@ class SosApp(App):
                     scoreboard.thinking = thinking
 
     def action_save(self) -> None:
-        self.notify("Saving is not available yet.", severity="warning")
+        if self.state is None or isinstance(self.screen, SaveDialog):
+            return
+
+        def saved(path) -> None:
+            if path is not None:
+                self.notify(f"Saved to {path}", title="Game saved", timeout=4)
+
+        self.push_screen(SaveDialog(self.game.with_state(self.state)), saved)
 
     def action_open(self) -> None:
-        self.notify("Opening saved games is not available yet.", severity="warning")
+        if isinstance(self.screen, OpenDialog):
+            return
+
+        def opened(record: GameRecord | None) -> None:
+            if record is not None:
+                while not isinstance(self.screen, GameScreen):
+                    self.pop_screen()
+                self.start(record)
+
+        self.push_screen(OpenDialog(), opened)
+
+    def on_replay_screen_play_from_here(self, message: ReplayScreen.PlayFromHere) -> None:
+        while not isinstance(self.screen, GameScreen):
+            self.pop_screen()
+        self.start(message.record)
 
     def action_continue(self) -> None:
-        pass
+        record = self._resumable()
+        if record is None:
+            self.notify("There is no unfinished game to continue.", severity="warning")
+            return
+        while isinstance(self.screen, SetupScreen):
+            self.pop_screen()
+        self.start(record)
 
     def action_history(self) -> None:
-        self.notify("History is not available yet.", severity="warning")
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen())
+
+    def action_replay(self) -> None:
+        if self.game is not None and self.state is not None and self.state.moves:
+            self.push_screen(ReplayScreen(self.game.with_state(self.state)))
 
     async def action_quit(self) -> None:
         self.computer.shutdown()

@@ -110,7 +110,7 @@ class GameRecord:
         """Read and check a record; raises RecordError naming what is wrong."""
         try:
             data = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as error:
+        except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
             raise RecordError(f"not a game record: the file is not valid JSON ({error})") from None
         return cls.from_dict(data)
 

@@ -44,6 +44,8 @@ class GameScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#scoreboard").border_title = "Players"
+        self.query_one("#log").border_title = "Moves"
         self.query_one(Board).focus()
 
     def on_resize(self) -> None:
@@ -56,6 +58,8 @@ class GameScreen(Screen):
                 f"Enlarge it to at least {MIN_WIDTH} x {MIN_HEIGHT}\n(it is {width} x {height} now).\n\n"
                 f"Your game is safe."
             )
+        elif self.focused is None:
+            self.query_one(Board).focus()
 
     def on_move_log_row_selected(self, event) -> None:
         self.query_one(Board).focus()

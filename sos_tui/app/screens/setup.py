@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select
+from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
 
@@ -24,6 +24,15 @@ def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
     return PlayerInfo(name or f"Computer {index + 1}", "computer", kind)
 
 
+def resume_preview(record: GameRecord) -> str:
+    """The unfinished game in a few lines: who, the scores, the board."""
+    state = record.state
+    seats = zip(record.players, state.scores, strict=True)
+    scores = ", ".join(f"{seat.name} {score}" for seat, score in seats)
+    return (f"Unfinished {record.mode.value} game, {record.size}x{record.size}, "
+            f"{state.move_count} moves — {scores}\n\n{state}")
+
+
 class SetupScreen(Screen):
     """Posts ``SetupScreen.Start`` with an empty GameRecord describing the new game."""
 
@@ -37,10 +46,10 @@ class SetupScreen(Screen):
             self.game = game
             super().__init__()
 
-    def __init__(self, previous: GameRecord | None = None, can_continue: bool = False) -> None:
+    def __init__(self, previous: GameRecord | None = None, resume: GameRecord | None = None) -> None:
         super().__init__()
-        self.previous = previous
-        self.can_continue = can_continue
+        self.previous = previous or resume
+        self.resume = resume  # an unfinished game that "Continue" picks up
 
     def compose(self) -> ComposeResult:
         prev = self.previous
@@ -73,16 +82,18 @@ class SetupScreen(Screen):
                                      allow_blank=False, id=f"kind-{i}")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
-                if self.can_continue:
+                if self.resume is not None:
                     yield Button("Continue", id="continue", variant="success")
                 yield Button("Open…", id="open")
                 yield Button("History", id="history")
                 yield Button("Quit", id="quit", variant="error")
+            if self.resume is not None:
+                yield Static(resume_preview(self.resume), id="resume-preview")
         yield Footer()
 
     def on_mount(self) -> None:
         self._show_seats(self.query_one("#count", Select).value)
-        self.query_one("#start", Button).focus()
+        self.query_one("#continue" if self.resume is not None else "#start", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":

@@ -114,21 +114,21 @@ class Board(ScrollView, can_focus=True):
         return self.state.size if self.state else 3
 
     @property
-    def gutter(self) -> int:
+    def label_width(self) -> int:
         """Width of the pinned row-number column."""
         return len(str(self.board_size)) + 1
 
     def cell_offset(self, row: int, col: int) -> Offset:
         """Where cell (row, col)'s letter is drawn, from the top-left of the content area."""
         sx, sy = self.scroll_offset
-        return Offset(self.gutter + col * CELL_W + 2 - sx, 1 + row * CELL_H + 1 - sy)
+        return Offset(self.label_width + col * CELL_W + 2 - sx, 1 + row * CELL_H + 1 - sy)
 
     def cell_at(self, offset: Offset) -> tuple[int, int] | None:
         """The cell under a content-area offset, or None for a gap, a label or off the board."""
         sx, sy = self.scroll_offset
-        if offset.x < self.gutter or offset.y < 1:
+        if offset.x < self.label_width or offset.y < 1:
             return None
-        cx = offset.x - self.gutter + sx
+        cx = offset.x - self.label_width + sx
         cy = offset.y - 1 + sy
         if cx < 0 or cy < 0 or cx % CELL_W == 0 or cy % CELL_H == 0:
             return None
@@ -143,7 +143,7 @@ class Board(ScrollView, can_focus=True):
             return
         if old is None or old.size != new.size:
             canvas = canvas_size(new.size)
-            self.virtual_size = Size(self.gutter + canvas.width, 1 + canvas.height)
+            self.virtual_size = Size(self.label_width + canvas.width, 1 + canvas.height)
             self.cursor = (min(self.cursor[0], new.size - 1), min(self.cursor[1], new.size - 1))
         self.hint = None
         self.refresh()
@@ -169,7 +169,7 @@ class Board(ScrollView, can_focus=True):
         if not self.is_mounted:
             return
         view = self.scrollable_content_region.size
-        view_w, view_h = max(1, view.width - self.gutter), max(1, view.height - 1)
+        view_w, view_h = max(1, view.width - self.label_width), max(1, view.height - 1)
         row, col = self.cursor
         x0, y0 = col * CELL_W, row * CELL_H
         sx, sy = self.scroll_offset
@@ -232,21 +232,22 @@ class Board(ScrollView, can_focus=True):
         state = self.state
         if state is None:
             return Strip.blank(width, self.rich_style)
-        gutter = self.gutter
+        label_width = self.label_width
         sx, sy = self.scroll_offset
         base = self.rich_style
         label = base + self._component("board--label")
-        view_w = max(0, width - gutter)
+        view_w = max(0, width - label_width)
         if y == 0:  # pinned column letters
             letters = "".join(f"  {COLUMNS[c]} " for c in range(state.size)) + " "
-            segments = [Segment(" " * gutter, base), Segment(letters[sx:sx + view_w].ljust(view_w), label)]
+            shown = letters[sx:sx + view_w].ljust(view_w)
+            segments = [Segment(" " * label_width, base), Segment(shown, label)]
             return Strip(segments, width)
         cy = y - 1 + sy
         canvas_h = canvas_size(state.size).height
         if cy < 0 or cy >= canvas_h:
             return Strip.blank(width, base)
         number = f"{cy // CELL_H + 1}" if cy % CELL_H else ""
-        segments = [Segment(number.rjust(gutter - 1) + " ", label)]
+        segments = [Segment(number.rjust(label_width - 1) + " ", label)]
         row_chars = self._canvas_row(state, cy, base)
         segments.extend(Segment(text, style) for text, style in _crop(row_chars, sx, view_w))
         return Strip(segments, width).simplify()

@@ -1,0 +1,61 @@
+"""Where sos-tui keeps its files: the per-user data folder, saves, autosave and history.
+
+The folder comes from platformdirs (``~/.local/share/sos-tui`` on Linux, ``~/Library/Application
+Support/sos-tui`` on macOS, ``%LOCALAPPDATA%\\sos-tui`` on Windows). Setting the environment
+variable ``SOS_TUI_DATA_DIR`` moves everything elsewhere; tests and CI point it at a temporary
+folder. It is read on every call, so changing it takes effect at once.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+from .errors import StorageError
+
+APP_NAME = "sos-tui"
+ENV_VAR = "SOS_TUI_DATA_DIR"
+AUTOSAVE_NAME = "autosave.json"
+HISTORY_NAME = "history.sqlite3"
+SAVES_NAME = "saves"
+
+
+def _ensure(folder: Path) -> Path:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StorageError(f"cannot create the folder {folder}: {error.strerror or error}") from error
+    if not folder.is_dir():
+        raise StorageError(f"{folder} is not a folder")
+    return folder
+
+
+def data_dir() -> Path:
+    """The folder for all of sos-tui's files, created if missing.
+
+    ``$SOS_TUI_DATA_DIR`` when set (``~`` is expanded), else the platform's user data folder.
+    Raises StorageError if it cannot be created.
+    """
+    override = os.environ.get(ENV_VAR, "").strip()
+    if override:
+        folder = Path(override).expanduser()
+    else:
+        folder = platformdirs.user_data_path(APP_NAME, appauthor=False)
+    return _ensure(folder)
+
+
+def saves_dir() -> Path:
+    """The folder for saved games (``<data>/saves``), created if missing."""
+    return _ensure(data_dir() / SAVES_NAME)
+
+
+def autosave_path() -> Path:
+    """The autosave file (``<data>/autosave.json``); it may not exist."""
+    return data_dir() / AUTOSAVE_NAME
+
+
+def history_db_path() -> Path:
+    """The SQLite history of finished games (``<data>/history.sqlite3``); it may not exist yet."""
+    return data_dir() / HISTORY_NAME

@@ -1,0 +1,30 @@
+"""Shared helpers for the app tests."""
+
+from __future__ import annotations
+
+from textual.geometry import Offset
+
+from sos_tui.app import SosApp
+from sos_tui.app.widgets.board import Board
+from sos_tui.engine import GameRecord, Mode, PlayerInfo
+
+
+def make_app(size: int = 3, mode: str = "general", names=("Ana", "Bo"), **kwargs) -> SosApp:
+    seats = tuple(PlayerInfo(n) if not n.startswith("computer:") else
+                  PlayerInfo(f"Computer {i + 1}", "computer", n.split(":")[1]) for i, n in enumerate(names))
+    kwargs.setdefault("computer_delay", 0)
+    return SosApp(GameRecord(size, Mode(mode), seats), **kwargs)
+
+
+def board_of(app: SosApp) -> Board:
+    return app.game_screen.query_one(Board)
+
+
+def board_text(app: SosApp) -> list[str]:
+    board = board_of(app)
+    return [board.render_line(y).text.rstrip() for y in range(board.size.height)]
+
+
+def click_offset(board: Board, row: int, col: int) -> Offset:
+    """Offset of a cell from the board's outer top-left, as Pilot.click expects (border counts)."""
+    return board.cell_offset(row, col) + Offset(board.gutter.left, board.gutter.top)

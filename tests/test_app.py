@@ -1,0 +1,260 @@
+"""The Textual app, driven through Pilot as a player would: keys, clicks, resizes."""
+
+from __future__ import annotations
+
+import random
+
+from sos_tui.app.screens.game_over import GameOverScreen
+from sos_tui.app.screens.help import HelpScreen
+from sos_tui.app.screens.setup import SetupScreen
+from sos_tui.app.widgets.move_log import MoveLog
+from sos_tui.app.widgets.scoreboard import Scoreboard
+from sos_tui.engine import GameState, Move
+
+from .helpers import board_of, board_text, click_offset, make_app
+
+# A whole 3x3 general game: Ana scores row 1; Bo then chains five SOSs and wins 5 to 1.
+GAME = [(0, 0, "S"), (0, 1, "O"), (0, 2, "S"), (1, 1, "O"), (2, 2, "S"), (2, 0, "S"), (2, 1, "O"),
+        (1, 0, "O"), (1, 2, "O")]
+GAME_KEYS = ["s", "right", "o", "right", "s", "down", "left", "o", "down", "right", "s", "left", "left",
+             "s", "right", "o", "up", "left", "o", "right", "right", "o"]
+
+
+def scoreboard_text(app) -> str:
+    return str(app.game_screen.query_one(Scoreboard).render())
+
+
+async def test_whole_game_by_keyboard_ends_in_the_game_over_dialog():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*GAME_KEYS)
+        await pilot.pause()
+        assert app.state.moves == tuple(Move(*m) for m in GAME)
+        assert app.state.scores == (1, 5)
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Bo wins!" in str(app.screen.query_one("#result").render())
+        await pilot.press("escape")  # look at the finished board
+        assert not isinstance(app.screen, GameOverScreen)
+        assert board_text(app)[2] == "1   S─●─O─●─S"
+
+
+async def test_whole_game_by_mouse_left_click_writes_the_letter_and_right_click_the_other():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = board_of(app)
+        for row, col, letter in GAME:
+            button = 1 if letter == "S" else 3  # the selected letter is S: right click writes O
+            await pilot.click(board, offset=click_offset(board, row, col), button=button)
+        await pilot.pause()
+        assert app.state.moves == tuple(Move(*m) for m in GAME)
+        assert app.state.scores == (1, 5)
+        assert isinstance(app.screen, GameOverScreen)
+
+
+async def test_hovering_a_cell_highlights_it():
+    app = make_app(size=5)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = board_of(app)
+        await pilot.hover(board, offset=click_offset(board, 2, 3))
+        assert board.hover == (2, 3)
+
+
+async def test_a_move_on_a_taken_cell_is_refused_with_a_message_and_changes_nothing():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        before = app.state
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.state is before
+        assert [n.message for n in app._notifications] == ["a1 already holds S: choose an empty cell."]
+
+
+async def test_tab_toggles_the_selected_letter_shown_on_screen():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = board_of(app)
+        assert board.letter == "S"
+        await pilot.press("tab")
+        assert board.letter == "O"
+        assert "Letter:  s  O " in scoreboard_text(app)
+        await pilot.press("space")
+        assert app.state.cell(0, 0) == "O"
+        await pilot.press("tab", "right", "enter")
+        assert app.state.cell(0, 1) == "S"
+
+
+async def test_scoreboard_shows_whose_turn_and_the_extra_turn_after_a_score():
+    app = make_app(size=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert "▶ ● Ana" in scoreboard_text(app)
+        await pilot.press("s", "right", "o")
+        assert "▶ ● Ana" in scoreboard_text(app) and "Ana to move" in scoreboard_text(app)
+        await pilot.press("right", "s")  # Ana completes S-O-S and keeps the turn
+        text = scoreboard_text(app)
+        assert "▶ ● Ana" in text and "Ana scored 1 — move again!" in text
+        await pilot.press("down", "s")  # scores nothing: the turn passes
+        text = scoreboard_text(app)
+        assert "▶ ▲ Bo" in text and "move again" not in text
+
+
+async def test_four_players_take_turns_in_order():
+    app = make_app(size=5, names=("A", "B", "C", "D"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        seen = []
+        for _ in range(5):
+            seen.append(app.state.to_move)
+            await pilot.press("s", "right")
+        assert seen == [0, 1, 2, 3, 0]
+        log = app.game_screen.query_one(MoveLog)
+        assert [str(log.get_row_at(i)[1]) for i in range(5)] == ["● A", "▲ B", "■ C", "◆ D", "● A"]
+
+
+async def test_move_log_numbers_moves_with_points():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o", "right", "s")
+        log = app.game_screen.query_one(MoveLog)
+        rows = [[str(cell) for cell in log.get_row_at(i)] for i in range(log.row_count)]
+        assert rows == [["1", "● Ana", "S a1", ""], ["2", "▲ Bo", "O b1", ""], ["3", "● Ana", "S c1", "+1"]]
+        assert log.cursor_row == 2  # the newest move is visible
+
+
+async def test_board_snapshot_shows_strokes_in_every_direction():
+    app = make_app(size=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.start(app.game.with_state(GameState.from_moves(
+            ["S a1", "S c1", "S a3", "S c3", "O b2", "O b1", "O a2"], size=3)))
+        await pilot.pause()
+        # Ana's O in the centre completes both diagonals; then b1 (row) and a2 (column).
+        assert board_text(app)[:7] == [
+            "    a   b   c",
+            "",
+            "1   S─●─O─●─S",  # the row: dash, Ana's mark, dash
+            "    ● ●   ●",  # a1-a2 down the column, then both diagonals into b2
+            "2   O   O   ·",
+            "    ● ●   ●",  # a2-a3, then both diagonals out of b2
+            "3   S   ·   S",
+        ]
+
+
+async def test_game_over_rematch_and_new_game():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*GAME_KEYS)
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.click("#rematch")
+        await pilot.pause()
+        assert app.state.move_count == 0 and app.state.size == 3
+        await pilot.press(*GAME_KEYS)
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+
+
+async def test_setup_screen_starts_with_defaults_on_enter():
+    from sos_tui.app import SosApp
+
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SetupScreen)
+        assert (app.state.size, app.state.mode.value, app.state.players) == (6, "general", 2)
+        assert [p.name for p in app.game.players] == ["Player 1", "Player 2"]
+
+
+async def test_help_opens_with_question_mark_and_f1():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        for key in ("question_mark", "f1"):
+            await pilot.press(key)
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_moves_after_the_game_is_over_are_refused():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*GAME_KEYS)
+        await pilot.press("escape")
+        final = app.state
+        await pilot.press("s")
+        assert app.state is final
+        assert "The game is over" in list(app._notifications)[-1].message
+
+
+async def test_small_terminal_says_how_large_it_must_be_and_recovers():
+    app = make_app(size=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.game_screen
+        await pilot.press("s")
+        assert not screen.has_class("-too-small")
+        await pilot.resize_terminal(30, 10)
+        await pilot.pause()
+        assert screen.has_class("-too-small")
+        assert "at least 44 x 14" in str(screen.query_one("#too-small").render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not screen.has_class("-too-small")
+        await pilot.press("right", "o")  # the game goes on where it was
+        assert [str(m) for m in app.state.moves] == ["S a1", "O b1"]
+
+
+async def test_8x8_fits_80x24_with_all_panels_and_narrow_terminals_stack_them():
+    app = make_app(size=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.game_screen
+        board, side = screen.query_one("#board"), screen.query_one("#side")
+        assert board.region.width >= board.virtual_size.width and board.region.height >= 17
+        assert side.region.x >= board.region.right  # side by side
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        assert screen.has_class("-narrow")
+        assert side.region.y >= board.region.bottom  # stacked under the board
+
+
+async def test_large_board_scrolls_to_keep_the_cursor_in_view():
+    app = make_app(size=26)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = board_of(app)
+        await pilot.press(*["right"] * 25, *["down"] * 25)
+        await pilot.pause()
+        assert board.cursor == (25, 25)
+        offset = board.cell_offset(25, 25)
+        assert 0 <= offset.x < board.scrollable_content_region.width
+        assert 0 < offset.y < board.scrollable_content_region.height
+        await pilot.press("s")
+        assert app.state.cell(25, 25) == "S"
+        assert board_text(app)[-2].startswith("26 ·") and board_text(app)[-2].endswith("S")
+
+
+async def test_input_storm_leaves_a_state_the_engine_reaches_by_the_logged_moves():
+    keys = ["up", "down", "left", "right", "h", "j", "k", "l", "s", "o", "space", "enter", "tab", "u", "r"]
+    for size, seed in ((3, 1), (5, 2), (9, 3)):
+        rng = random.Random(seed)
+        app = make_app(size=size, names=("A", "B", "C"))
+        async with app.run_test(size=(90, 30)) as pilot:
+            for _ in range(250):
+                roll = rng.random()
+                if roll < 0.75:
+                    await pilot.press(rng.choice(keys))
+                elif roll < 0.97:
+                    width, height = app.size
+                    await pilot.click(offset=(rng.randrange(width), rng.randrange(height)),
+                                      button=rng.choice((1, 3)))
+                else:
+                    await pilot.resize_terminal(rng.randrange(30, 120), rng.randrange(10, 40))
+                if isinstance(app.screen, GameOverScreen):
+                    await pilot.press("escape")
+            await pilot.resize_terminal(90, 30)
+            await pilot.pause()
+            log = app.game_screen.query_one(MoveLog)
+            logged = [str(log.get_row_at(i)[2]) for i in range(log.row_count)]
+            assert logged == [str(m) for m in app.state.moves]
+            assert app.state == GameState.from_moves(logged, size=size, players=3)
+            assert app.state.move_count > 0

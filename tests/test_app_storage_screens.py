@@ -1,0 +1,534 @@
+"""The storage screens of the app: save and open dialogs, the history, and the replay."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import DataTable, Input, Label, Select, Static
+
+import sos_tui.app
+from sos_tui.app.screens.history import EMPTY_TEXT, NO_MATCH_TEXT, HistoryScreen
+from sos_tui.app.screens.open_dialog import EMPTY_TEXT as NO_SAVES_TEXT
+from sos_tui.app.screens.open_dialog import OpenDialog
+from sos_tui.app.screens.replay import ReplayScreen, export_transcript, transcript_path
+from sos_tui.app.screens.save_dialog import SaveDialog
+from sos_tui.app.widgets.board import Board
+from sos_tui.app.widgets.move_log import MoveLog
+from sos_tui.app.widgets.scoreboard import Scoreboard
+from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.storage import History, history_db_path, load_record, save_record, saves_dir
+
+SIZE = (100, 32)
+STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
+COLOURS = ("#56B4E9", "#E69F00", "#3DDC97", "#F07FC0", "#F0E442", "#FF7F50")
+
+ANA = PlayerInfo("Ana")
+BO = PlayerInfo("Bo")
+EASY = PlayerInfo("Computer", "computer", "easy")
+
+# Hand-checked 3x3 games (see tests/test_storage.py): P1 wins 6-0 with one turn of 6; P2 wins 0-5.
+P1_SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]
+P2_SWEEP = ["S a1", "S c3", "S c1", "S a3", "S b1", "O b2", "O b3", "O a2", "O c2"]
+SIMPLE_P1 = ["S a1", "S c1", "O b1"]  # simple mode: P1 wins 1-0
+DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
+            "O d4", "S c2", "S a2", "S c3"]  # general 4x4, drawn 2-2
+
+
+def game(moves, players=(ANA, BO), size=3, mode=Mode.GENERAL, day=1) -> GameRecord:
+    state = GameState.from_moves(moves, size, mode, len(players))
+    stamp = f"2026-01-{day:02d}T12:00:00+00:00"
+    return GameRecord(size, mode, tuple(players), state.moves, stamp, stamp)
+
+
+class Host(App):
+    """Pushes one screen and keeps what it returns and the PlayFromHere messages it gets."""
+
+    CSS_PATH = STYLESHEET
+
+    def __init__(self, make_screen) -> None:
+        super().__init__()
+        self.make_screen = make_screen
+        self.results: list = []
+        self.played: list[ReplayScreen.PlayFromHere] = []
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return {f"player-{i + 1}": colour for i, colour in enumerate(COLOURS)}
+
+    def on_mount(self) -> None:
+        self.push_screen(self.make_screen(), self.results.append)
+
+    def on_replay_screen_play_from_here(self, message: ReplayScreen.PlayFromHere) -> None:
+        self.played.append(message)
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(folder))
+    return folder
+
+
+def text_of(widget) -> str:
+    return str(widget.content)
+
+
+def cells(table: DataTable, row: int) -> list[str]:
+    return [str(cell) for cell in table.get_row_at(row)]
+
+
+async def wait_for(pilot, condition, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.05)
+
+
+# -- the save dialog ---------------------------------------------------------------------------
+async def test_save_dialog_saves_a_file_that_loads_back_equal():
+    record = game(P1_SWEEP[:5])
+    app = Host(lambda: SaveDialog(record))
+    async with app.run_test(size=SIZE) as pilot:
+        field = app.screen.query_one("#path", Input)
+        assert Path(field.value).parent == saves_dir()
+        assert field.value.endswith("Ana vs Bo 3x3.json")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SaveDialog)
+    [path] = app.results
+    assert path.exists() and path.parent == saves_dir()
+    assert load_record(path) == record
+
+
+async def test_save_dialog_puts_a_bare_name_in_the_saves_folder_and_adds_json():
+    record = game(P1_SWEEP)
+    app = Host(lambda: SaveDialog(record))
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#path", Input).value = "my best game"
+        await pilot.click("#save")
+        await pilot.pause()
+    assert app.results == [saves_dir() / "my best game.json"]
+    assert load_record(saves_dir() / "my best game.json") == record
+
+
+async def test_save_dialog_expands_the_home_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    record = game(P1_SWEEP)
+    app = Host(lambda: SaveDialog(record))
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#path", Input).value = "~/game"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.results == [tmp_path / "game.json"]
+
+
+async def test_save_dialog_shows_an_error_for_a_missing_folder_and_stays_open(tmp_path):
+    record = game(P1_SWEEP)
+    target = tmp_path / "no such folder" / "game.json"
+    app = Host(lambda: SaveDialog(record))
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.click("#save")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveDialog)
+        message = app.screen.query_one("#message", Label)
+        assert message.has_class("error")
+        assert "does not exist" in text_of(message)
+        assert app.results == []
+        # fixing the path saves
+        app.screen.query_one("#path", Input).value = str(tmp_path / "game.json")
+        await pilot.pause()
+        assert text_of(message) == ""
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.results == [tmp_path / "game.json"]
+    assert not target.parent.exists()
+
+
+async def test_save_dialog_asks_before_replacing_a_file(tmp_path):
+    target = tmp_path / "game.json"
+    target.write_text("old", encoding="utf-8")
+    record = game(P1_SWEEP)
+    app = Host(lambda: SaveDialog(record))
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveDialog)
+        assert "already exists" in text_of(app.screen.query_one("#message", Label))
+        assert target.read_text(encoding="utf-8") == "old"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.results == [target]
+    assert load_record(target) == record
+
+
+async def test_save_dialog_escape_cancels_without_writing():
+    app = Host(lambda: SaveDialog(game(P1_SWEEP)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.results == [None]
+    assert list(saves_dir().iterdir()) == []
+
+
+# -- the open dialog ---------------------------------------------------------------------------
+def two_saves() -> tuple[GameRecord, GameRecord]:
+    """An older finished game and a newer unfinished one, saved with distinct times."""
+    older, newer = game(P1_SWEEP, day=1), game(P2_SWEEP[:4], players=(ANA, EASY), day=2)
+    now = time.time()
+    for record, age, name in ((older, 3600, "older.json"), (newer, 60, "newer.json")):
+        path = save_record(record, saves_dir() / name)
+        os.utime(path, (now - age, now - age))
+    return older, newer
+
+
+async def test_open_dialog_lists_saves_newest_first_and_opens_one():
+    older, newer = two_saves()
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one("#saves", DataTable)
+        assert table.row_count == 2
+        first, second = cells(table, 0), cells(table, 1)
+        assert "Ana, Computer" in first and "unfinished" in first and "general" in first
+        assert "-".join(map(str, newer.state.scores)) in first
+        assert "Ana, Bo" in second and "finished" in second and "6-0" in second and "3x3" in second
+        await pilot.press("down", "enter")  # the older game
+        await pilot.pause()
+        assert not isinstance(app.screen, OpenDialog)
+    assert app.results == [older]
+
+
+async def test_open_dialog_shows_why_a_corrupt_file_does_not_open_and_leaves_it_alone():
+    older, _ = two_saves()
+    bad = saves_dir() / "broken.json"
+    content = b'{"format": "sos-game", "version": 1, "size": 3, "mode": "general", "players": [], "moves": ['
+    bad.write_bytes(content)
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one("#saves", DataTable)
+        assert table.row_count == 3
+        row = cells(table, 0)  # the newest file
+        assert "broken.json" in row and row[-1] == "⚠ not valid JSON"
+        message = app.screen.query_one("#message", Label)
+        assert "not valid JSON" in text_of(message)  # highlighted: the whole error shows
+        await pilot.press("down")
+        await pilot.pause()
+        assert text_of(message) == ""
+        await pilot.press("up", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog)
+        message = app.screen.query_one("#message", Label)
+        assert message.has_class("error") and "broken.json" in text_of(message)
+        assert "not valid JSON" in text_of(message)
+        # the dialog still works: the last row opens
+        await pilot.press("down", "down", "enter")
+        await pilot.pause()
+    assert app.results == [older]
+    assert bad.read_bytes() == content
+
+
+async def test_open_dialog_on_an_empty_folder_opens_a_typed_path(tmp_path):
+    record = game(SIMPLE_P1, mode=Mode.SIMPLE)
+    elsewhere = save_record(record, tmp_path / "elsewhere.json")
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        empty = app.screen.query_one("#empty", Label)
+        assert empty.display and text_of(empty) == NO_SAVES_TEXT
+        assert not app.screen.query_one("#saves", DataTable).display
+        assert app.screen.focused is app.screen.query_one("#path", Input)
+        await pilot.press(*str(tmp_path / "missing.json"), "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog)
+        assert "no such file" in text_of(app.screen.query_one("#message", Label))
+        app.screen.query_one("#path", Input).value = str(elsewhere)
+        await pilot.click("#open")
+        await pilot.pause()
+    assert app.results == [record]
+
+
+async def test_open_dialog_finds_a_typed_name_in_the_saves_folder():
+    older, _ = two_saves()
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#path", Input).focus()
+        await pilot.press(*"older", "enter")
+        await pilot.pause()
+    assert app.results == [older]
+
+
+async def test_open_dialog_escape_cancels():
+    two_saves()
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.results == [None]
+
+
+# -- the history -------------------------------------------------------------------------------
+GAMES = {
+    "sweep": game(P1_SWEEP, day=1),  # Ana beats Bo 6-0, a chain of 6
+    "lost": game(P2_SWEEP, players=(ANA, EASY), day=2),  # Ana loses 0-5 to the easy computer
+    "simple": game(SIMPLE_P1, mode=Mode.SIMPLE, day=3),  # Ana beats Bo 1-0
+    "draw": game(DRAW_4X4, size=4, day=4),  # Ana and Bo draw 2-2
+}
+
+
+def record_games() -> None:
+    with History() as history:
+        for record in GAMES.values():
+            assert history.record_game(record)
+
+
+async def test_history_lists_games_newest_first_and_filters():
+    record_games()
+    app = Host(HistoryScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        table = screen.query_one("#games", DataTable)
+        assert table.row_count == 4
+        assert [cells(table, i)[2] for i in range(4)] == ["4x4", "3x3", "3x3", "3x3"]
+        assert cells(table, 1)[3:] == ["simple", "1-0", "Ana wins"]
+        assert cells(table, 2)[1:] == ["Ana vs Computer (easy)", "3x3", "general", "0-5", "Computer wins"]
+        opponent = screen.query_one("#opponent", Select)
+        assert screen.opponent_kinds == ["easy", "human"] and screen.board_sizes == [3, 4]
+
+        screen.query_one("#mode", Select).value = "simple"
+        await pilot.pause()
+        assert table.row_count == 1 and cells(table, 0)[3] == "simple"
+        assert "1 game" in text_of(screen.query_one("#stats", Static))
+
+        screen.query_one("#mode", Select).value = "any"
+        screen.query_one("#size", Select).value = 4
+        await pilot.pause()
+        assert table.row_count == 1 and cells(table, 0)[4] == "2-2"
+
+        screen.query_one("#size", Select).value = "any"
+        opponent.value = "easy"
+        await pilot.pause()
+        assert table.row_count == 1 and cells(table, 0)[4] == "0-5"
+
+        screen.query_one("#mode", Select).value = "simple"
+        await pilot.pause()
+        assert table.row_count == 0
+        assert screen.message == NO_MATCH_TEXT
+
+
+async def test_history_statistics_show_the_right_numbers():
+    record_games()
+    app = Host(HistoryScreen)
+    async with app.run_test(size=SIZE):
+        text = text_of(app.screen.query_one("#stats", Static))
+    assert "4 games" in text
+    assert "Wins 2 · Draws 1 · Losses 1" in text
+    assert f"Average score {(6 + 0 + 1 + 2) / 4:.1f}" in text
+    lines = text.splitlines()
+    human = next(line for line in lines if line.startswith("human"))
+    easy = next(line for line in lines if line.startswith("easy"))
+    assert human.split() == ["human", "3", "2", "1", "0", "3.0"]
+    assert easy.split() == ["easy", "1", "0", "0", "1", "0.0"]
+    assert "Longest SOS chain: 6 in one turn by Ana" in text
+    assert "Best game: Ana won by 6 (6-0, Ana vs Bo" in text
+
+
+async def test_history_enter_replays_the_game_and_escape_goes_back():
+    record_games()
+    app = Host(HistoryScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        history = app.screen
+        await pilot.press("down", "enter")  # the second newest: the simple game
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert app.screen.record == GAMES["simple"]
+        assert app.screen.query_one(Board).state == GAMES["simple"].state
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is history
+        await pilot.click("#replay")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.record == GAMES["simple"]
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HistoryScreen)
+
+
+async def test_history_when_empty_says_so():
+    app = Host(HistoryScreen)
+    async with app.run_test(size=SIZE):
+        assert app.screen.message == EMPTY_TEXT
+        assert not app.screen.query_one("#games", DataTable).display
+        assert "No games" in text_of(app.screen.query_one("#stats", Static))
+    assert not history_db_path().exists()  # looking does not create the database
+
+
+async def test_history_with_a_broken_database_shows_the_error():
+    history_db_path().write_bytes(b"this is not an SQLite database, just text" * 50)
+    app = Host(HistoryScreen)
+    async with app.run_test(size=SIZE):
+        message = app.screen.query_one("#history-message", Label)
+        assert message.display and message.has_class("error")
+        assert "Cannot read the history" in text_of(message) and "history.sqlite3" in text_of(message)
+
+
+# -- the replay --------------------------------------------------------------------------------
+def replay_host(record: GameRecord, start_at: int | None = None) -> Host:
+    return Host(lambda: ReplayScreen(record, start_at))
+
+
+def position(app) -> int:
+    return app.screen.query_one(Board).state.move_count
+
+
+async def test_replay_steps_with_the_keys():
+    record = GAMES["sweep"]
+    app = replay_host(record)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert position(app) == 9 and screen.query_one(Scoreboard).state.scores == (6, 0)
+        await pilot.press("home")
+        assert position(app) == 0
+        await pilot.press("right", "right", "right")
+        await pilot.pause()
+        board = screen.query_one(Board)
+        assert board.state.move_count == 3
+        assert board.state == GameState.from_moves(P1_SWEEP[:3], 3)
+        assert board.interactive is False
+        assert "move 3 of 9" in text_of(screen.query_one("#replay-status", Label))
+        assert screen.query_one(MoveLog).cursor_row == 2
+        await pilot.press("left")
+        await pilot.pause()
+        assert position(app) == 2 and screen.query_one(MoveLog).cursor_row == 1
+        await pilot.press("end")
+        await pilot.pause()
+        assert position(app) == 9 and screen.query_one(MoveLog).cursor_row == 8
+        await pilot.press("right")  # past the end: stays
+        assert position(app) == 9
+        await pilot.press("home", "left")
+        await pilot.pause()
+        assert position(app) == 0
+        assert "move 0 of 9" in text_of(screen.query_one("#replay-status", Label))
+
+
+async def test_replay_starts_where_asked_and_lists_the_whole_game():
+    record = GAMES["sweep"]
+    app = replay_host(record, start_at=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)  # let the log's own cursor moves settle: they must not move the replay
+        log = app.screen.query_one(MoveLog)
+        assert position(app) == 4
+        assert log.row_count == 9 and log.cursor_row == 3
+        assert [str(c) for c in log.get_row_at(4)][2] == "O b2"
+
+
+async def test_replay_jumps_to_a_clicked_or_selected_log_row():
+    record = GAMES["sweep"]
+    app = replay_host(record, start_at=0)
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.screen.query_one(MoveLog)
+        # the log has a border and a header: row r is drawn at y = 2 + r
+        await pilot.click(log, offset=(4, 2 + 5))
+        await pilot.pause()
+        assert position(app) == 6 and log.cursor_row == 5
+        await pilot.click(log, offset=(4, 2 + 1))
+        await pilot.pause()
+        assert position(app) == 2
+        log.focus()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert position(app) == 4
+        await pilot.press("up", "enter")
+        await pilot.pause()
+        assert position(app) == 3
+        await pilot.press("right", "right")  # stepping afterwards is not undone by stale log events
+        await pilot.pause(0.2)
+        assert position(app) == 5 and log.cursor_row == 4
+
+
+async def test_replay_space_plays_forward_and_the_speed_changes():
+    record = GAMES["sweep"]
+    app = replay_host(record, start_at=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        status = screen.query_one("#replay-status", Label)
+        assert "paused" in text_of(status) and "0.5 s" in text_of(status)
+        await pilot.press("plus")
+        assert screen.delay == 0.3 and "0.3 s" in text_of(status)
+        await pilot.press("minus", "minus")
+        assert screen.delay == 0.75
+        for _ in range(10):
+            await pilot.press("minus")
+        assert screen.delay == 2.0
+        screen.delay = 0.1
+        await pilot.press("space")
+        assert "playing" in text_of(status)
+        await pilot.pause(0.25)
+        assert 0 < position(app) < 9
+        await wait_for(pilot, lambda: position(app) == 9)
+        await pilot.pause(0.3)
+        assert position(app) == 9 and "paused" in text_of(status)
+        # space at the end plays again from the start; space again pauses
+        await pilot.press("space")
+        await pilot.pause(0.15)
+        await pilot.press("space")
+        stopped = position(app)
+        assert stopped < 9
+        await pilot.pause(0.3)
+        assert position(app) == stopped
+
+
+async def test_replay_f_posts_play_from_here_with_the_moves_so_far():
+    record = GAMES["sweep"]
+    app = replay_host(record, start_at=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "right", "right", "right", "f")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReplayScreen)
+    [message] = app.played
+    assert message.record.moves == record.moves[:4]
+    assert (message.record.size, message.record.mode, message.record.players) == (3, Mode.GENERAL, (ANA, BO))
+    assert not message.record.state.is_over
+
+
+async def test_replay_f_at_the_end_of_a_finished_game_refuses():
+    app = replay_host(GAMES["sweep"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+    assert app.played == []
+
+
+async def test_replay_x_exports_the_transcript():
+    record = GAMES["sweep"]
+    app = replay_host(record, start_at=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+    path = transcript_path(record)
+    assert path.parent == saves_dir() and path.suffix == ".txt"
+    text = path.read_text(encoding="utf-8")
+    last_mover = record.players[record.state.movers[-1]].name
+    assert "1. Ana: S a1" in text and f"9. {last_mover}: O c2" in text
+    for move in P1_SWEEP:
+        assert move in text
+    assert "Result: Ana wins" in text
+    assert export_transcript(record) == path  # the same game again: the same file
+    other = GameRecord(record.size, record.mode, record.players, record.moves[:4], record.started)
+    second = export_transcript(other)  # another game with the same name: a new file, the first kept
+    assert second.name.endswith(" (2).txt") and path.read_text(encoding="utf-8") == text
+
+
+async def test_replay_of_a_game_without_moves():
+    record = GameRecord(4, Mode.GENERAL, (ANA, BO))
+    app = replay_host(record)
+    async with app.run_test(size=SIZE) as pilot:
+        assert position(app) == 0
+        await pilot.press("right", "space", "end")
+        await pilot.pause()
+        assert position(app) == 0
+        assert "move 0 of 0" in text_of(app.screen.query_one("#replay-status", Label))

@@ -1,0 +1,162 @@
+"""Property tests: random games of random sizes, player counts and modes, checked after every move."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+sizes = st.integers(min_value=3, max_value=8)
+player_counts = st.integers(min_value=2, max_value=4)
+modes = st.sampled_from([Mode.GENERAL, Mode.SIMPLE])
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def naive_sos_count(state: GameState) -> int:
+    """Independent reference: scan every straight triple of the board and count S-O-S."""
+    size, board = state.size, state.board
+    count = 0
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in DIRECTIONS:
+                r2, c2 = r + 2 * dr, c + 2 * dc
+                if 0 <= r2 < size and 0 <= c2 < size:
+                    word = board[r * size + c] + board[(r + dr) * size + c + dc] + board[r2 * size + c2]
+                    count += word == "SOS"
+    return count
+
+
+def random_game(rng: random.Random, size: int, mode: Mode, players: int, stop_early: bool = False):
+    """Yield (before, move, after) for a random game, to the end or (stop_early) a random length."""
+    state = GameState.new(size=size, mode=mode, players=players)
+    limit = rng.randint(0, size * size) if stop_early else size * size
+    while not state.is_over and state.move_count < limit:
+        moves = state.legal_moves()
+        move = rng.choice(moves)
+        if rng.random() < 0.3:  # now and then take a scoring move, so multi-line scores come up often
+            scoring = [m for m in moves if state.completes(m)]
+            move = rng.choice(scoring) if scoring else move
+        after = state.play(move)
+        yield state, move, after
+        state = after
+
+
+def is_straight_sos(state: GameState, cells) -> bool:
+    (r0, c0), (r1, c1), (r2, c2) = cells
+    dr, dc = r1 - r0, c1 - c0
+    straight = (dr, dc) in {(0, 1), (1, 0), (1, 1), (1, -1)} and (r2 - r1, c2 - c1) == (dr, dc)
+    letters = "".join(state.cell(r, c) or "." for r, c in cells)
+    return straight and letters == "SOS"
+
+
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, seed=seeds)
+def test_scores_always_sum_to_the_lines_found_and_match_a_naive_rescan(size, players, mode, seed):
+    rng = random.Random(seed)
+    for _, _, after in random_game(rng, size, mode, players):
+        assert sum(after.scores) == len(after.lines)
+        assert sum(after.scores) == naive_sos_count(after)
+        for player in range(players):
+            assert after.scores[player] == sum(line.player == player for line in after.lines)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_every_line_is_a_real_straight_sos_on_the_board(data):
+    size, players, mode = data.draw(sizes), data.draw(player_counts), data.draw(modes)
+    rng = data.draw(st.randoms(use_true_random=False))
+    state = GameState.new(size=size, mode=mode, players=players)
+    for before, move, after in random_game(rng, size, mode, players):
+        new_lines = after.lines[len(before.lines):]
+        assert after.lines[: len(before.lines)] == before.lines  # history only grows
+        for line in new_lines:
+            assert line.player == before.to_move
+            assert line.move_index == before.move_count
+            assert (move.row, move.col) in line.cells
+            assert list(line.cells) == sorted(line.cells)
+        state = after
+    assert len(set(line.cells for line in state.lines)) == len(state.lines)  # no triple counted twice
+    for line in state.lines:
+        assert is_straight_sos(state, line.cells), line
+
+
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, seed=seeds)
+def test_turn_order(size, players, mode, seed):
+    for before, _, after in random_game(random.Random(seed), size, mode, players):
+        scored = len(after.lines) > len(before.lines)
+        if scored:
+            assert after.to_move == before.to_move
+            if mode is Mode.SIMPLE:
+                assert after.is_over
+                assert after.winners == (before.to_move,)
+        else:
+            assert after.to_move == (before.to_move + 1) % players
+        assert after.is_over == (
+            after.move_count == size * size or (mode is Mode.SIMPLE and sum(after.scores) > 0))
+
+
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, seed=seeds)
+def test_play_never_changes_its_input(size, players, mode, seed):
+    for before, move, after in random_game(random.Random(seed), size, mode, players):
+        board, scores, moves, lines = before.board, before.scores, before.moves, before.lines
+        to_move, over, count = before.to_move, before.is_over, before.move_count
+        before.play(move)  # again, now that `after` exists too
+        assert (before.board, before.scores, before.moves, before.lines) == (board, scores, moves, lines)
+        assert (before.to_move, before.is_over, before.move_count) == (to_move, over, count)
+        assert before.cell(move.row, move.col) is None
+        assert after.cell(move.row, move.col) == move.letter
+        assert after.moves == moves + (move,)
+        assert after.movers == before.movers + (before.to_move,)
+        assert after.last_move == move
+
+
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, seed=seeds)
+def test_winners_and_legal_moves_follow_the_end_of_the_game(size, players, mode, seed):
+    state = None
+    for _, _, after in random_game(random.Random(seed), size, mode, players):
+        state = after
+        if not state.is_over:
+            assert state.winners == ()
+            assert len(state.legal_moves()) == 2 * state.board.count(".")
+    assert state is not None and state.is_over
+    assert state.legal_moves() == []
+    top = max(state.scores)
+    assert state.winners == tuple(p for p in range(players) if state.scores[p] == top)
+    assert state.is_draw == (len(state.winners) > 1)
+
+
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, seed=seeds)
+def test_record_round_trip(size, players, mode, seed):
+    rng = random.Random(seed)
+    state = GameState.new(size=size, mode=mode, players=players)
+    for _, _, after in random_game(rng, size, mode, players, stop_early=True):
+        state = after
+    seats = [PlayerInfo(f"P{i}", rng.choice(["human", "computer"])) for i in range(players)]
+    record = GameRecord.for_state(state, seats)
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded == record
+    assert loaded.state == state
+    assert hash(loaded.state) == hash(state)
+    assert loaded.state.scores == state.scores and loaded.state.lines == state.lines
+
+
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, seed=seeds)
+def test_replaying_the_moves_gives_an_equal_state(size, players, mode, seed):
+    state = GameState.new(size=size, mode=mode, players=players)
+    for _, _, after in random_game(random.Random(seed), size, mode, players, stop_early=True):
+        state = after
+    replay = GameState.from_moves([str(m) for m in state.moves], size=size, mode=mode, players=players)
+    assert replay == state
+    assert hash(replay) == hash(state)

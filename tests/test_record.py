@@ -1,0 +1,368 @@
+"""Tests for game records (sos_tui.engine.record): the JSON file format, its errors, and transcripts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sos_tui.engine import (
+    FORMAT,
+    VERSION,
+    GameRecord,
+    GameState,
+    Mode,
+    Move,
+    PlayerInfo,
+    RecordError,
+    transcript,
+)
+
+STARTED = "2024-05-01T12:00:00+00:00"
+UPDATED = "2024-05-01T12:10:00+00:00"
+
+ANN, BOB = PlayerInfo("Ann"), PlayerInfo("Bob")
+# A finished 3x3 general game won by the second player, 0 to 1.
+WON_BY_BOB = ["O c2", "S a2", "S a3", "S b1", "S b2", "S c1", "S a1", "S c3", "S b3"]
+
+
+def record_of(moves, size=3, mode="general", players=(ANN, BOB)) -> GameRecord:
+    state = GameState.from_moves(moves, size=size, mode=mode, players=len(players))
+    return GameRecord(size, Mode(mode), tuple(players), state.moves, STARTED, UPDATED)
+
+
+def valid_dict(**changes) -> dict:
+    data = record_of(["S a1", "O b2", "S c3"]).to_dict()
+    data.update(changes)
+    return data
+
+
+def load_error(data) -> str:
+    """The message of the RecordError raised when loading ``data`` (a dict, or text as is)."""
+    text = data if isinstance(data, (str, bytes)) else json.dumps(data)
+    with pytest.raises(RecordError) as caught:
+        GameRecord.from_json(text)
+    return str(caught.value)
+
+
+# -- round trips -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        record_of([]),
+        record_of(["S a1", "O b2", "S c3"]),
+        record_of(WON_BY_BOB),
+        record_of(["S a1", "S c1", "S a3", "O b1"], size=5, mode="simple"),  # finished by the SOS
+        record_of(
+            ["S a1", "O b1", "S c1", "O d4", "S e5"],
+            size=5,
+            players=(ANN, PlayerInfo("Deep", "computer", "hard"), PlayerInfo("Eve", "computer", "easy")),
+        ),
+        record_of(["O a1"], size=26, players=(PlayerInfo("Zed", "computer"), ANN, BOB, PlayerInfo("Kim"))),
+    ],
+    ids=["empty", "unfinished", "finished-general", "finished-simple", "three-players", "four-on-26x26"],
+)
+def test_json_round_trip_gives_an_equal_record_and_state(record):
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded == record
+    assert loaded.players == record.players
+    assert loaded.mode is record.mode
+    assert loaded.state == record.state
+    assert loaded.to_json() == record.to_json()
+
+
+def test_round_trip_from_bytes():
+    record = record_of(WON_BY_BOB)
+    assert GameRecord.from_json(record.to_json().encode("utf-8")) == record
+
+
+def test_json_layout():
+    record = record_of(
+        ["S a1", "S c1", "O b1"],
+        mode="simple",
+        players=(ANN, PlayerInfo("Deep", "computer", "hard"), PlayerInfo("Eve", "computer")),
+    )
+    data = json.loads(record.to_json())
+    assert data == {
+        "format": "sos-game",
+        "version": 1,
+        "size": 3,
+        "mode": "simple",
+        "players": [
+            {"name": "Ann", "kind": "human"},
+            {"name": "Deep", "kind": "computer", "level": "hard"},
+            {"name": "Eve", "kind": "computer"},
+        ],
+        "moves": ["S a1", "S c1", "O b1"],
+        "started": STARTED,
+        "updated": UPDATED,
+        "result": {"over": True, "scores": [0, 0, 1], "winners": [2], "text": "Eve wins"},
+    }
+    assert (FORMAT, VERSION) == ("sos-game", 1)
+    assert record.to_json().endswith("}\n")
+
+
+# -- result fields -----------------------------------------------------------------------------
+
+
+def result(record: GameRecord) -> dict:
+    return record.to_dict()["result"]
+
+
+def test_result_of_an_unfinished_game():
+    record = record_of(["S a1", "S c1", "O b1"])
+    assert result(record) == {"over": False, "scores": [1, 0], "winners": [], "text": "unfinished"}
+    assert record.result_text() == "unfinished"
+
+
+def test_result_of_a_won_game():
+    expected = {"over": True, "scores": [0, 1], "winners": [1], "text": "Bob wins"}
+    assert result(record_of(WON_BY_BOB)) == expected
+
+
+def test_result_of_a_draw_between_everyone():
+    all_o = [f"O {c}{r}" for r in (1, 2, 3) for c in "abc"]
+    record = record_of(all_o, players=(ANN, BOB, PlayerInfo("Cy")))
+    assert result(record) == {"over": True, "scores": [0, 0, 0], "winners": [0, 1, 2], "text": "draw"}
+
+
+def test_result_of_a_draw_between_some_players_names_them():
+    moves = ["S a3", "O b3", "S c3", "S c2", "S a1", "S c1", "O a2", "S b1", "O b2"]
+    record = record_of(moves, players=(ANN, BOB, PlayerInfo("Cy")))
+    assert result(record) == {
+        "over": True, "scores": [2, 0, 2], "winners": [0, 2], "text": "draw between Ann, Cy"}
+
+
+def test_the_stored_result_is_recomputed_not_trusted():
+    data = record_of(WON_BY_BOB).to_dict()
+    data["result"] = {"over": False, "scores": [9, 9], "winners": [0], "text": "Ann wins"}
+    loaded = GameRecord.from_dict(data)
+    assert result(loaded)["text"] == "Bob wins"
+    assert result(loaded)["scores"] == [0, 1]
+
+
+# -- building records --------------------------------------------------------------------------
+
+
+def test_for_state_names_default_seats_and_keeps_the_moves():
+    state = GameState.from_moves(["S a1", "O b2"], size=4, players=3)
+    record = GameRecord.for_state(state)
+    assert record.players == (PlayerInfo("Player 1"), PlayerInfo("Player 2"), PlayerInfo("Player 3"))
+    assert (record.size, record.mode, record.moves) == (4, Mode.GENERAL, state.moves)
+    assert record.state == state
+    assert record.started == record.updated and record.started.endswith("+00:00")
+
+
+def test_for_state_keeps_a_given_start_time_and_checks_the_seat_count():
+    state = GameState.new(size=3)
+    assert GameRecord.for_state(state, [ANN, BOB], started=STARTED).started == STARTED
+    with pytest.raises(ValueError, match="1 seats named for a 2-player game"):
+        GameRecord.for_state(state, [ANN])
+
+
+def test_with_state_moves_the_record_on_and_keeps_the_rest():
+    record = record_of(["S a1"])
+    later = GameState.from_moves(["S a1", "O b1", "S c1"], size=3)
+    moved = record.with_state(later)
+    assert moved.moves == later.moves
+    assert moved.state == later
+    assert (moved.players, moved.started, moved.size) == (record.players, STARTED, 3)
+    assert moved.updated != UPDATED
+    assert record.moves == (Move.parse("S a1"),)  # the record itself is unchanged
+
+
+def test_player_info():
+    bot = PlayerInfo("Deep", "computer", "hard")
+    assert bot.is_computer and not ANN.is_computer
+    assert bot.to_dict() == {"name": "Deep", "kind": "computer", "level": "hard"}
+    assert ANN.to_dict() == {"name": "Ann", "kind": "human"}
+
+
+def test_missing_timestamps_load_as_empty_and_updated_defaults_to_started():
+    data = valid_dict()
+    del data["started"], data["updated"]
+    assert (GameRecord.from_dict(data).started, GameRecord.from_dict(data).updated) == ("", "")
+    data["started"] = STARTED
+    assert GameRecord.from_dict(data).updated == STARTED
+
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+def test_record_error_is_one_value_error_type():
+    assert issubclass(RecordError, ValueError)
+    with pytest.raises(ValueError):
+        GameRecord.from_json("nope")
+
+
+def test_invalid_json():
+    assert "not a game record: the file is not valid JSON" in load_error("this is not json")
+
+
+def test_empty_file():
+    assert "not valid JSON" in load_error("")
+
+
+def test_truncated_file():
+    text = record_of(WON_BY_BOB).to_json()
+    assert "not valid JSON" in load_error(text[: len(text) // 2])
+
+
+def test_bytes_that_are_not_utf8():
+    assert "not valid JSON" in load_error(b"\xff\xfe\xfa{")
+
+
+def test_absurdly_nested_json():
+    assert "not valid JSON" in load_error("[" * 100_000)
+
+
+@pytest.mark.parametrize("text", ["[1, 2, 3]", '"sos-game"', "42", "null", "{}"])
+def test_json_that_is_not_an_object_with_the_format(text):
+    assert load_error(text) == 'not a game record: expected "format": "sos-game"'
+
+
+def test_a_list_of_records_is_not_a_record():
+    assert "not a game record" in load_error(json.dumps([valid_dict()]))
+
+
+def test_a_foreign_format():
+    assert "expected \"format\": \"sos-game\"" in load_error(valid_dict(format="chess-game"))
+
+
+def test_a_newer_version_asks_for_an_update():
+    message = load_error(valid_dict(version=VERSION + 1))
+    assert "newer" in message
+    assert "update sos-tui" in message
+    assert "version 2" in message
+
+
+@pytest.mark.parametrize("version", [None, "1", 1.0, True])
+def test_a_version_that_is_not_a_whole_number(version):
+    assert '"version" must be a whole number' in load_error(valid_dict(version=version))
+
+
+def test_version_zero_is_unknown():
+    assert load_error(valid_dict(version=0)) == "unknown game record version 0"
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"size": "5"}, ['"size"', "'5'"]),
+        ({"size": None}, ['"size"', "None"]),
+        ({"size": True}, ['"size"', "True"]),
+        ({"size": 2}, ["bad game settings", "board size must be a whole number from 3 to 26, not 2"]),
+        ({"size": 27}, ["bad game settings", "not 27"]),
+        ({"mode": "foo"}, ["bad game settings", "mode must be 'general' or 'simple', not 'foo'"]),
+        ({"mode": 1}, ['"mode"', "1"]),
+        ({"players": []}, ["bad game settings", "at least 2 players, not 0"]),
+        ({"players": [{"name": "Ann"}]}, ["bad game settings", "at least 2 players, not 1"]),
+        ({"players": "Ann, Bob"}, ['"players"', "'Ann, Bob'"]),
+        ({"players": [{"name": "Ann"}, {"kind": "human"}]}, ['player 2 needs a "name"']),
+        ({"players": [{"name": "Ann"}, {"name": "  "}]}, ['player 2 needs a "name"']),
+        ({"players": [{"name": "Ann"}, "Bob"]}, ['player 2 needs a "name"']),
+        ({"players": [{"name": "Ann", "kind": "robot"}, {"name": "Bob"}]},
+         ["player 1 has unknown kind 'robot'"]),
+        ({"players": [{"name": "Ann"}, {"name": "Bot", "kind": "computer", "level": 3}]},
+         ['player 2 has a bad "level"']),
+        ({"moves": "S a1"}, ['"moves"']),
+        ({"started": 12}, ['"started"']),
+    ],
+)
+def test_missing_or_bad_fields(changes, expected):
+    message = load_error(valid_dict(**changes))
+    for text in expected:
+        assert text in message
+
+
+@pytest.mark.parametrize("name", ["size", "mode", "players", "moves"])
+def test_a_missing_field_is_named(name):
+    data = valid_dict()
+    del data[name]
+    assert f'"{name}"' in load_error(data)
+
+
+def test_a_move_that_is_not_notation_names_the_move_number():
+    message = load_error(valid_dict(moves=["S a1", "O b2", "X b3"]))
+    assert message.startswith("move 3 ('X b3'): ")
+    assert "the letter must be S or O" in message
+
+
+def test_a_move_that_is_not_a_string_names_the_move_number():
+    assert load_error(valid_dict(moves=["S a1", 7])) == "move 2: expected notation like 'S b3', not 7"
+
+
+def test_an_illegal_move_names_the_move_number_and_the_problem():
+    message = load_error(valid_dict(moves=["S a1", "O b2", "S a1"]))
+    assert message == "move 3 ('S a1'): cannot play S a1: a1 already holds S"
+
+
+def test_a_move_off_the_board_names_the_move_number():
+    message = load_error(valid_dict(moves=["S a1", "O d1"]))
+    assert message.startswith("move 2 ('O d1'): ")
+    assert "off the 3x3 board" in message
+
+
+def test_a_move_after_the_game_ended_is_refused():
+    message = load_error(valid_dict(mode="simple", moves=["S a1", "S c1", "O b1", "S c3"]))
+    assert message == "move 4 ('S c3'): cannot play S c3: the game is already over"
+
+
+# -- transcript --------------------------------------------------------------------------------
+
+
+def test_transcript_of_a_finished_game():
+    record = record_of(WON_BY_BOB, players=(ANN, PlayerInfo("Deep", "computer", "hard")))
+    assert transcript(record) == (
+        "SOS, general game, 3x3\n"
+        "Players: 1. Ann, 2. Deep (computer, hard)\n"
+        f"Started: {STARTED}\n"
+        "\n"
+        "1. Ann: O c2\n"
+        "2. Deep: S a2\n"
+        "3. Ann: S a3\n"
+        "4. Deep: S b1\n"
+        "5. Ann: S b2\n"
+        "6. Deep: S c1\n"
+        "7. Ann: S a1\n"
+        "8. Deep: S c3  +1\n"
+        "9. Deep: S b3\n"
+        "\n"
+        "  a b c\n"
+        "1 S S S\n"
+        "2 S S O\n"
+        "3 S S S\n"
+        "\n"
+        "Scores: Ann 0, Deep 1\n"
+        "Result: Deep wins\n"
+    )
+
+
+def test_transcript_shows_multi_point_moves_and_pads_move_numbers():
+    # Ten moves, so numbers are right-aligned to two digits; the tenth completes two lines.
+    moves = ["S a1", "S c1", "S a3", "S c3", "O e5", "S e1", "S e3", "O d5", "O c5", "O b2"]
+    record = record_of(moves, size=5, players=(ANN, BOB, PlayerInfo("Cy")))
+    lines = transcript(record).splitlines()
+    assert lines[0] == "SOS, general game, 5x5"
+    assert lines[1] == "Players: 1. Ann, 2. Bob, 3. Cy"
+    assert lines[4] == " 1. Ann: S a1"
+    assert lines[13] == "10. Ann: O b2  +2"
+    assert "Scores: Ann 2, Bob 0, Cy 0" in lines
+    assert lines[-1] == "Result: unfinished"
+
+
+def test_transcript_of_a_simple_draw():
+    moves = [f"O {c}{r}" for r in (1, 2, 3) for c in "abc"]
+    text = transcript(record_of(moves, mode="simple"))
+    assert text.startswith("SOS, simple game, 3x3\n")
+    assert "\n  a b c\n1 O O O\n2 O O O\n3 O O O\n" in text
+    assert text.endswith("Scores: Ann 0, Bob 0\nResult: draw\n")
+    assert "  +" not in text  # no move scored
+
+
+def test_transcript_of_an_empty_game():
+    text = transcript(record_of([]))
+    assert "\n\n\n  a b c\n1 . . .\n" in text  # no move lines between header and board
+    assert text.endswith("Result: unfinished\n")

@@ -1,0 +1,686 @@
+"""The storage layer: data folder, atomic saves, careful loading, autosave, and the history database."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.storage import (
+    History,
+    HistoryError,
+    LoadError,
+    StorageError,
+    autosave,
+    autosave_path,
+    clear_autosave,
+    data_dir,
+    default_save_name,
+    format_history,
+    history_db_path,
+    list_saves,
+    load_autosave,
+    load_record,
+    save_record,
+    saves_dir,
+    unique_save_path,
+)
+from sos_tui.storage import paths as paths_module
+from sos_tui.storage.history import longest_chain, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ANA = PlayerInfo("Ana")
+BO = PlayerInfo("Bo")
+EASY = PlayerInfo("Computer", "computer", "easy")
+HARD = PlayerInfo("Deep Blue", "computer", "hard")
+
+# Hand-checked games on a 3x3 board (seat 1 moves first):
+# P1 writes four corner S's with P2, then O b2 scores both diagonals and P1 keeps scoring: 6-0, one turn of 6.
+P1_SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]
+# P1 passes the turn with S b1, then P2 scores 2 + 1 + 1 + 1 in one turn: 0-5.
+P2_SWEEP = ["S a1", "S c3", "S c1", "S a3", "S b1", "O b2", "O b3", "O a2", "O c2"]
+# Simple mode, first SOS wins: P1 completes a1-b1-c1 (1-0); P2 completes it (0-1).
+SIMPLE_P1 = ["S a1", "S c1", "O b1"]
+SIMPLE_P2 = ["S a1", "S c1", "S a3", "O b1"]
+# A 4x4 general game drawn 2-2, no turn scoring more than 1.
+DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
+            "O d4", "S c2", "S a2", "S c3"]
+
+
+def make_record(moves, size=3, mode="general", players=(ANA, BO), when="2026-01-01T10:00:00+00:00",
+                started=None) -> GameRecord:
+    state = GameState.from_moves(moves, size, mode, len(players))
+    return GameRecord(size, Mode(mode), tuple(players), state.moves, started or when, when)
+
+
+def sample_games() -> list[GameRecord]:
+    """Five finished games, oldest first; the stats tests below are computed by hand from them.
+
+    From Ana's side: human win 6-0, easy loss 0-5, hard win 1-0 (Ana in seat 2), easy win 1-0,
+    human draw 2-2 on 4x4.
+    """
+    day = "2026-01-0{}T10:00:00+00:00".format
+    return [
+        make_record(P1_SWEEP, players=(ANA, BO), when=day(1)),
+        make_record(P2_SWEEP, players=(ANA, EASY), when=day(2)),
+        make_record(SIMPLE_P2, mode="simple", players=(HARD, ANA), when=day(3)),
+        make_record(SIMPLE_P1, mode="simple", players=(ANA, EASY), when=day(4)),
+        make_record(DRAW_4X4, size=4, players=(ANA, BO), when=day(5)),
+    ]
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path, monkeypatch) -> Path:
+    """Every test gets its own data folder, and local time is UTC so dates print predictably."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(folder))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield folder
+    monkeypatch.undo()
+    time.tzset()
+
+
+def child_env(folder: Path) -> dict:
+    env = dict(os.environ, SOS_TUI_DATA_DIR=str(folder))
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+# -- paths -------------------------------------------------------------------------------------
+def test_the_data_folder_follows_the_environment_and_is_created(data):
+    assert not data.exists()
+    assert data_dir() == data and data.is_dir()
+    assert saves_dir() == data / "saves" and saves_dir().is_dir()
+    assert autosave_path() == data / "autosave.json"
+    assert history_db_path() == data / "history.sqlite3"
+
+
+def test_without_the_variable_the_platform_user_folder_for_sos_tui_is_used(tmp_path, monkeypatch):
+    monkeypatch.delenv("SOS_TUI_DATA_DIR")
+    asked = []
+
+    def fake_user_data_path(appname, appauthor=None):
+        asked.append(appname)
+        return tmp_path / "platform" / appname
+
+    monkeypatch.setattr(paths_module.platformdirs, "user_data_path", fake_user_data_path)
+    assert data_dir() == tmp_path / "platform" / "sos-tui"
+    assert asked == ["sos-tui"]
+
+
+def test_a_data_folder_that_cannot_be_created_is_a_storage_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(blocker / "sub"))
+    with pytest.raises(StorageError, match="cannot create the folder"):
+        data_dir()
+
+
+# -- saving and loading ------------------------------------------------------------------------
+def test_save_then_load_gives_the_same_game(tmp_path):
+    record = make_record(P1_SWEEP[:5], players=(ANA, HARD))
+    path = save_record(record, tmp_path / "game.json")
+    loaded = load_record(path)
+    assert loaded == record
+    assert loaded.state.scores == (2, 0)
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "sos-game"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temp file left behind
+
+
+def test_saving_again_replaces_the_file(tmp_path):
+    path = tmp_path / "game.json"
+    save_record(make_record(SIMPLE_P1[:1]), path)
+    save_record(make_record(SIMPLE_P1, mode="simple"), path)
+    assert load_record(path).state.is_over
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+@pytest.mark.parametrize("broken", ["fsync", "replace"])
+def test_a_failed_save_leaves_the_old_file_intact_and_no_temp_file(tmp_path, monkeypatch, broken):
+    path = tmp_path / "game.json"
+    save_record(make_record(SIMPLE_P1[:1]), path)
+    before = path.read_bytes()
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, broken, fail)
+    with pytest.raises(StorageError) as caught:
+        save_record(make_record(SIMPLE_P1), path)
+    monkeypatch.undo()
+    assert "could not save" in str(caught.value) and str(path) in str(caught.value)
+    assert "No space left on device" in str(caught.value)
+    assert isinstance(caught.value, OSError)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_saving_into_a_missing_folder_says_so(tmp_path):
+    with pytest.raises(StorageError, match="the folder does not exist"):
+        save_record(make_record([]), tmp_path / "nowhere" / "game.json")
+
+
+GOOD = make_record(SIMPLE_P1).to_json()
+
+
+def _bad_json(data: dict) -> str:
+    return json.dumps(data)
+
+
+BAD_FILES = {
+    "corrupt JSON": ('{"format": "sos-game", "version": 1,,,}', "not valid JSON"),
+    "truncated": (GOOD[: len(GOOD) // 2], "not valid JSON"),
+    "not a game record": ('{"hello": "world"}', "not a game record"),
+    "a JSON list": ("[1, 2, 3]", "not a game record"),
+    "newer version": (_bad_json({**json.loads(GOOD), "version": 99}), "newer than this sos-tui"),
+    "illegal move": (_bad_json({**json.loads(GOOD), "moves": ["S a1", "O a1"]}), "move 2"),
+    "off the board": (_bad_json({**json.loads(GOOD), "moves": ["S z9"]}), "off the 3x3 board"),
+    "bad size": (_bad_json({**json.loads(GOOD), "size": 99}), "board size"),
+    "binary garbage": (bytes(range(256)) * 8, "not UTF-8"),
+    "NUL bytes": (b'{"format"\x00\x00\x00}', "binary"),
+    "empty": (b"", "empty"),
+    "deeply nested": ("[" * 100_000 + "]" * 100_000, "not a game record"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_a_bad_file_gives_a_clear_load_error_and_is_left_untouched(tmp_path, kind):
+    content, problem = BAD_FILES[kind]
+    path = tmp_path / "bad.json"
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_bytes(content)
+    before, stamp = path.read_bytes(), path.stat().st_mtime_ns
+    with pytest.raises(LoadError) as caught:
+        load_record(path)
+    message = str(caught.value)
+    assert message.startswith(str(path))
+    assert problem in message
+    assert "\n" not in message and "Traceback" not in message
+    assert path.read_bytes() == before and path.stat().st_mtime_ns == stamp
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.json"]
+
+
+def test_a_huge_file_is_refused_without_reading_it_as_a_game(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(5 * 1024 * 1024 + 1)
+    with pytest.raises(LoadError, match="too big"):
+        load_record(path)
+    assert path.stat().st_size == 5 * 1024 * 1024 + 1
+
+
+def test_a_folder_a_missing_file_and_an_unreadable_file_are_load_errors(tmp_path):
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    with pytest.raises(LoadError, match="is a folder"):
+        load_record(folder)
+    assert folder.is_dir()
+    missing = tmp_path / "missing.json"
+    with pytest.raises(LoadError, match="no such file"):
+        load_record(missing)
+    assert not missing.exists()
+    assert issubclass(LoadError, ValueError)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions, not root")
+def test_an_unreadable_file_is_a_load_error(tmp_path):
+    path = save_record(make_record(SIMPLE_P1), tmp_path / "secret.json")
+    path.chmod(0)
+    try:
+        with pytest.raises(LoadError, match="permission denied"):
+            load_record(path)
+    finally:
+        path.chmod(0o600)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_does_not_hang_the_loader(tmp_path):
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    with pytest.raises(LoadError, match="not a regular file"):
+        load_record(pipe)
+
+
+# -- the list of saves -------------------------------------------------------------------------
+def test_list_saves_shows_good_and_bad_files_newest_first(data):
+    folder = saves_dir()
+    old = save_record(make_record(P1_SWEEP, players=(ANA, BO)), folder / "old.json")
+    mid = folder / "broken.json"
+    mid.write_text("{not json", encoding="utf-8")
+    new = save_record(make_record(DRAW_4X4[:6], size=4, players=(ANA, EASY)), folder / "new.json")
+    (folder / "notes.txt").write_text("not a save")
+    (folder / ".new.json.abc.tmp").write_text("half a save")
+    for age, path in enumerate([new, mid, old]):
+        os.utime(path, (1_800_000_000 - age * 60, 1_800_000_000 - age * 60))
+
+    saves = list_saves()
+    assert [s.path.name for s in saves] == ["new.json", "broken.json", "old.json"]
+    newest, broken, oldest = saves
+    assert newest.ok and newest.players == ("Ana", "Computer")
+    assert newest.size == 4 and newest.mode == "general"
+    assert newest.moves == 6 and not newest.finished and newest.result == "unfinished"
+    assert newest.record is not None and newest.record.state.move_count == 6
+    assert oldest.finished and oldest.scores == (6, 0) and oldest.result == "Ana wins" and oldest.moves == 9
+    assert not broken.ok and "not valid JSON" in broken.error and broken.players == ()
+    assert broken.file_size == len("{not json")
+    assert newest.modified > broken.modified > oldest.modified
+
+
+def test_list_saves_of_a_missing_folder_is_empty(tmp_path):
+    assert list_saves(tmp_path / "nothing here") == []
+
+
+def test_default_save_names_are_readable_and_safe():
+    record = make_record([], size=6, players=(ANA, BO))
+    assert default_save_name(record, datetime(2026, 11, 30, 14, 5)) == "2026-11-30-1405 Ana vs Bo 6x6.json"
+    assert default_save_name(record) == "2026-01-01-1000 Ana vs Bo 6x6.json"  # start, local time
+    nasty = make_record([], players=(PlayerInfo("../../etc/passwd"), PlayerInfo('a<b>:"c|?*')))
+    name = default_save_name(nasty, datetime(2026, 1, 2, 3, 4))
+    assert name == "2026-01-02-0304 etcpasswd vs abc 3x3.json"
+    empty = make_record([], players=(PlayerInfo("///"), PlayerInfo("José")))
+    assert default_save_name(empty, datetime(2026, 1, 2, 3, 4)) == "2026-01-02-0304 Player 1 vs José 3x3.json"
+
+
+def test_unique_save_path_never_overwrites(tmp_path):
+    record = make_record([])
+    first = unique_save_path(record, tmp_path)
+    save_record(record, first)
+    second = unique_save_path(record, tmp_path)
+    assert first.name == "2026-01-01-1000 Ana vs Bo 3x3.json"
+    assert second.name == "2026-01-01-1000 Ana vs Bo 3x3 (2).json"
+
+
+# -- autosave ----------------------------------------------------------------------------------
+def test_autosave_round_trip_and_clear():
+    assert load_autosave() is None
+    record = make_record(P1_SWEEP[:4])
+    autosave(record)
+    assert load_autosave() == record
+    assert clear_autosave() is True
+    assert load_autosave() is None
+    assert clear_autosave() is False
+
+
+def test_a_corrupt_autosave_is_ignored_and_left_for_inspection():
+    path = autosave_path()
+    path.write_bytes(b'{"format": "sos-game", "vers')
+    assert load_autosave() is None
+    assert path.read_bytes() == b'{"format": "sos-game", "vers'
+    with pytest.raises(LoadError, match=r"autosave\.json"):
+        load_autosave(strict=True)
+    autosave(make_record(SIMPLE_P1, mode="simple"))  # the next autosave simply replaces it
+    assert load_autosave().state.is_over
+
+
+CRASHING_PLAYER = """
+import sys, time
+from sos_tui.engine import GameRecord, GameState, Move, PlayerInfo
+from sos_tui.storage import autosave
+stop_after, moves = int(sys.argv[1]), sys.argv[2:]
+state = GameState.new(8, "general", 2)
+record = GameRecord.for_state(state, [PlayerInfo("Ana"), PlayerInfo("Bo")])
+while True:
+    for number, text in enumerate(moves, start=1):
+        state = state.play(Move.parse(text))
+        record = record.with_state(state)
+        autosave(record)
+        print(number, flush=True)
+        if number == stop_after:
+            time.sleep(60)
+    state = GameState.new(8, "general", 2)
+"""
+
+
+def _long_game() -> list[str]:
+    import random
+
+    rng, state = random.Random(7), GameState.new(8, "general", 2)
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    return [str(m) for m in state.moves]
+
+
+def _run_and_kill(data: Path, stop_after: int, kill_after_line: int) -> None:
+    child = subprocess.Popen([sys.executable, "-c", CRASHING_PLAYER, str(stop_after), *_long_game()],
+                             stdout=subprocess.PIPE, text=True, env=child_env(data))
+    try:
+        for line in child.stdout:
+            if int(line) >= kill_after_line:
+                break
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait(10)
+        child.stdout.close()
+    assert child.returncode == -signal.SIGKILL
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_after_a_crash_mid_game_the_autosave_holds_the_last_saved_position(data):
+    _run_and_kill(data, stop_after=20, kill_after_line=20)
+    record = load_autosave()
+    assert record is not None
+    assert [str(m) for m in record.moves] == _long_game()[:20]
+    assert [p.name for p in record.players] == ["Ana", "Bo"]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_kill_during_constant_autosaving_never_leaves_a_broken_autosave(data):
+    _run_and_kill(data, stop_after=-1, kill_after_line=30)  # kill while it keeps writing
+    record = load_autosave(strict=True)
+    moves = [str(m) for m in record.moves]
+    assert moves == _long_game()[: len(moves)]  # a real position of the game, not a torn file
+    leftovers = [p.name for p in data.iterdir() if p.name not in ("autosave.json", "saves")]
+    assert len(leftovers) <= 1 and all(name.endswith(".tmp") for name in leftovers)
+
+
+# -- facts computed for the history ------------------------------------------------------------
+def test_longest_chain_counts_the_lines_of_one_uninterrupted_turn():
+    assert longest_chain(make_record(P1_SWEEP)) == (6, 0)
+    assert longest_chain(make_record(P2_SWEEP)) == (5, 1)
+    assert longest_chain(make_record(DRAW_4X4, size=4)) == (1, 0)
+    assert longest_chain(make_record(P1_SWEEP[:4])) == (0, None)
+
+
+# -- the history database ----------------------------------------------------------------------
+@pytest.fixture
+def filled(data) -> History:
+    with History() as history:
+        for record in sample_games():
+            assert history.record_game(record) is True
+        yield history
+
+
+def test_a_finished_game_is_recorded_with_its_facts(filled):
+    entries = filled.games()
+    assert [e.finished_at.day for e in entries] == [5, 4, 3, 2, 1]  # newest first
+    hard = entries[2]
+    assert hard.players_text == "Deep Blue (hard) vs Ana"
+    assert (hard.size, hard.mode, hard.scores, hard.winners) == (3, "simple", (0, 1), (1,))
+    assert (hard.opponent, hard.pov, hard.pov_name, hard.outcome, hard.margin) == ("hard", 1, "Ana", "win", 1)
+    assert hard.result == "Ana wins" and hard.score_text == "0-1"
+    assert hard.record == sample_games()[2]
+    sweep = entries[4]
+    assert (sweep.longest_chain, sweep.players[sweep.chain_player].name) == (6, "Ana")
+    draw = entries[0]
+    assert (draw.outcome, draw.margin, draw.result) == ("draw", 0, "draw")
+
+
+def test_the_database_is_created_in_the_data_folder_in_wal_mode(filled, data):
+    assert filled.path == data / "history.sqlite3"
+    with sqlite3.connect(filled.path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_an_unfinished_game_is_not_recorded(filled):
+    with pytest.raises(ValueError, match="still running"):
+        filled.record_game(make_record(P1_SWEEP[:3]))
+    assert filled.count() == 5
+
+
+def test_recording_the_same_game_twice_keeps_one(filled):
+    game = sample_games()[0]
+    assert filled.record_game(game) is False
+    with History() as other:
+        assert other.record_game(game) is False
+    renewed = GameRecord(game.size, game.mode, game.players, game.moves, game.started, "2027-01-01T00:00:00Z")
+    assert filled.record_game(renewed) is False  # same start and moves: the same game
+    assert filled.count() == 5
+    later = make_record(P1_SWEEP, when="2026-02-01T10:00:00+00:00")  # a rematch with the same moves
+    assert filled.record_game(later) is True
+    assert filled.count() == 6
+
+
+def test_filters(filled):
+    def days(**filters):
+        return [e.finished_at.day for e in filled.games(**filters)]
+
+    assert days(opponent="easy") == [4, 2]
+    assert days(opponent="HUMAN") == [5, 1]
+    assert days(size=4) == [5]
+    assert days(mode="simple") == [4, 3]
+    assert days(mode="general", opponent="human", size=3) == [1]
+    assert days(limit=2) == [5, 4]
+    assert days(opponent="impossible") == []
+
+
+def test_stats_from_the_first_human_side(filled):
+    stats = filled.stats()
+    assert (stats.games, stats.wins, stats.draws, stats.losses) == (5, 3, 1, 1)
+    assert stats.average_score == pytest.approx((6 + 0 + 1 + 1 + 2) / 5)
+    assert list(stats.by_opponent) == ["easy", "human", "hard"]  # most played first
+    easy, human, hard = stats.by_opponent.values()
+    assert (easy.games, easy.wins, easy.draws, easy.losses, easy.average_score) == (2, 1, 0, 1, 0.5)
+    assert (human.games, human.wins, human.draws, human.losses, human.average_score) == (2, 1, 1, 0, 4.0)
+    assert (hard.games, hard.wins, hard.draws, hard.losses, hard.average_score) == (1, 1, 0, 0, 1.0)
+    assert stats.longest_chain == 6 and stats.longest_chain_game.finished_at.day == 1
+    assert stats.best_game.finished_at.day == 1 and stats.best_game.margin == 6
+    simple = filled.stats(mode="simple")
+    assert (simple.games, simple.wins, simple.longest_chain, simple.best_game.margin) == (2, 2, 1, 1)
+    assert filled.stats(opponent="nobody").games == 0
+
+
+def test_opponent_kinds():
+    with History() as history:
+        history.record_game(make_record(SIMPLE_P1, mode="simple", players=(EASY, HARD)))
+        history.record_game(make_record(SIMPLE_P1, mode="simple", players=(ANA, EASY, HARD), started="x"))
+        history.record_game(make_record(SIMPLE_P1, mode="simple", players=(ANA, PlayerInfo("C", "computer")),
+                                        started="y"))
+        assert sorted(e.opponent for e in history.games()) == ["computer", "computer-only", "mixed"]
+
+
+def test_two_history_objects_on_one_file_see_each_other(data):
+    games = sample_games()
+    with History() as first, History() as second:
+        first.record_game(games[0])
+        second.record_game(games[1])
+        first.record_game(games[2])
+        assert first.count() == second.count() == 3
+        assert [e.finished_at.day for e in second.games()] == [3, 2, 1]
+
+
+def _simple_game(writer: int, number: int) -> GameRecord:
+    return make_record(SIMPLE_P1, mode="simple", started=f"2026-03-{writer + 1:02d}T00:{number // 60:02d}:"
+                       f"{number % 60:02d}+00:00")
+
+
+def test_two_threads_writing_at_once_lose_nothing(data):
+    History().close()
+    errors = []
+    start = threading.Barrier(2)
+
+    def writer(index: int) -> None:
+        try:
+            with History() as history:
+                start.wait()
+                for number in range(50):
+                    assert history.record_game(_simple_game(index, number))
+        except BaseException as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    with History() as history:
+        assert history.count() == 100
+
+
+WRITER = """
+import sys
+from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.storage import History
+writer = int(sys.argv[1])
+state = GameState.from_moves(["S a1", "S c1", "O b1"], 3, "simple")
+with History() as history:
+    print("ready", flush=True)
+    sys.stdin.readline()
+    for n in range(50):
+        started = f"2026-04-{writer + 1:02d}T00:{n // 60:02d}:{n % 60:02d}+00:00"
+        seats = (PlayerInfo("Ana"), PlayerInfo("Bo"))
+        record = GameRecord(3, Mode.SIMPLE, seats, state.moves, started, started)
+        assert history.record_game(record)
+"""
+
+
+def test_two_processes_writing_at_once_lose_nothing(data):
+    History().close()
+    children = [subprocess.Popen([sys.executable, "-c", WRITER, str(i)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, env=child_env(data)) for i in range(2)]
+    for child in children:
+        assert child.stdout.readline().strip() == "ready"
+    for child in children:  # both start at once
+        child.stdin.write("go\n")
+        child.stdin.flush()
+    for child in children:
+        child.stdin.close()
+        assert child.wait(60) == 0
+        child.stdout.close()
+    with History() as history:
+        assert history.count() == 100
+        assert {e.finished_at.day for e in history.games()} == {1, 2}
+
+
+V1_SCHEMA = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, finished_at TEXT NOT NULL, size INTEGER NOT NULL,
+                    mode TEXT NOT NULL, players TEXT NOT NULL, record TEXT NOT NULL, scores TEXT NOT NULL,
+                    result TEXT NOT NULL);
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_version_1_database_is_upgraded_and_keeps_its_games(data):
+    data.mkdir()
+    path = data / "history.sqlite3"
+    old_games = sample_games()[:2]
+    with sqlite3.connect(path) as conn:
+        conn.executescript(V1_SCHEMA)
+        for record in [*old_games, old_games[0]]:  # v1 had no unique key: one game stored twice
+            state = record.state
+            conn.execute("INSERT INTO games (finished_at, size, mode, players, record, scores, result) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (record.updated, record.size, record.mode.value,
+                          json.dumps([p.to_dict() for p in record.players]), record.to_json(),
+                          json.dumps(list(state.scores)), record.result_text()))
+        conn.execute("INSERT INTO games (finished_at, size, mode, players, record, scores, result) "
+                     "VALUES (?, 5, 'general', ?, 'lost to a disk error', '[3, 1]', 'Old wins')",
+                     ("2025-12-31T00:00:00+00:00", '[{"name": "Old"}, {"name": "Timer"}]'))
+    conn.close()
+
+    with History() as history:
+        entries = history.games()
+        assert [e.players_text for e in entries] == ["Ana vs Computer (easy)", "Ana vs Bo", "Old vs Timer"]
+        easy, bo, unreadable = entries
+        assert (easy.opponent, easy.outcome, easy.margin, easy.longest_chain) == ("easy", "loss", -5, 5)
+        assert (bo.opponent, bo.outcome, bo.margin, bo.longest_chain) == ("human", "win", 6, 6)
+        assert bo.record == old_games[0]
+        assert (unreadable.scores, unreadable.outcome, unreadable.margin) == ((3, 1), "win", 2)
+        assert history.record_game(old_games[0]) is False  # the upgrade gave old games their unique key
+        assert history.record_game(sample_games()[2]) is True
+    with sqlite3.connect(path) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        assert {"game_key", "winners", "opponent", "pov", "outcome", "longest_chain", "margin"} <= columns
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    conn.close()
+
+
+def test_a_newer_or_foreign_database_is_refused_untouched(data):
+    data.mkdir()
+    newer = data / "newer.sqlite3"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 3")
+    conn.close()
+    with pytest.raises(HistoryError, match="newer sos-tui"):
+        History(newer)
+    garbage = data / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(HistoryError, match="not a usable history database"):
+        History(garbage)
+    assert garbage.read_bytes() == b"this is not a database at all" * 100
+    foreign = data / "foreign.sqlite3"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.close()
+    with pytest.raises(HistoryError, match="not an sos-tui history"):
+        History(foreign)
+
+
+# -- the text report and `sos-tui history` -----------------------------------------------------
+def test_format_history_lists_games_then_statistics(filled):
+    text = format_history(filled.games(), filled.stats())
+    lines = text.splitlines()
+    assert lines[0].split() == ["Date", "Players", "Size", "Mode", "Score", "Result"]
+    assert lines[2].split("  ")[0] == "2026-01-05 10:00"
+    assert "Ana vs Bo" in lines[2] and "4x4" in lines[2] and "2-2" in lines[2] and lines[2].endswith("draw")
+    assert lines[4].startswith("2026-01-03 10:00") and "Deep Blue (hard) vs Ana" in lines[4]
+    assert lines[4].endswith("Ana wins")
+    assert lines[6].startswith("2026-01-01 10:00") and "6-0" in lines[6]
+    assert "Statistics over 5 games, from the first human player's side:" in text
+    assert any(line.split() == ["easy", "2", "1", "0", "1", "0.5"] for line in lines)
+    assert any(line.split() == ["human", "2", "1", "1", "0", "4.0"] for line in lines)
+    assert any(line.split() == ["all", "5", "3", "1", "1", "2.0"] for line in lines)
+    assert "Longest SOS chain: 6 in one turn by Ana (Ana vs Bo, 2026-01-01 10:00)" in text
+    assert "Best game: Ana won by 6 (6-0, Ana vs Bo, 2026-01-01 10:00)" in text
+
+
+def test_history_command_with_an_empty_history(capsys, data):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out == "No finished games in the history yet. Play one with `sos-tui`!\n"
+    assert not (data / "history.sqlite3").exists()  # looking does not create the database
+
+
+def test_history_command_prints_the_table_with_filters_and_limit(filled, capsys):
+    assert main(["--opponent", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "2026-01-04 10:00" in out and "2026-01-02 10:00" in out and "2026-01-05" not in out
+    assert "Statistics over 2 games" in out
+    assert main(["--limit", "1", "--mode", "general"]) == 0
+    out = capsys.readouterr().out
+    assert "2026-01-05 10:00" in out and "2026-01-02" not in out
+    assert "(showing the 1 newest of 3 games)" in out
+    assert main(["--size", "5"]) == 0
+    assert capsys.readouterr().out == "No games in the history match those filters.\n"
+
+
+@pytest.mark.parametrize(("argv", "complaint"), [
+    (["--size", "2"], "--size: expected a whole number from 3 to 26, not '2'"),
+    (["--size", "six"], "--size: expected a whole number from 3 to 26, not 'six'"),
+    (["--mode", "tricky"], "--mode: invalid choice: 'tricky'"),
+    (["--limit", "0"], "--limit: expected a whole number at least 1, not '0'"),
+    (["--colour"], "unrecognized arguments: --colour"),
+])
+def test_history_command_bad_arguments_give_one_line_and_exit_2(capsys, argv, complaint):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("sos-tui history: ")
+    assert complaint in captured.err
+
+
+def test_history_command_help_and_a_broken_database(capsys, data, monkeypatch):
+    assert main(["--help"]) == 0
+    assert "--opponent KIND" in capsys.readouterr().out
+    data.mkdir()
+    (data / "history.sqlite3").write_bytes(b"garbage" * 100)
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a usable history database" in err
+
