@@ -1,0 +1,125 @@
+"""The four computer players and the one function that runs them.
+
+A player is a frozen dataclass of settings (level, seed, time limit), so it pickles and can be
+sent to another process; ``choose_move`` is a pure function of those settings and the state: its
+random choices come from a generator seeded with the seed *and* the position. Only with
+``time_limit=None`` (fixed depth and node budgets) is the result also independent of the clock.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from random import Random
+
+from sos_tui.engine.rules import GameState, Mode, Move
+
+from .book import book_move
+from .exact import OutOfBudget, Solver, masks
+from .search import search_move
+from .tactics import geometry, sacrifices, safe_moves, scoring_moves
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+# Search settings: depth and node budgets for time_limit=None, widths for both.
+_SEARCH = {
+    "hard": dict(width=8, root_width=20, use_table=False, sacrifices_too=0),
+    "expert": dict(width=10, root_width=40, use_table=True, sacrifices_too=1),
+}
+_FIXED = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_depth=6, max_nodes=10_000)}
+_TIMED_DEPTH = {"hard": 6, "expert": 40}
+# Expert solves exactly once this few cells are empty (two players).
+_EXACT_EMPTIES = {Mode.GENERAL: 10, Mode.SIMPLE: 14}
+_EXACT_NODES = 300_000
+
+
+def _move(state: GameState, i: int, letter: str) -> Move:
+    return Move(i // state.size, i % state.size, letter)
+
+
+def _rng(seed: int, state: GameState) -> Random:
+    return Random(f"{seed}|{state.size}|{state.board}|{state.to_move}|{state.scores}")
+
+
+def _easy(state: GameState, rng: Random) -> Move:
+    offer = scoring_moves(state.board, geometry(state.size))
+    if offer and rng.random() < 0.8:
+        _, i, letter = rng.choice(offer)
+        return _move(state, i, letter)
+    return rng.choice(state.legal_moves())
+
+
+def _medium(state: GameState, rng: Random) -> Move:
+    geo = geometry(state.size)
+    offer = scoring_moves(state.board, geo)
+    if offer:
+        most = offer[0][0]
+        _, i, letter = rng.choice([m for m in offer if m[0] == most])
+        return _move(state, i, letter)
+    safe = safe_moves(state.board, geo)
+    if safe:
+        return _move(state, *rng.choice(safe))
+    options = sacrifices(state.board, geo)
+    least = options[0][0]
+    _, i, letter = rng.choice([m for m in options if m[0] == least])
+    return _move(state, i, letter)
+
+
+def _solve(state: GameState, deadline: float | None, max_nodes: int | None) -> Move:
+    _, i, is_s = Solver(state.size, state.mode, deadline, max_nodes).best_move(*masks(state.board))
+    return _move(state, i, "S" if is_s else "O")
+
+
+def _search(level: str, state: GameState, rng: Random, time_limit: float | None) -> Move:
+    start = time.perf_counter()
+    if time_limit is None:
+        limits = dict(_FIXED[level])
+    else:
+        limits = dict(max_depth=_TIMED_DEPTH[level], deadline=start + 0.85 * time_limit)
+    if level == "expert" and state.players == 2:
+        if state.size <= 4:  # must be perfect here: book, then an exact solve (about a second)
+            return book_move(state) or _solve(state, None, None)
+        if state.empty_cells <= _EXACT_EMPTIES[state.mode]:
+            try:
+                budget = None if time_limit is None else start + 0.5 * time_limit
+                return _solve(state, budget, _EXACT_NODES if time_limit is None else None)
+            except OutOfBudget:
+                pass
+    return search_move(state, rng=rng, **_SEARCH[level], **limits)
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerPlayer:
+    """A computer opponent. ``time_limit`` in seconds per move; None = fixed, clock-free budgets."""
+
+    level: str = "medium"
+    seed: int = 0
+    time_limit: float | None = None
+
+    def __post_init__(self):
+        if self.level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {self.level!r}")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(f"time limit must be a positive number of seconds, not {self.time_limit!r}")
+
+    def choose_move(self, state: GameState) -> Move:
+        """A legal move for ``state.to_move``. Raises ValueError if the game is over."""
+        if state.is_over:
+            raise ValueError("the game is over: there is no move to choose")
+        rng = _rng(self.seed, state)
+        if self.level == "easy":
+            return _easy(state, rng)
+        if self.level == "medium":
+            return _medium(state, rng)
+        return _search(self.level, state, rng, self.time_limit)
+
+
+def computer_player(level: str, seed: int = 0, time_limit: float | None = None) -> ComputerPlayer:
+    """The computer player for ``level`` (one of LEVELS)."""
+    return ComputerPlayer(level, seed, time_limit)
+
+
+def choose_move(level: str, state: GameState, seed: int = 0, time_limit: float | None = None) -> Move:
+    """``computer_player(level, seed, time_limit).choose_move(state)``, as a top-level function
+    for ``ProcessPoolExecutor.submit``."""
+    return ComputerPlayer(level, seed, time_limit).choose_move(state)

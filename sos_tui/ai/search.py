@@ -1,0 +1,239 @@
+"""Heuristic game-tree search for the hard and expert players.
+
+Alpha-beta over a mutable copy of the board (write a letter, search, erase it), iterative
+deepening, and a clock checked every few hundred nodes: when time or the node budget runs out,
+the best move of the last finished depth (or a better one already proven at the unfinished
+depth) is returned, and one is ready after the first root move is looked at.
+
+Values are from the root player's side: their score minus the best other score (general), or
++/-WIN (simple). With 3+ players every opponent is assumed to play against the root player
+("paranoid" search), which makes the tree an ordinary max/min tree.
+
+The branching factor is cut the way the game suggests:
+- a scoring move keeps the turn, so scoring moves are searched first, and at the horizon the
+  mover takes everything on offer greedily (a quiescence search of chains);
+- otherwise only safe moves (no threat left behind), at most ``width`` of them;
+- with no safe move, the least bad sacrifices: fewest threats handed over first. At the horizon
+  the mover who must sacrifice is charged for it.
+- a parity term: whoever faces a board without safe moves must give something away, so an odd
+  number of safe cells left is good for the player to move.
+"""
+
+from __future__ import annotations
+
+import time
+from random import Random
+
+from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
+
+from .exact import OutOfBudget
+from .tactics import gain, geometry, sacrifices, safe_moves, scoring_moves, threats_made
+
+WIN = 10_000
+
+
+class Search:
+    """One search from one position; build a new one per move."""
+
+    def __init__(self, state: GameState, *, max_depth: int, width: int, root_width: int,
+                 deadline: float | None = None, max_nodes: int | None = None,
+                 rng: Random | None = None, use_table: bool = False, sacrifices_too: int = 0,
+                 parity: float = 0.5):
+        self.geo = geometry(state.size)
+        self.board = list(state.board)
+        self.scores = list(state.scores)
+        self.players = state.players
+        self.root = state.to_move
+        self.simple = state.mode is Mode.SIMPLE
+        self.empty = state.empty_cells
+        self.max_depth, self.width, self.root_width = max_depth, width, root_width
+        self.deadline, self.max_nodes = deadline, max_nodes
+        self.rng = rng or Random(0)
+        self.table: dict | None = {} if use_table else None
+        self.sacrifices_too = sacrifices_too
+        self.parity = parity
+        self.nodes = 0
+        self.depth_reached = 0
+
+    # -- making and unmaking moves --------------------------------------------------------
+    def _play(self, i: int, letter: str, mover: int) -> int:
+        points = gain(self.board, self.geo, i, letter)
+        self.board[i] = letter
+        self.scores[mover] += points
+        self.empty -= 1
+        return points
+
+    def _undo(self, i: int, mover: int, points: int):
+        self.board[i] = EMPTY
+        self.scores[mover] -= points
+        self.empty += 1
+
+    def _tick(self):
+        self.nodes += 1
+        if self.nodes & 255 == 0 and (
+            (self.deadline is not None and time.perf_counter() > self.deadline)
+            or (self.max_nodes is not None and self.nodes > self.max_nodes)
+        ):
+            raise OutOfBudget
+
+    # -- evaluation -----------------------------------------------------------------------
+    def _margin(self) -> int:
+        scores, root = self.scores, self.root
+        return scores[root] - max(s for p, s in enumerate(scores) if p != root)
+
+    def _side(self, mover: int) -> int:
+        return 1 if mover == self.root else -1
+
+    def _horizon(self, mover: int) -> float:
+        """General mode: the mover takes what is on offer, then pays if it must sacrifice."""
+        taken = []
+        while True:
+            offer = scoring_moves(self.board, self.geo)
+            if not offer:
+                break
+            _, i, letter = offer[0]
+            taken.append((i, self._play(i, letter, mover)))
+        value = float(self._margin())
+        if self.empty:
+            safe = safe_moves(self.board, self.geo)
+            if safe:
+                cells = len({i for i, _ in safe})
+                value += self._side(mover) * (self.parity if cells % 2 else -self.parity)
+            else:
+                cost = min(threats_made(self.board, self.geo, i, letter)
+                           for i, here in enumerate(self.board) if here == EMPTY for letter in "SO")
+                value -= self._side(mover) * cost
+        for i, points in reversed(taken):
+            self._undo(i, mover, points)
+        return value
+
+    # -- move lists -----------------------------------------------------------------------
+    def _moves(self, mover: int, width: int) -> tuple[list[tuple[int, str]], bool]:
+        """Candidate moves and whether they score; in simple mode, a scoring move ends it."""
+        offer = scoring_moves(self.board, self.geo)
+        if offer:
+            return [(i, letter) for _, i, letter in offer[:max(2, width // 3)]], True
+        safe = safe_moves(self.board, self.geo)
+        if safe:
+            if len(safe) > width:
+                safe = self.rng.sample(safe, width)
+            if self.sacrifices_too and not self.simple:
+                cheapest = sacrifices(self.board, self.geo)[:self.sacrifices_too]
+                safe += [(i, letter) for _, i, letter in cheapest]
+            return safe, False
+        return [(i, letter) for _, i, letter in sacrifices(self.board, self.geo)[:width]], False
+
+    # -- the search -----------------------------------------------------------------------
+    def _search(self, depth: int, alpha: float, beta: float, mover: int) -> float:
+        self._tick()
+        if self.empty == 0:
+            return 0 if self.simple else self._margin()
+        if self.simple:
+            return self._search_simple(depth, alpha, beta, mover)
+        if depth <= 0:
+            return self._horizon(mover)
+        key = None
+        first = None
+        if self.table is not None:
+            key = ("".join(self.board), mover, tuple(s - self.scores[self.root] for s in self.scores))
+            entry = self.table.get(key)
+            if entry is not None:
+                stored_depth, lo, hi, first = entry
+                if stored_depth >= depth:
+                    if lo >= beta or lo == hi:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+        moves, _ = self._moves(mover, self.width)
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        maximising = mover == self.root
+        a0, b0 = alpha, beta
+        best, best_move = (-WIN * 10 if maximising else WIN * 10), moves[0]
+        for i, letter in moves:
+            points = self._play(i, letter, mover)
+            after = mover if points else (mover + 1) % self.players
+            value = self._search(depth - 1, alpha, beta, after)
+            self._undo(i, mover, points)
+            if maximising:
+                if value > best:
+                    best, best_move = value, (i, letter)
+                    alpha = max(alpha, value)
+            elif value < best:
+                best, best_move = value, (i, letter)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        if key is not None:
+            lo = best if best > a0 else -WIN * 10
+            hi = best if best < b0 else WIN * 10
+            self.table[key] = (depth, lo, hi, best_move)
+        return best
+
+    def _search_simple(self, depth: int, alpha: float, beta: float, mover: int) -> float:
+        if scoring_moves(self.board, self.geo):
+            return self._side(mover) * (WIN + depth)
+        safe = safe_moves(self.board, self.geo)
+        nxt = (mover + 1) % self.players
+        if not safe:  # every move hands the next player an SOS
+            return self._side(nxt) * (WIN + depth)
+        if depth <= 0:
+            cells = len({i for i, _ in safe})
+            return self._side(mover) * (1 if cells % 2 else -1)
+        if len(safe) > self.width:
+            safe = self.rng.sample(safe, self.width)
+        maximising = mover == self.root
+        best = -WIN * 10 if maximising else WIN * 10
+        for i, letter in safe:
+            self._play(i, letter, mover)
+            value = self._search(depth - 1, alpha, beta, nxt)
+            self._undo(i, mover, 0)
+            if maximising:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def choose(self) -> tuple[int, str]:
+        """The best root move found within the depth, width, time and node limits."""
+        mover = self.root
+        moves, scoring = self._moves(mover, self.root_width)
+        if scoring and self.simple:
+            return moves[0]
+        best = moves[0]
+        if len(moves) == 1:
+            return best
+        for depth in range(1, self.max_depth + 1):
+            alpha = -WIN * 10
+            found = None
+            try:
+                for i, letter in moves:
+                    points = self._play(i, letter, mover)
+                    try:
+                        after = mover if points else (mover + 1) % self.players
+                        value = self._search(depth - 1, alpha, WIN * 10, after)
+                    finally:
+                        self._undo(i, mover, points)
+                    if value > alpha:
+                        alpha, found = value, (i, letter)
+            except OutOfBudget:
+                if found is not None:
+                    best = found
+                break
+            best = found
+            self.depth_reached = depth
+            moves.remove(best)
+            moves.insert(0, best)
+            if alpha >= WIN or depth >= self.empty:  # a forced win, or the game's end is seen
+                break
+        return best
+
+
+def search_move(state: GameState, **settings) -> Move:
+    i, letter = Search(state, **settings).choose()
+    return Move(i // state.size, i % state.size, letter)

@@ -1,0 +1,129 @@
+"""Fast facts about a board for the computer players: points on offer, threats and safe moves.
+
+Boards here are anything indexable by cell index (the engine's board string, or a list of
+characters that a search writes into). ``geometry(size)`` turns the engine's ``triples(size)``
+into plain index pairs, so the checks below are a few comparisons per cell.
+
+A *threat* is a triple with two cells already in an SOS-completing pattern (``S_S``, ``SO_``,
+``_OS``) and the third cell empty: whoever moves next can score there. A move is *safe* when it
+scores nothing and leaves no threat behind.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+from sos_tui.engine.rules import EMPTY, triples
+
+
+class Geometry(NamedTuple):
+    """``for_s[i]``: (o, s) index pairs an S at i completes with; ``for_o[i]``: (s1, s2) pairs."""
+
+    size: int
+    for_s: tuple[tuple[tuple[int, int], ...], ...]
+    for_o: tuple[tuple[tuple[int, int], ...], ...]
+
+
+@cache
+def geometry(size: int) -> Geometry:
+    table = triples(size)
+    return Geometry(
+        size,
+        tuple(tuple((o, s) for o, s, _ in row) for row in table.for_s),
+        tuple(tuple((a, b) for a, b, _ in row) for row in table.for_o),
+    )
+
+
+def gain(board, geo: Geometry, i: int, letter: str) -> int:
+    """How many SOS lines writing ``letter`` at empty cell ``i`` completes."""
+    if letter == "S":
+        return sum(1 for o, s in geo.for_s[i] if board[o] == "O" and board[s] == "S")
+    return sum(1 for a, b in geo.for_o[i] if board[a] == "S" and board[b] == "S")
+
+
+def threats_made(board, geo: Geometry, i: int, letter: str, stop_at: int = 99) -> int:
+    """How many threats writing ``letter`` at empty cell ``i`` would create (up to ``stop_at``)."""
+    made = 0
+    if letter == "S":
+        for m, b in geo.for_s[i]:
+            bm, bb = board[m], board[b]
+            if (bm == "O" and bb == EMPTY) or (bm == EMPTY and bb == "S"):
+                made += 1
+                if made >= stop_at:
+                    break
+    else:
+        for a, b in geo.for_o[i]:
+            ba, bb = board[a], board[b]
+            if (ba == "S" and bb == EMPTY) or (ba == EMPTY and bb == "S"):
+                made += 1
+                if made >= stop_at:
+                    break
+    return made
+
+
+def is_safe(board, geo: Geometry, i: int, letter: str) -> bool:
+    """Writing ``letter`` at ``i`` creates no threat (assumes none exists already)."""
+    return not threats_made(board, geo, i, letter, 1)
+
+
+def empties(board) -> list[int]:
+    return [i for i, here in enumerate(board) if here == EMPTY]
+
+
+def scoring_moves(board, geo: Geometry) -> list[tuple[int, int, str]]:
+    """Every ``(points, cell, letter)`` that scores now, most points first."""
+    found = []
+    for i, here in enumerate(board):
+        if here == EMPTY:
+            for letter in "SO":
+                points = gain(board, geo, i, letter)
+                if points:
+                    found.append((points, i, letter))
+    found.sort(key=lambda move: -move[0])
+    return found
+
+
+def safe_moves(board, geo: Geometry) -> list[tuple[int, str]]:
+    """Every ``(cell, letter)`` that leaves no threat (call when nothing scores)."""
+    return [(i, letter) for i, here in enumerate(board) if here == EMPTY
+            for letter in "SO" if is_safe(board, geo, i, letter)]
+
+
+def sacrifices(board, geo: Geometry) -> list[tuple[int, int, str]]:
+    """Every ``(threats created, cell, letter)``, fewest first: the least bad moves lead."""
+    found = [(threats_made(board, geo, i, letter), i, letter)
+             for i, here in enumerate(board) if here == EMPTY for letter in "SO"]
+    found.sort(key=lambda move: move[0])
+    return found
+
+
+# -- the 8 symmetries of the square, as index permutations ------------------------------------
+@cache
+def symmetries(size: int) -> tuple[tuple[int, ...], ...]:
+    """``perm[new_index] = old_index`` for each rotation/reflection of a size x size board."""
+    n = size - 1
+    maps = (
+        lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c),
+        lambda r, c: (n - c, r), lambda r, c: (r, n - c), lambda r, c: (n - r, c),
+        lambda r, c: (c, r), lambda r, c: (n - c, n - r),
+    )  # fmt: skip
+    perms = []
+    for f in maps:
+        perm = [0] * (size * size)
+        for r in range(size):
+            for c in range(size):
+                nr, nc = f(r, c)
+                perm[nr * size + nc] = r * size + c
+        perms.append(tuple(perm))
+    return tuple(perms)
+
+
+def canonical(board: str, size: int) -> tuple[str, tuple[int, ...]]:
+    """The least of the 8 symmetric images of ``board`` and the permutation that makes it."""
+    best = None
+    for perm in symmetries(size):
+        image = "".join(board[k] for k in perm)
+        if best is None or image < best[0]:
+            best = (image, perm)
+    return best

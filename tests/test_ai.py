@@ -1,0 +1,189 @@
+"""The computer players: tactics, safety, perfect small boards, determinism, processes, arena."""
+
+from __future__ import annotations
+
+import pickle
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from sos_tui.ai import LEVELS, choose_move, computer_player
+from sos_tui.ai.arena import main as arena_main
+from sos_tui.ai.book import BOOK, book_move
+from sos_tui.ai.exact import Solver, masks
+from sos_tui.ai.tactics import canonical, geometry, is_safe, symmetries
+from sos_tui.engine import GameState, Move
+
+
+def position(rows: list[str], mode: str = "general", players: int = 2, to_move: int = 0) -> GameState:
+    """A state with these letters on the board, played alternately without scoring (order: row-major)."""
+    size = len(rows)
+    letters = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
+    state = GameState.new(size, mode, players)
+    for r, c, ch in letters:
+        state = state.play(Move(r, c, ch))
+    assert sum(state.scores) == 0, "test positions must not contain an SOS"
+    while state.to_move != to_move:  # not needed by the positions below, kept honest
+        raise AssertionError(f"position has player {state.to_move} to move")
+    return state
+
+
+def play_out(state: GameState, seats) -> GameState:
+    while not state.is_over:
+        move = seats[state.to_move].choose_move(state)
+        assert state.is_legal(move)
+        state = state.play(move)
+    return state
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_every_level_takes_an_obvious_sos(level, mode):
+    state = position(["S.S..", ".....", ".....", ".....", "....."], mode)
+    took = sum(computer_player(level, seed=s).choose_move(state) == Move(0, 1, "O") for s in range(5))
+    assert took >= (3 if level == "easy" else 5)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_general_mode_takes_the_move_completing_most(level):
+    # O at b2 completes both diagonals; O at b1, a2, c2 or b3 completes only one line
+    state = position(["S.S...", "......", "S.S...", "......", "......", "......"])
+    assert computer_player(level).choose_move(state) == Move(1, 1, "O")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("mode", ["general", "simple"])
+@pytest.mark.parametrize("seed", range(4))
+def test_never_hands_over_an_sos_when_a_safe_move_exists(level, mode, seed):
+    state = position(["S....", ".O...", ".....", "...O.", "....S"], mode)
+    geo = geometry(state.size)
+    move = computer_player(level, seed=seed).choose_move(state)
+    assert is_safe(state.board, geo, move.row * state.size + move.col, move.letter)
+    after = state.play(move)
+    assert not any(after.completes(m) for m in after.legal_moves())
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+@pytest.mark.parametrize("seed", range(3))
+def test_simple_mode_never_leaves_s_gap_s(level, seed):
+    # Only a few cells are safe here; most moves leave S_S, SO_ or _OS behind.
+    state = position(["S.S.S", ".....", "S.S.S", ".....", "....."], "simple")
+    move = computer_player(level, seed=seed).choose_move(state)
+    after = state.play(move)
+    assert not after.is_over or after.winners == (0,)
+    assert not any(after.completes(m) for m in after.legal_moves())
+
+
+def test_exact_values_of_the_empty_3x3_board():
+    assert Solver(3, "general").value(0, 0) == 0
+    assert Solver(3, "simple").value(0, 0) == 0
+
+
+def test_book_openings_agree_with_solved_facts():
+    # 4x4 simple: only an O on one of the 12 non-central cells holds the draw.
+    first = book_move(GameState.new(4, "simple"))
+    assert first.letter == "O" and (first.row, first.col) not in {(1, 1), (1, 2), (2, 1), (2, 2)}
+    # 4x4 general: an S on any border cell loses by 1, so the opening is not one.
+    first = book_move(GameState.new(4, "general"))
+    assert first.letter == "O" or (first.row, first.col) in {(1, 1), (1, 2), (2, 1), (2, 2)}
+    # the solver's best move keeps the value it promises (a 12-empty board)
+    state = GameState.from_moves(["S b1", "O a1", "O d4", "S c4"], size=4)
+    solver = Solver(4, "general")
+    value, cell, is_s = solver.best_move(*masks(state.board))
+    after = state.play(Move(cell // 4, cell % 4, "S" if is_s else "O"))
+    sign = 1 if after.to_move == state.to_move else -1
+    gained = sum(after.scores) - sum(state.scores)
+    assert value == gained + sign * solver.value(*masks(after.board))
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_deepest_book_moves_are_optimal(mode):
+    solver = Solver(4, mode)
+    deepest = sorted(image for image in BOOK[(4, mode)] if image.count(".") == 13)[:3]
+    assert deepest
+    for image in deepest:
+        cell, letter = BOOK[(4, mode)][image]
+        best = solver.value(*masks(image))
+        assert solver.child_value(*masks(image), cell, letter == "S") == best
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("opponent", ["easy", "medium", "hard"])
+def test_expert_never_loses_small_boards(size, mode, opponent):
+    games = 2 if size == 4 else 4
+    for game in range(games):
+        expert = computer_player("expert", seed=game)
+        other = computer_player(opponent, seed=100 + game)
+        seats = (expert, other) if game % 2 == 0 else (other, expert)
+        final = play_out(GameState.new(size, mode), seats)
+        assert (game % 2) in final.winners
+
+
+def test_canonical_board_is_the_same_for_every_symmetry():
+    board = "S..O....."
+    images = {canonical("".join(board[k] for k in perm), 3)[0] for perm in symmetries(3)}
+    assert len(images) == 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_three_player_games_finish_with_legal_moves(level, mode):
+    seats = [computer_player(level, seed=s) for s in range(3)]
+    final = play_out(GameState.new(5, mode, players=3), seats)
+    assert final.is_over
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_choose_move_is_deterministic_for_a_seed(level):
+    state = GameState.from_moves(["S a1", "O c3", "S e5", "O b4"], size=6)
+    moves = {computer_player(level, seed=3).choose_move(state) for _ in range(2)}
+    assert len(moves) == 1
+    assert choose_move(level, state, seed=3) in moves
+
+
+def test_players_pickle_and_run_in_another_process():
+    player = computer_player("hard", seed=7, time_limit=0.5)
+    assert pickle.loads(pickle.dumps(player)) == player
+    state = GameState.from_moves(["S a1", "O b2"], size=6)
+    with ProcessPoolExecutor(1) as pool:
+        move = pool.submit(choose_move, "hard", state, 7, None).result(timeout=60)
+    assert move == choose_move("hard", state, 7, None)
+
+
+def test_time_limit_is_respected_on_the_largest_board():
+    import time
+
+    state = GameState.from_moves(["S a1", "O b2", "S z26", "O m13"], size=26)
+    for level in ("hard", "expert"):
+        start = time.perf_counter()
+        move = computer_player(level, seed=1, time_limit=0.3).choose_move(state)
+        assert state.is_legal(move)
+        assert time.perf_counter() - start < 0.6
+
+
+def test_bad_level_and_finished_game_are_refused():
+    with pytest.raises(ValueError, match="level"):
+        computer_player("grandmaster")
+    state = GameState.from_moves(["S a1", "O b1", "S c1"], size=3, mode="simple")
+    with pytest.raises(ValueError, match="over"):
+        computer_player("easy").choose_move(state)
+
+
+def test_arena_prints_its_report(capsys):
+    assert arena_main(["medium", "easy", "--size", "4", "--games", "4", "--seed", "1", "--jobs", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "medium: " in out and "wins" in out and "draws" in out and "losses" in out
+    assert "score rate" in out and "95% CI" in out
+    assert "medium (A) seconds per move: median" in out and "easy (B)" in out
+    assert "4/4" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["wizard", "easy"], ["easy"], ["easy", "hard", "--size", "2"], ["easy", "hard", "--games", "0"],
+    ["easy", "hard", "--mode", "silly"], ["easy", "hard", "--time-limit", "-1"],
+])
+def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
+    assert arena_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sos-tui arena: error:")
