@@ -8,8 +8,11 @@ next search starts a fresh one. ``shutdown`` leaves no process behind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import random
+import sys
+import zlib
 from typing import TYPE_CHECKING
 
 from sos_tui.engine import GameState, Move
@@ -40,7 +43,10 @@ class ComputerRunner:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(1)
+            # Textual captures sys.stderr; multiprocessing hands its file descriptor to the
+            # process it starts, so it must see the real one.
+            with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+                self._pool = multiprocessing.get_context("spawn").Pool(1)
 
         def done(result, ok=True):
             def settle():
@@ -50,7 +56,7 @@ class ComputerRunner:
             loop.call_soon_threadsafe(settle)
 
         self._busy += 1
-        seed = hash((self.seed, state.move_count, state.board)) & 0x7FFFFFFF
+        seed = zlib.crc32(f"{self.seed}:{state.board}".encode())  # the same game, the same moves
         self._pool.apply_async(_choose, (level, state, seed, self.time_limit), callback=done,
                                error_callback=lambda error: done(error, ok=False))
         return future

@@ -26,6 +26,8 @@ def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
 class GameOverScreen(ModalScreen[str]):
     """Dismisses with "rematch", "new", "quit" or "board" (close and look at the board)."""
 
+    AUTO_FOCUS = "#rematch"
+
     BINDINGS = [
         Binding("escape", "choose('board')", "Look at the board"),
         Binding("r", "choose('rematch')", "Rematch"),
@@ -51,9 +53,6 @@ class GameOverScreen(ModalScreen[str]):
                 yield Button("New game", id="new")
                 yield Button("Quit", id="quit", variant="error")
             yield Label("r rematch · n new game · q quit · esc look at the board", id="keys")
-
-    def on_mount(self) -> None:
-        self.query_one("#rematch", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

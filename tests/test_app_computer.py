@@ -1,0 +1,108 @@
+"""Computer seats in the app: they move by themselves, off the UI thread, and stop cleanly."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+from sos_tui.app.screens.game_over import GameOverScreen
+from sos_tui.app.screens.setup import SetupScreen
+from sos_tui.app.widgets.move_log import MoveLog
+from sos_tui.engine import GameState, Move
+
+from .helpers import board_of, make_app
+
+
+async def wait_for_human(app, pilot, seconds: float = 20) -> None:
+    for _ in range(int(seconds / 0.05)):
+        state = app.state
+        if state.is_over or not app.game.players[state.to_move].is_computer:
+            await pilot.pause()
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the computer did not move in time")
+
+
+async def test_human_plays_a_whole_game_against_the_computer():
+    app = make_app(size=3, names=("Ana", "computer:medium"), seed=3, time_limit=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        while not app.state.is_over:
+            empty = next(i for i, ch in enumerate(app.state.board) if ch == ".")
+            before = app.state.move_count
+            board_of(app).cursor = divmod(empty, 3)
+            await pilot.press("o")
+            assert app.state.move_count > before
+            await wait_for_human(app, pilot)
+        await pilot.pause()
+        movers = set(app.state.movers)
+        assert movers == {0, 1}  # both seats really moved
+        assert isinstance(app.screen, GameOverScreen)
+    assert multiprocessing.active_children() == []  # no search process outlives the app
+
+
+async def test_computer_plays_its_whole_chain_one_move_at_a_time():
+    # S.S / ... / S.S: after Ana's S b2 the computer chains O b1, O a2, O c2 and O b3.
+    app = make_app(size=3, names=("Ana", "computer:medium"), seed=1, time_limit=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.start(app.game.with_state(GameState.from_moves(["S a1", "S c1", "S a3", "S c3"], size=3)))
+        await pilot.press("down", "right", "s")  # Ana's S b2 scores nothing: the computer's turn
+        await wait_for_human(app, pilot)
+        computer_moves = app.state.moves[5:]
+        assert set(app.state.movers[5:]) == {1}
+        assert app.state.scores == (0, 4) and len(computer_moves) == 4 and app.state.is_over
+        log = app.game_screen.query_one(MoveLog)
+        assert log.row_count == app.state.move_count  # each chained move has its own log row
+
+
+async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_human():
+    app = make_app(size=5, names=("Ana", "computer:hard"), seed=2, time_limit=None)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("s")
+        await wait_for_human(app, pilot)
+        assert app.state.move_count >= 2 and app.state.to_move == 0
+        await pilot.press("u")  # back to Ana's previous turn: the computer's reply goes too
+        assert app.state.move_count == 0 and app.state.to_move == 0
+        await pilot.press("r")
+        assert app.state.move_count >= 2 and app.state.to_move == 0
+        app.computer.delay = 5  # the computer now takes its time...
+        await pilot.press("right", "o")
+        await pilot.pause(0.2)
+        assert app.workers  # ...and is thinking
+        await pilot.press("ctrl+n")  # new game: the search is dropped
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.pause(0.2)
+        assert not [w for w in app.workers if w.group == "computer" and w.is_running]
+
+
+async def test_hint_shows_a_move_without_playing_it():
+    app = make_app(size=3, names=("Ana", "Bo"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
+        await pilot.pause()
+        await pilot.press("H")
+        for _ in range(200):
+            if board_of(app).hint is not None:
+                break
+            await pilot.pause(0.05)
+        assert board_of(app).hint == Move(0, 1, "O")  # the SOS on offer
+        assert app.state.move_count == 2  # shown, not played
+        await pilot.press("space")
+        assert app.state.scores == (1, 0) or app.state.cell(0, 1) is not None
+
+
+async def test_all_computer_games_play_themselves_and_pause():
+    app = make_app(size=3, names=("computer:easy", "computer:medium"), seed=5, time_limit=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(100):
+            if app.state.move_count >= 2:
+                break
+            await pilot.pause(0.05)
+        await pilot.press("p")
+        paused_at = app.state.move_count
+        await pilot.pause(0.5)
+        assert app.state.move_count == paused_at
+        await pilot.press("p")
+        for _ in range(400):
+            if app.state.is_over:
+                break
+            await pilot.pause(0.05)
+        assert app.state.is_over and app.state.move_count == 9
