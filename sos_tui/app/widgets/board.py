@@ -12,12 +12,14 @@ The board never changes the game: it shows the state it is given and posts ``Cel
 from __future__ import annotations
 
 import itertools
+from itertools import groupby
+from operator import itemgetter
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Offset, Size
+from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -107,6 +109,7 @@ class Board(ScrollView, can_focus=True):
         self._strokes: dict = {}
         self._stroke_source: GameState | None = None
         self._styles: dict[str, Style] = {}
+        self._rows: dict[int, list[tuple[str, Style]]] = {}  # canvas rows of this state, without cursor
 
     # -- geometry ---------------------------------------------------------------------------
     @property
@@ -146,17 +149,33 @@ class Board(ScrollView, can_focus=True):
             self.virtual_size = Size(self.label_width + canvas.width, 1 + canvas.height)
             self.cursor = (min(self.cursor[0], new.size - 1), min(self.cursor[1], new.size - 1))
         self.hint = None
-        self.refresh()
+        dirty = _changed_rows(old, new)
+        if dirty is None:
+            self._rows.clear()
+            self.refresh()
+            return
+        width = self.scrollable_content_region.width
+        for cy in dirty:
+            self._rows.pop(cy, None)
+            self.refresh(Region(0, 1 + cy - self.scroll_offset.y, width, 1))
 
-    def watch_cursor(self) -> None:
+    def watch_cursor(self, old: tuple[int, int], new: tuple[int, int]) -> None:
         self.scroll_to_cursor()
-        self.refresh()
+        self._refresh_rows(old, new)
 
-    def watch_hover(self) -> None:
-        self.refresh()
+    def watch_hover(self, old: tuple[int, int] | None, new: tuple[int, int] | None) -> None:
+        self._refresh_rows(old, new)
 
     def watch_hint(self) -> None:
+        self._rows.clear()
         self.refresh()
+
+    def _refresh_rows(self, *cells: tuple[int, int] | None) -> None:
+        """Repaint just the lines of these cells."""
+        width = self.scrollable_content_region.width
+        for cell in cells:
+            if cell is not None:
+                self.refresh(Region(0, 1 + cell[0] * CELL_H + 1 - self.scroll_offset.y, width, 1))
 
     def watch_letter(self, letter: str) -> None:
         self.post_message(self.LetterChanged(letter))
@@ -222,6 +241,7 @@ class Board(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
+        self._rows.clear()
         self.refresh()
 
     def _player_style(self, player: int) -> Style:
@@ -248,53 +268,52 @@ class Board(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         number = f"{cy // CELL_H + 1}" if cy % CELL_H else ""
         segments = [Segment(number.rjust(label_width - 1) + " ", label)]
-        row_chars = self._canvas_row(state, cy, base)
-        segments.extend(Segment(text, style) for text, style in _crop(row_chars, sx, view_w))
-        return Strip(segments, width).simplify()
+        segments.extend(_segments(self._canvas_row(state, cy, base), sx, view_w, base))
+        return Strip(segments, width)
 
     def _canvas_row(self, state: GameState, cy: int, base: Style) -> list[tuple[str, Style]]:
+        """One canvas row, character by character, with the cursor and hover laid over it."""
+        chars = self._rows.get(cy)
+        if chars is None:
+            chars = self._rows[cy] = self._plain_row(state, cy, base)
+        row = cy // CELL_H
+        if cy % CELL_H == 1 and row in (self.cursor[0], self.hover and self.hover[0]):
+            chars = list(chars)
+            for name, cell in (("board--hover", self.hover), ("board--cursor", self.cursor)):
+                if cell is not None and cell[0] == row:
+                    overlay = self._component(name)
+                    for cx in range(cell[1] * CELL_W + 1, cell[1] * CELL_W + CELL_W):
+                        char, style = chars[cx]
+                        chars[cx] = (char, style + overlay)
+        return chars
+
+    def _plain_row(self, state: GameState, cy: int, base: Style) -> list[tuple[str, Style]]:
         if self._stroke_source is not state:
             self._strokes, self._stroke_source = stroke_map(state), state
-        strokes = self._strokes
-        size = state.size
-        out: list[tuple[str, Style]] = []
-        in_cells = cy % CELL_H == 1
+        strokes, size, hint, last = self._strokes, state.size, self.hint, state.last_move
         row = cy // CELL_H
-        last = state.last_move
-        for cx in range(size * CELL_W + 1):
-            stroke = strokes.get((cx, cy))
+        out: list[tuple[str, Style]] = []
+        for cx in range(size * CELL_W):
+            char, style = " ", base
             col, within = divmod(cx, CELL_W)
-            style = base
-            char = " "
-            if in_cells and within and col < size:
-                style = base + self._cell_style(row, col)
-                if within == 2:
-                    letter = state.cell(row, col)
-                    hint = self.hint
-                    if letter is None and hint is not None and (hint.row, hint.col) == (row, col):
-                        char = hint.letter
-                        style += self._component("board--hint")
-                    elif letter is None:
-                        char = "·"
-                        style += self._component("board--empty")
+            if within == 2 and cy % CELL_H == 1:
+                letter = state.board[row * size + col]
+                if letter == ".":
+                    if hint is not None and (hint.row, hint.col) == (row, col):
+                        char, style = hint.letter, base + self._component("board--hint")
                     else:
-                        char = letter
-                        style += self._component("board--s" if letter == "S" else "board--o")
-                        if last is not None and (last.row, last.col) == (row, col):
-                            style += self._component("board--last")
-            if stroke is not None and char == " ":
-                char, player = stroke
-                style = style + self._player_style(player)
+                        char, style = "·", base + self._component("board--empty")
+                else:
+                    style = base + self._component("board--s" if letter == "S" else "board--o")
+                    if last is not None and (last.row, last.col) == (row, col):
+                        style += self._component("board--last")
+                    char = letter
+            else:
+                stroke = strokes.get((cx, cy))
+                if stroke is not None:
+                    char, style = stroke[0], base + self._player_style(stroke[1])
             out.append((char, style))
         return out
-
-    def _cell_style(self, row: int, col: int) -> Style:
-        style = Style()
-        if self.hover == (row, col):
-            style += self._component("board--hover")
-        if self.cursor == (row, col):
-            style += self._component("board--cursor")
-        return style
 
     def _component(self, name: str) -> Style:
         style = self._styles.get(name)
@@ -303,17 +322,26 @@ class Board(ScrollView, can_focus=True):
         return style
 
 
-def _crop(chars: list[tuple[str, Style]], start: int, width: int) -> list[tuple[str, Style]]:
-    """Cut ``width`` columns from ``start`` out of (text, style) runs, padding with spaces."""
-    out: list[tuple[str, Style]] = []
-    pos = 0
-    for text, style in chars:
-        end = pos + len(text)
-        lo, hi = max(pos, start), min(end, start + width)
-        if lo < hi:
-            out.append((text[lo - pos:hi - pos], style))
-        pos = end
-    shown = sum(len(t) for t, _ in out)
-    if shown < width:
-        out.append((" " * (width - shown), chars[0][1] if chars else Style()))
-    return out
+def _changed_rows(old: GameState | None, new: GameState) -> set[int] | None:
+    """The canvas rows that differ when ``new`` is ``old`` plus one move; None: redraw all."""
+    if old is None or old.size != new.size or new.move_count != old.move_count + 1:
+        return None
+    if old.moves != new.moves[:-1]:
+        return None
+    rows = {new.last_move.row * CELL_H + 1}
+    if old.last_move is not None:
+        rows.add(old.last_move.row * CELL_H + 1)  # its "last move" mark goes
+    for line in new.lines[len(old.lines):]:
+        first, last = line.cells[0][0], line.cells[-1][0]
+        rows.update(range(first * CELL_H + 1, last * CELL_H + 2))
+    return rows
+
+
+def _segments(chars: list[tuple[str, Style]], start: int, width: int, blank: Style) -> list[Segment]:
+    """``width`` columns from ``start`` as segments, one per run of a style, padded with blanks."""
+    shown = chars[start:start + width]
+    segments = [Segment("".join(char for char, _ in run), style)
+                for style, run in ((style, list(run)) for style, run in groupby(shown, key=itemgetter(1)))]
+    if len(shown) < width:
+        segments.append(Segment(" " * (width - len(shown)), blank))
+    return segments

@@ -35,13 +35,14 @@ class Scoreboard(Widget):
         *(f"scoreboard--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
-    state: reactive[GameState | None] = reactive(None, layout=True)
-    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), layout=True)
+    state: reactive[GameState | None] = reactive(None)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive(())
     letter: reactive[str] = reactive("S")
     thinking: reactive[bool] = reactive(False)
     paused: reactive[bool] = reactive(False)
-    compact: reactive[bool] = reactive(False, layout=True)
     _frame: reactive[int] = reactive(0)
+
+    _lines = 0
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
@@ -85,6 +86,10 @@ class Scoreboard(Widget):
                 text.append(" =" if state.is_draw else " ★", bold)
             text.append("\n")
         text.append(self._status(state, seats))
+        lines = text.plain.count("\n") + 1
+        if lines != self._lines:  # the height follows the text: lay out again only when it changes
+            self._lines = lines
+            self.call_after_refresh(self.refresh, layout=True)
         return text
 
     def _status(self, state: GameState, seats) -> Text:
