@@ -258,3 +258,33 @@ async def test_input_storm_leaves_a_state_the_engine_reaches_by_the_logged_moves
             assert logged == [str(m) for m in app.state.moves]
             assert app.state == GameState.from_moves(logged, size=size, players=3)
             assert app.state.move_count > 0
+
+
+async def test_an_unfinished_game_is_offered_again_with_continue():
+    from sos_tui.app import SosApp
+
+    first = make_app(size=4)
+    async with first.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o")
+    # no clean save was asked for: the autosave after each move is what survives
+    again = SosApp(computer_delay=0)
+    async with again.run_test(size=(100, 40)) as pilot:
+        assert isinstance(again.screen, SetupScreen)
+        preview = str(again.screen.query_one("#resume-preview").render())
+        assert "Unfinished general game, 4x4, 2 moves" in preview
+        await pilot.press("enter")  # Continue has the focus
+        await pilot.pause()
+        assert [str(m) for m in again.state.moves] == ["S a1", "O b1"]
+        assert [p.name for p in again.game.players] == ["Ana", "Bo"]
+
+
+async def test_a_finished_game_goes_into_the_history():
+    from sos_tui.storage import History
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*GAME_KEYS)
+        await pilot.pause()
+    with History() as history:
+        games = history.games()
+    assert len(games) == 1 and games[0].record.moves == tuple(Move(*m) for m in GAME)

@@ -50,9 +50,9 @@ class GameOverScreen(ModalScreen[str]):
                             classes=f"score player-{p % 6 + 1}")
             with Horizontal(id="buttons"):
                 yield Button("Rematch", id="rematch", variant="primary")
-                yield Button("New game", id="new")
+                yield Button("New", id="new")
                 yield Button("Quit", id="quit", variant="error")
-            yield Label("r rematch · n new game · q quit · esc look at the board", id="keys")
+            yield Label("r · n · q · esc: back to the board", id="keys")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

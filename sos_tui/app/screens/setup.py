@@ -57,6 +57,11 @@ class SetupScreen(Screen):
         with VerticalScroll(id="setup"):
             yield Label("SOS", id="setup-title")
             yield Label("Write S or O in turn; complete S-O-S lines to score.", id="setup-tagline")
+            if self.resume is not None:
+                with Horizontal(id="resume"):
+                    yield Static(resume_preview(self.resume), id="resume-preview")
+                    yield Button("Continue", id="continue", variant="success")
+                yield Label("…or set up a new game:", id="new-game-label")
             with Horizontal(classes="setup-row"):
                 yield Label("Board size", classes="setup-label")
                 yield Select([(f"{n} x {n}", n) for n in range(MIN_SIZE, MAX_SIZE + 1)],
@@ -82,13 +87,9 @@ class SetupScreen(Screen):
                                      allow_blank=False, id=f"kind-{i}")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
-                if self.resume is not None:
-                    yield Button("Continue", id="continue", variant="success")
                 yield Button("Open…", id="open")
                 yield Button("History", id="history")
                 yield Button("Quit", id="quit", variant="error")
-            if self.resume is not None:
-                yield Static(resume_preview(self.resume), id="resume-preview")
         yield Footer()
 
     def on_mount(self) -> None:

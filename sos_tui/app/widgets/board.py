@@ -66,10 +66,10 @@ class Board(ScrollView, can_focus=True):
         Binding("down,j", "move(1, 0)", "Down", show=False),
         Binding("left,h", "move(0, -1)", "Left", show=False),
         Binding("right,l", "move(0, 1)", "Right", show=False),
-        Binding("s", "place('S')", "Place S", key_display="s"),
-        Binding("o", "place('O')", "Place O", key_display="o"),
+        Binding("s", "place('S')", "S", key_display="s"),
+        Binding("o", "place('O')", "O", key_display="o"),
         Binding("space,enter", "place", "Place", key_display="␣/⏎", show=False),
-        Binding("tab", "toggle_letter", "Toggle S/O", key_display="tab"),
+        Binding("tab", "toggle_letter", "S↔O", key_display="tab"),
     ]
 
     COMPONENT_CLASSES = {

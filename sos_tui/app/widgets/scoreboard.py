@@ -71,7 +71,7 @@ class Scoreboard(Widget):
         title = f"SOS · {state.mode.value} · {state.size}x{state.size}\n"
         text.append(title, self._style("scoreboard--title"))
         over = state.is_over
-        width = min(18, max(len(seat_label(seat)) for seat in seats))
+        width = min(22, max(len(seat_label(seat)) for seat in seats))
         for i, seat in enumerate(seats):
             player_style = self._style(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
             turn = not over and i == state.to_move
