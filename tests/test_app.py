@@ -288,3 +288,38 @@ async def test_a_finished_game_goes_into_the_history():
     with History() as history:
         games = history.games()
     assert len(games) == 1 and games[0].record.moves == tuple(Move(*m) for m in GAME)
+
+
+async def test_undo_and_redo_walk_back_through_an_extra_turn():
+    app = make_app(size=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o", "right", "s")  # Ana scores and keeps the turn
+        assert app.state.to_move == 0 and app.state.scores == (1, 0)
+        await pilot.press("u")
+        assert app.state.move_count == 2 and app.state.to_move == 0 and app.state.scores == (0, 0)
+        await pilot.press("ctrl+z")
+        assert app.state.move_count == 1 and app.state.to_move == 1
+        await pilot.press("r", "ctrl+y")
+        assert app.state.scores == (1, 0) and app.state.to_move == 0
+        await pilot.press("u", "down", "o")  # a new move drops what could be redone
+        await pilot.press("r")
+        assert [str(m) for m in app.state.moves] == ["S a1", "O b1", "O c2"]
+        assert "Nothing to redo." in [n.message for n in app._notifications]
+
+
+async def test_replay_then_play_from_here_starts_a_live_game_at_that_move():
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press(*GAME_KEYS)
+        await pilot.pause()
+        await pilot.press("escape")
+        app.action_replay()
+        await pilot.pause()
+        await pilot.press("home", "right", "right", "right")
+        await pilot.press("f")
+        await pilot.pause()
+        assert app.screen is app.game_screen
+        assert app.state.moves == tuple(Move(*m) for m in GAME[:3]) and not app.state.is_over
+        assert app.state.to_move == 0  # Ana's S c1 scored: she moves again
+        await pilot.press("down", "o")
+        assert app.state.move_count == 4
