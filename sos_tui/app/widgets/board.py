@@ -238,6 +238,9 @@ class Board(ScrollView, can_focus=True):
             self.action_place(letter)
 
     # -- drawing ----------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.notify_style_update())
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()

@@ -22,17 +22,26 @@ class MoveLog(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self._shown: tuple = ()
+        self._last: tuple | None = None
 
     def on_mount(self) -> None:
         self.add_column("#", key="n")
         self.add_column("Player", key="player")
         self.add_column("Move", key="move")
         self.add_column("Pts", key="pts")
+        self.app.theme_changed_signal.subscribe(self, self._recolour)
+
+    def _recolour(self, _theme) -> None:
+        """Player colours come from the theme: draw the rows again in the new ones."""
+        if self._last is not None:
+            self._shown = ()
+            self.show(*self._last)
 
     def show(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
+        self._last = (state, seats)
         moves = state.moves
         shown = self._shown
-        if moves[: len(shown)] != shown:
+        if moves[: len(shown)] != shown or not shown:
             self.clear()
             shown = ()
         points = Counter(line.move_index for line in state.lines)
