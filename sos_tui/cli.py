@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from sos_tui import __version__
+from sos_tui.ai import LEVELS
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
 
-LEVELS = ("easy", "medium", "hard", "expert")
 MAX_PLAYERS = 6
 SUBCOMMANDS = ("arena", "history")
 

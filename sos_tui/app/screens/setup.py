@@ -9,9 +9,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
+from sos_tui.ai import LEVELS
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
 
-LEVELS = ("easy", "medium", "hard", "expert")
 MAX_SEATS = 6
 KIND_OPTIONS = [("Human", "human"), *((f"Computer · {level}", level) for level in LEVELS)]
 
