@@ -159,6 +159,7 @@ class ReplayScreen(Screen):
         board = self.board
         board.interactive = False
         scoreboard = self.query_one(Scoreboard)
+        scoreboard.live = False
         scoreboard.seats = self.record.players
         self.move_log.show(self.states[-1], self.record.players)
         self.move_log.focus()
@@ -197,8 +198,8 @@ class ReplayScreen(Screen):
         board = self.board
         board.state = state
         last = state.last_move
-        # the cursor marks the latest move; before the first move it is parked off the board
-        board.cursor = (last.row, last.col) if last is not None else (-1, -1)
+        if last is not None:  # keeps the latest move in view (a replay board draws no cursor)
+            board.cursor = (last.row, last.col)
         self.query_one(Scoreboard).state = state
         self._sync_log()
         self._show_status()

@@ -282,7 +282,8 @@ class Board(ScrollView, can_focus=True):
         row = cy // CELL_H
         if cy % CELL_H == 1 and row in (self.cursor[0], self.hover and self.hover[0]):
             chars = list(chars)
-            for name, cell in (("board--hover", self.hover), ("board--cursor", self.cursor)):
+            cursor = self.cursor if self.interactive else None
+            for name, cell in (("board--hover", self.hover), ("board--cursor", cursor)):
                 if cell is not None and cell[0] == row:
                     overlay = self._component(name)
                     for cx in range(cell[1] * CELL_W + 1, cell[1] * CELL_W + CELL_W):

@@ -40,6 +40,7 @@ class Scoreboard(Widget):
     letter: reactive[str] = reactive("S")
     thinking: reactive[bool] = reactive(False)
     paused: reactive[bool] = reactive(False)
+    live: reactive[bool] = reactive(True)  # False in a replay: no one is about to move
     _frame: reactive[int] = reactive(0)
 
     _lines = 0
@@ -103,6 +104,10 @@ class Scoreboard(Widget):
             return text
         mover = seats[state.to_move]
         points = last_move_points(state)
+        if not self.live:
+            if points:
+                text.append(f"{mover.name} scored {points}", self._style("scoreboard--banner"))
+            return text
         if points and state.move_count:
             text.append(f"{mover.name} scored {points} — move again!\n", self._style("scoreboard--banner"))
         if self.paused:
