@@ -323,3 +323,27 @@ async def test_replay_then_play_from_here_starts_a_live_game_at_that_move():
         assert app.state.to_move == 0  # Ana's S c1 scored: she moves again
         await pilot.press("down", "o")
         assert app.state.move_count == 4
+
+
+async def test_no_mouse_ignores_clicks_but_keys_still_play():
+    app = make_app(mouse=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        board = board_of(app)
+        await pilot.click(board, offset=click_offset(board, 1, 1))
+        assert app.state.move_count == 0
+        await pilot.press("s")
+        assert app.state.move_count == 1
+
+
+async def test_command_palette_offers_the_game_commands():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"New game", "Rematch", "Help", "Quit", "Theme", "Undo", "Save game", "History"} <= titles
+        await pilot.press("s")
+        await pilot.press("ctrl+p")
+        await pilot.press(*"rematch")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.state.move_count == 0  # a fresh game with the same settings

@@ -38,6 +38,17 @@ complete several at once. Each SOS is struck through with its scorer's mark (●
 | ctrl+p | command palette: new game, rematch, themes, history… |
 | ? / F1 | this help |
 | ctrl+q | quit (your game is kept: "Continue" next time) |
+
+# Replay (command palette → Replay, or History → a game)
+
+| Key | Does |
+|---|---|
+| ← / → | one move back / forward |
+| home / end | the start / the end |
+| space | play / pause; + and - change the speed |
+| f | play on from here against anyone |
+| x | export the game as a text transcript |
+| esc | back |
 """
 
 
