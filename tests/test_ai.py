@@ -187,3 +187,12 @@ def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert arena_main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("sos-tui arena: error:")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_solves_a_simple_endgame_exactly(seed):
+    # 9 safe moves are left and only S d3 wins: the parity of the safe moves decides it.
+    moves = ["O a5", "S d2", "O a4", "O c4", "S a3", "O e2", "S c2", "O c5", "O b5", "O e3", "S e1",
+             "O c1", "O d4", "O d5"]
+    state = GameState.from_moves(moves, size=5, mode="simple")
+    assert computer_player("hard", seed=seed).choose_move(state) == Move.parse("S d3")

@@ -23,14 +23,18 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 # Search settings: depth and node budgets for time_limit=None, widths for both.
 _SEARCH = {
-    "hard": dict(width=8, root_width=20, use_table=False, sacrifices_too=0),
-    "expert": dict(width=10, root_width=40, use_table=True, sacrifices_too=1),
+    "hard": dict(width=10, root_width=30, use_table=True, sacrifices_too=0),
+    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=1),
 }
-_FIXED = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_depth=6, max_nodes=10_000)}
-_TIMED_DEPTH = {"hard": 6, "expert": 40}
-# Expert solves exactly once this few cells are empty (two players).
-_EXACT_EMPTIES = {Mode.GENERAL: 10, Mode.SIMPLE: 14}
-_EXACT_NODES = 300_000
+_FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=40_000)}
+# With 3+ players (paranoid search), the smaller budgets of before: there is no exact endgame.
+_FIXED_MANY = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_depth=6, max_nodes=10_000)}
+_TIMED_DEPTH = {"hard": 8, "expert": 40}
+# With two players, hard and expert solve exactly once this few cells are empty (general) or this
+# few safe moves are left (simple: only safe moves are searched there), within a node budget.
+_EXACT_EMPTIES = {"hard": 12, "expert": 14}
+_EXACT_SAFE = {"hard": 12, "expert": 16}
+_EXACT_NODES = {"hard": 60_000, "expert": 250_000}
 
 
 def _move(state: GameState, i: int, letter: str) -> Move:
@@ -65,26 +69,43 @@ def _medium(state: GameState, rng: Random) -> Move:
     return _move(state, i, letter)
 
 
-def _solve(state: GameState, deadline: float | None, max_nodes: int | None) -> Move:
-    _, i, is_s = Solver(state.size, state.mode, deadline, max_nodes).best_move(*masks(state.board))
+def _solve(state: GameState, deadline: float | None, max_nodes: int | None,
+           keep_losses: bool = True) -> Move | None:
+    """The exact best move; None for a lost simple-mode position unless ``keep_losses`` (then the
+    heuristic search, which hopes for a mistake, is the better guide)."""
+    value, i, is_s = Solver(state.size, state.mode, deadline, max_nodes).best_move(*masks(state.board))
+    if value < 0 and state.mode is Mode.SIMPLE and not keep_losses:
+        return None
     return _move(state, i, "S" if is_s else "O")
+
+
+def _endgame(level: str, state: GameState) -> bool:
+    """Few enough cells (general) or safe moves (simple) left to try an exact solve."""
+    if state.mode is Mode.GENERAL:
+        return state.empty_cells <= _EXACT_EMPTIES[level]
+    geo = geometry(state.size)
+    if scoring_moves(state.board, geo):
+        return False  # a win on the spot: the search takes it
+    return len(safe_moves(state.board, geo)) <= _EXACT_SAFE[level]
 
 
 def _search(level: str, state: GameState, rng: Random, time_limit: float | None) -> Move:
     start = time.perf_counter()
     if time_limit is None:
-        limits = dict(_FIXED[level])
+        limits = dict(_FIXED[level] if state.players == 2 else _FIXED_MANY[level])
     else:
         limits = dict(max_depth=_TIMED_DEPTH[level], deadline=start + 0.85 * time_limit)
-    if level == "expert" and state.players == 2:
-        if state.size <= 4:  # must be perfect here: book, then an exact solve (about a second)
-            return book_move(state) or _solve(state, None, None)
-        if state.empty_cells <= _EXACT_EMPTIES[state.mode]:
-            try:
-                budget = None if time_limit is None else start + 0.5 * time_limit
-                return _solve(state, budget, _EXACT_NODES if time_limit is None else None)
-            except OutOfBudget:
-                pass
+    if level == "expert" and state.players == 2 and state.size <= 4:
+        # must be perfect here: book, then an exact solve (about a second)
+        return book_move(state) or _solve(state, None, None)
+    if level in _EXACT_NODES and state.players == 2 and _endgame(level, state):
+        try:
+            budget = None if time_limit is None else start + 0.5 * time_limit
+            move = _solve(state, budget, _EXACT_NODES[level] if time_limit is None else None, False)
+            if move is not None:
+                return move
+        except OutOfBudget:
+            pass
     return search_move(state, rng=rng, **_SEARCH[level], **limits)
 
 
