@@ -67,6 +67,14 @@ async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_huma
         await pilot.press("right", "o")
         await pilot.pause(0.2)
         assert app.workers  # ...and is thinking
+        board = board_of(app)
+        cursor = board.cursor
+        await pilot.press("down")  # the UI answers while it thinks
+        assert board.cursor == (cursor[0] + 1, cursor[1])
+        assert "is thinking" in str(app.game_screen.query_one("#scoreboard").render())
+        await pilot.press("question_mark")
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
         await pilot.press("ctrl+n")  # new game: the search is dropped
         assert isinstance(app.screen, SetupScreen)
         await pilot.pause(0.2)
