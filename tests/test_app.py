@@ -235,11 +235,11 @@ async def test_large_board_scrolls_to_keep_the_cursor_in_view():
 
 async def test_input_storm_leaves_a_state_the_engine_reaches_by_the_logged_moves():
     keys = ["up", "down", "left", "right", "h", "j", "k", "l", "s", "o", "space", "enter", "tab", "u", "r"]
-    for size, seed in ((3, 1), (5, 2), (9, 3)):
+    for size, seed in ((3, 1), (5, 2), (9, 3), (26, 4)):
         rng = random.Random(seed)
         app = make_app(size=size, names=("A", "B", "C"))
         async with app.run_test(size=(90, 30)) as pilot:
-            for _ in range(250):
+            for _ in range(300):
                 roll = rng.random()
                 if roll < 0.75:
                     await pilot.press(rng.choice(keys))
