@@ -65,26 +65,26 @@ class SetupScreen(Screen):
             with Horizontal(classes="setup-row"):
                 yield Label("Board size", classes="setup-label")
                 yield Select([(f"{n} x {n}", n) for n in range(MIN_SIZE, MAX_SIZE + 1)],
-                             value=prev.size if prev else 6, allow_blank=False, id="size")
+                             value=prev.size if prev else 6, allow_blank=False, id="size", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Game", classes="setup-label")
                 yield Select([("General: most SOSs wins", Mode.GENERAL.value),
                               ("Simple: first SOS wins", Mode.SIMPLE.value)],
                              value=(prev.mode.value if prev else Mode.GENERAL.value), allow_blank=False,
-                             id="mode")
+                             id="mode", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
                 yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=len(seats),
-                             allow_blank=False, id="count")
+                             allow_blank=False, id="count", compact=True)
             with Vertical(id="seats"):
                 for i in range(MAX_SEATS):
                     seat = seats[i] if i < len(seats) else PlayerInfo(f"Player {i + 1}")
                     with Horizontal(classes="setup-row seat", id=f"seat-{i}"):
                         yield Label(f"Seat {i + 1}", classes=f"setup-label player-{i + 1}")
                         yield Input(seat.name, placeholder=f"Player {i + 1}", max_length=20,
-                                    id=f"name-{i}")
+                                    id=f"name-{i}", compact=True)
                         yield Select(KIND_OPTIONS, value=seat.level if seat.is_computer else "human",
-                                     allow_blank=False, id=f"kind-{i}")
+                                     allow_blank=False, id=f"kind-{i}", compact=True)
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("Open…", id="open")
