@@ -4,16 +4,24 @@
 
 Each level plays N seeded games against medium, alternating who starts; the table gives the
 median and the longest time one of its moves took.
+
+    .venv/bin/python benchmarks/ai.py --clock [--time-limit T]
+
+Whether the clock is kept: hard and expert choose moves with a time limit (default 0.5 s) in
+mid-game positions of boards up to 26x26, and the table gives how long they really took.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
+import time
 
-from sos_tui.ai import LEVELS
+from sos_tui.ai import LEVELS, computer_player
 from sos_tui.ai.arena import play_game
+from sos_tui.engine import GameState
 
 
 def main(argv: list[str]) -> int:
@@ -21,7 +29,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 8])
+    parser.add_argument("--clock", action="store_true", help="check that time limits are kept")
     args = parser.parse_args(argv)
+    if args.clock:
+        return clock(args.time_limit or 0.5)
     print(f"{'level':8} {'board':6} {'moves':>6} {'median s':>9} {'max s':>7}")
     for size in args.sizes:
         for level in LEVELS:
@@ -31,6 +42,26 @@ def main(argv: list[str]) -> int:
                 times += mine
             print(f"{level:8} {size}x{size:<4} {len(times):>6} {statistics.median(times):>9.3f} "
                   f"{max(times):>7.3f}", flush=True)
+    return 0
+
+
+def clock(limit: float) -> int:
+    print(f"time limit {limit} s: seconds actually taken per move")
+    print(f"{'level':8} {'board':6} {'filled':>6} {'taken s':>8}")
+    worst = 0.0
+    for size in (8, 12, 20, 26):
+        for filled in (0, size * size // 3, size * size * 2 // 3):
+            rng = random.Random(size * 1000 + filled)
+            state = GameState.new(size)
+            for _ in range(filled):
+                state = state.play(rng.choice(state.legal_moves()))
+            for level in ("hard", "expert"):
+                start = time.perf_counter()
+                computer_player(level, seed=1, time_limit=limit).choose_move(state)
+                taken = time.perf_counter() - start
+                worst = max(worst, taken)
+                print(f"{level:8} {size}x{size:<4} {filled:>6} {taken:>8.3f}", flush=True)
+    print(f"longest: {worst:.3f} s for a limit of {limit} s")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -151,15 +152,17 @@ def test_players_pickle_and_run_in_another_process():
     assert move == choose_move("hard", state, 7, None)
 
 
-def test_time_limit_is_respected_on_the_largest_board():
-    import time
-
-    state = GameState.from_moves(["S a1", "O b2", "S z26", "O m13"], size=26)
+def test_a_move_is_ready_even_when_the_time_is_already_up():
+    # Whether the clock is kept is measured in benchmarks/ai.py (timing); here: a limit too short
+    # for any search still gives a legal, sensible move, on the largest board, mid-game.
+    rng = random.Random(26)
+    state = GameState.new(26)
+    for _ in range(300):
+        state = state.play(rng.choice(state.legal_moves()))
     for level in ("hard", "expert"):
-        start = time.perf_counter()
-        move = computer_player(level, seed=1, time_limit=0.3).choose_move(state)
+        move = computer_player(level, seed=1, time_limit=1e-9).choose_move(state)
         assert state.is_legal(move)
-        assert time.perf_counter() - start < 0.6
+        assert state.completes(move)  # with SOSs on offer it still takes one
 
 
 def test_bad_level_and_finished_game_are_refused():

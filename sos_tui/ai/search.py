@@ -27,7 +27,7 @@ from random import Random
 from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
 
 from .exact import OutOfBudget
-from .tactics import gain, geometry, sacrifices, safe_moves, scoring_moves, threats_made
+from .tactics import gain, geometry, neighbours, sacrifices, safe_moves, scoring_moves, threats_made
 
 WIN = 10_000
 
@@ -54,6 +54,8 @@ class Search:
         self.parity = parity
         self.nodes = 0
         self.depth_reached = 0
+        # a node costs about a scan of the board: look at the clock more often on big boards
+        self.check_every = 255 if len(self.board) <= 100 else 15
 
     # -- making and unmaking moves --------------------------------------------------------
     def _play(self, i: int, letter: str, mover: int) -> int:
@@ -70,7 +72,7 @@ class Search:
 
     def _tick(self):
         self.nodes += 1
-        if self.nodes & 255 == 0 and (
+        if self.nodes & self.check_every == 0 and (
             (self.deadline is not None and time.perf_counter() > self.deadline)
             or (self.max_nodes is not None and self.nodes > self.max_nodes)
         ):
@@ -86,25 +88,33 @@ class Search:
 
     def _horizon(self, mover: int) -> float:
         """General mode: the mover takes what is on offer, then pays if it must sacrifice."""
+        board, geo = self.board, self.geo
         taken = []
-        while True:
-            offer = scoring_moves(self.board, self.geo)
-            if not offer:
-                break
-            _, i, letter = offer[0]
-            taken.append((i, self._play(i, letter, mover)))
-        value = float(self._margin())
-        if self.empty:
-            safe = safe_moves(self.board, self.geo)
-            if safe:
-                cells = len({i for i, _ in safe})
-                value += self._side(mover) * (self.parity if cells % 2 else -self.parity)
-            else:
-                cost = min(threats_made(self.board, self.geo, i, letter)
-                           for i, here in enumerate(self.board) if here == EMPTY for letter in "SO")
-                value -= self._side(mover) * cost
-        for i, points in reversed(taken):
-            self._undo(i, mover, points)
+        try:
+            # Take every SOS on offer, chains included. After a move only the cells that share
+            # a line with it can change, so only those are looked at again.
+            offers = [(i, letter) for _, i, letter in scoring_moves(board, geo)]
+            while offers:
+                i, letter = offers.pop()
+                if board[i] != EMPTY or not gain(board, geo, i, letter):
+                    continue
+                self._tick()
+                taken.append((i, self._play(i, letter, mover)))
+                offers.extend((j, other) for j in neighbours(geo, i) if board[j] == EMPTY
+                              for other in "SO" if gain(board, geo, j, other))
+            value = float(self._margin())
+            if self.empty:
+                safe = safe_moves(board, geo)
+                if safe:
+                    cells = len({i for i, _ in safe})
+                    value += self._side(mover) * (self.parity if cells % 2 else -self.parity)
+                else:
+                    cost = min(threats_made(board, geo, i, letter)
+                               for i, here in enumerate(board) if here == EMPTY for letter in "SO")
+                    value -= self._side(mover) * cost
+        finally:
+            for i, points in reversed(taken):
+                self._undo(i, mover, points)
         return value
 
     # -- move lists -----------------------------------------------------------------------

@@ -42,6 +42,19 @@ def gain(board, geo: Geometry, i: int, letter: str) -> int:
     return sum(1 for a, b in geo.for_o[i] if board[a] == "S" and board[b] == "S")
 
 
+@cache
+def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    geo = geometry(size)
+    return tuple(tuple(sorted({j for pair in geo.for_s[i] + geo.for_o[i] for j in pair}))
+                 for i in range(size * size))
+
+
+def neighbours(geo: Geometry, i: int) -> tuple[int, ...]:
+    """The cells that share a straight triple with cell ``i``: the only ones whose gains a letter
+    at ``i`` can change."""
+    return _neighbours(geo.size)[i]
+
+
 def threats_made(board, geo: Geometry, i: int, letter: str, stop_at: int = 99) -> int:
     """How many threats writing ``letter`` at empty cell ``i`` would create (up to ``stop_at``)."""
     made = 0
