@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 from sos_tui.storage import (
     History,
     HistoryError,
@@ -23,11 +23,13 @@ from sos_tui.storage import (
     StorageError,
     autosave,
     autosave_path,
+    autosaves_dir,
     clear_autosave,
     data_dir,
     default_save_name,
     format_history,
     history_db_path,
+    list_autosaves,
     list_saves,
     load_autosave,
     load_record,
@@ -103,7 +105,7 @@ def test_the_data_folder_follows_the_environment_and_is_created(data):
     assert not data.exists()
     assert data_dir() == data and data.is_dir()
     assert saves_dir() == data / "saves" and saves_dir().is_dir()
-    assert autosave_path() == data / "autosave.json"
+    assert autosaves_dir() == data / "autosaves" and autosaves_dir().is_dir()
     assert history_db_path() == data / "history.sqlite3"
 
 
@@ -310,20 +312,35 @@ def test_autosave_round_trip_and_clear():
     record = make_record(P1_SWEEP[:4])
     autosave(record)
     assert load_autosave() == record
-    assert clear_autosave() is True
+    assert clear_autosave(record) is True
     assert load_autosave() is None
-    assert clear_autosave() is False
+    assert clear_autosave(record) is False
+
+
+def test_two_games_in_progress_keep_their_own_autosaves():
+    # two windows at once: neither overwrites the other's game; Continue offers the newer
+    first = make_record(P1_SWEEP[:2])
+    second = make_record(P1_SWEEP[:3], started="2026-01-02T09:00:00+00:00")
+    autosave(first)
+    autosave(second)
+    os.utime(autosave_path(first), (1, 1))  # the first window saved longer ago
+    assert autosave_path(first) != autosave_path(second)
+    assert load_autosave() == second
+    assert sorted(info.record.moves for info in list_autosaves()) == sorted([first.moves, second.moves])
+    autosave(first.with_state(first.state.play(Move.parse("S c1"))))  # the first game goes on
+    assert len(list_autosaves()) == 2 and load_autosave().moves[-1] == Move.parse("S c1")
 
 
 def test_a_corrupt_autosave_is_ignored_and_left_for_inspection():
-    path = autosave_path()
+    path = autosaves_dir() / "20260101000000-deadbeef.json"
     path.write_bytes(b'{"format": "sos-game", "vers')
     assert load_autosave() is None
     assert path.read_bytes() == b'{"format": "sos-game", "vers'
-    with pytest.raises(LoadError, match=r"autosave\.json"):
+    with pytest.raises(LoadError, match=r"deadbeef\.json"):
         load_autosave(strict=True)
-    autosave(make_record(SIMPLE_P1, mode="simple"))  # the next autosave simply replaces it
-    assert load_autosave().state.is_over
+    os.utime(path, (1, 1))
+    autosave(make_record(SIMPLE_P1, mode="simple"))  # a newer autosave is found past it
+    assert load_autosave().state.is_over and path.exists()
 
 
 CRASHING_PLAYER = """
@@ -384,7 +401,7 @@ def test_a_kill_during_constant_autosaving_never_leaves_a_broken_autosave(data):
     record = load_autosave(strict=True)
     moves = [str(m) for m in record.moves]
     assert moves == _long_game()[: len(moves)]  # a real position of the game, not a torn file
-    leftovers = [p.name for p in data.iterdir() if p.name not in ("autosave.json", "saves")]
+    leftovers = [p.name for p in autosaves_dir().iterdir() if p.name != autosave_path(record).name]
     assert len(leftovers) <= 1 and all(name.endswith(".tmp") for name in leftovers)
 
 

@@ -52,5 +52,5 @@ def test_play_a_scoring_move_in_a_real_terminal(session, tmp_path):
     assert "S c1  +1" in screen  # the move log
     tmux("send-keys", "-t", session, "C-q")
     time.sleep(1)
-    autosave = tmp_path / "autosave.json"
-    assert autosave.exists() and '"S c1"' in autosave.read_text()  # quitting mid-game keeps it
+    autosaves = list((tmp_path / "autosaves").glob("*.json"))
+    assert len(autosaves) == 1 and '"S c1"' in autosaves[0].read_text()  # quitting mid-game keeps it

@@ -136,7 +136,7 @@ class SosApp(App):
             if state.is_over:
                 with storage.History() as history:
                     history.record_game(self.game)
-                storage.clear_autosave()
+                storage.clear_autosave(self.game)
             elif state.moves:
                 storage.autosave(self.game)
         except (storage.StorageError, storage.HistoryError, OSError) as error:

@@ -8,8 +8,10 @@ from .files import (
     MAX_FILE_BYTES,
     SaveInfo,
     autosave,
+    autosave_path,
     clear_autosave,
     default_save_name,
+    list_autosaves,
     list_saves,
     load_autosave,
     load_record,
@@ -17,11 +19,11 @@ from .files import (
     unique_save_path,
 )
 from .history import History, HistoryEntry, OpponentStats, Stats, format_history
-from .paths import ENV_VAR, autosave_path, data_dir, history_db_path, saves_dir
+from .paths import ENV_VAR, autosaves_dir, data_dir, history_db_path, saves_dir
 
 __all__ = [
     "ENV_VAR", "MAX_FILE_BYTES", "History", "HistoryEntry", "HistoryError", "LoadError", "OpponentStats",
-    "SaveInfo", "Stats", "StorageError", "autosave", "autosave_path", "clear_autosave", "data_dir",
-    "default_save_name", "format_history", "history_db_path", "list_saves", "load_autosave", "load_record",
-    "save_record", "saves_dir", "unique_save_path",
+    "SaveInfo", "Stats", "StorageError", "autosave", "autosave_path", "autosaves_dir", "clear_autosave",
+    "data_dir", "default_save_name", "format_history", "history_db_path", "list_autosaves", "list_saves",
+    "load_autosave", "load_record", "save_record", "saves_dir", "unique_save_path",
 ]  # fmt: skip

@@ -9,6 +9,7 @@ names the file and the problem, and the file itself is never changed, moved or d
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import re
@@ -21,11 +22,12 @@ from pathlib import Path
 from sos_tui.engine import GameRecord, RecordError
 
 from .errors import LoadError, StorageError
-from .paths import autosave_path, saves_dir
+from .paths import autosaves_dir, saves_dir
 
 __all__ = [
-    "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "clear_autosave",
-    "default_save_name", "list_saves", "load_autosave", "load_record", "save_record", "unique_save_path",
+    "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path", "clear_autosave",
+    "default_save_name", "list_autosaves", "list_saves", "load_autosave", "load_record", "save_record",
+    "unique_save_path",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -270,33 +272,44 @@ def unique_save_path(record: GameRecord, folder: PathLike | None = None) -> Path
 
 
 # -- autosave ----------------------------------------------------------------------------------
+# One file per game in progress, named after the game: two windows playing at once each keep
+# their own game, and continuing a game goes on writing to the same file.
+def autosave_path(record: GameRecord) -> Path:
+    """The file ``record``'s game is autosaved to (it may not exist)."""
+    key = "|".join([record.started, str(record.size), record.mode.value, *(p.name for p in record.players)])
+    stamp = re.sub(r"\D", "", record.started)[:14] or "game"
+    return autosaves_dir() / f"{stamp}-{hashlib.sha256(key.encode()).hexdigest()[:8]}.json"
+
+
 def autosave(record: GameRecord) -> Path:
-    """Write ``record`` atomically to the autosave file; raises StorageError on failure."""
-    return save_record(record, autosave_path())
+    """Write ``record`` atomically to its autosave file; raises StorageError on failure."""
+    return save_record(record, autosave_path(record))
+
+
+def list_autosaves() -> list[SaveInfo]:
+    """The autosaved games, newest first (bad files listed with ``error`` set)."""
+    return list_saves(autosaves_dir())
 
 
 def load_autosave(strict: bool = False) -> GameRecord | None:
-    """The autosaved game, or None when there is none.
+    """The most recently autosaved game, or None when there is none.
 
-    A corrupt autosave also gives None (with a logged warning) and is left on disk untouched,
-    for a curious user to inspect; the next autosave overwrites it. With ``strict=True`` a
-    corrupt autosave raises LoadError instead, so the app can tell the user.
+    Corrupt autosaves are skipped (with a logged warning) and left on disk untouched, for a
+    curious user to inspect. With ``strict=True`` the newest one being corrupt raises LoadError
+    instead, so the app can tell the user.
     """
-    path = autosave_path()
-    if not path.exists():
-        return None
-    try:
-        return load_record(path)
-    except LoadError as error:
+    for info in list_autosaves():
+        if info.ok:
+            return info.record
         if strict:
-            raise
-        log.warning("ignoring the autosave: %s", error)
-        return None
+            raise LoadError(info.error)
+        log.warning("ignoring an autosave: %s", info.error)
+    return None
 
 
-def clear_autosave() -> bool:
-    """Delete the autosave; True if there was one. Raises StorageError if it cannot be deleted."""
-    path = autosave_path()
+def clear_autosave(record: GameRecord) -> bool:
+    """Delete ``record``'s autosave; True if there was one. Raises StorageError if it cannot be."""
+    path = autosave_path(record)
     try:
         path.unlink()
     except FileNotFoundError:

@@ -17,7 +17,7 @@ from .errors import StorageError
 
 APP_NAME = "sos-tui"
 ENV_VAR = "SOS_TUI_DATA_DIR"
-AUTOSAVE_NAME = "autosave.json"
+AUTOSAVES_NAME = "autosaves"
 HISTORY_NAME = "history.sqlite3"
 SAVES_NAME = "saves"
 
@@ -51,9 +51,9 @@ def saves_dir() -> Path:
     return _ensure(data_dir() / SAVES_NAME)
 
 
-def autosave_path() -> Path:
-    """The autosave file (``<data>/autosave.json``); it may not exist."""
-    return data_dir() / AUTOSAVE_NAME
+def autosaves_dir() -> Path:
+    """The folder of autosaved games in progress (``<data>/autosaves``), created if missing."""
+    return _ensure(data_dir() / AUTOSAVES_NAME)
 
 
 def history_db_path() -> Path:

@@ -12,7 +12,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label
 
 from sos_tui.engine import GameRecord
-from sos_tui.storage import LoadError, SaveInfo, StorageError, list_saves, load_record, saves_dir
+from sos_tui.storage import (
+    LoadError,
+    SaveInfo,
+    StorageError,
+    autosaves_dir,
+    list_autosaves,
+    list_saves,
+    load_record,
+    saves_dir,
+)
 
 EMPTY_TEXT = "No saved games yet — type a path"
 ERROR_WIDTH = 32
@@ -55,6 +64,8 @@ def save_row(info: SaveInfo) -> tuple:
         return (when, Text(_clip(info.name, PLAYERS_WIDTH), style="dim"), "", "", "",
                 Text("⚠ " + short_reason(info), style="bold red"))
     status = Text("finished", style="dim") if info.finished else Text("unfinished", style="bold")
+    if info.path.parent.name == autosaves_dir().name:
+        status.append(" (autosaved)", style="dim")
     return (when, _clip(", ".join(info.players), PLAYERS_WIDTH), f"{info.size}x{info.size}", info.mode or "",
             "-".join(str(s) for s in info.scores), status)
 
@@ -116,7 +127,8 @@ class OpenDialog(ModalScreen[GameRecord | None]):
                            ("Score", "score"), ("Status", "status")):
             table.add_column(label, key=key)
         try:
-            self.saves = list_saves()
+            # saved games, and the games in progress autosaved by any window
+            self.saves = sorted(list_saves() + list_autosaves(), key=lambda info: info.modified, reverse=True)
         except StorageError as error:  # the saves folder itself cannot be made
             self.saves = []
             self._show(str(error))
