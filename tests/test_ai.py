@@ -11,7 +11,7 @@ import pytest
 from sos_tui.ai import LEVELS, choose_move, computer_player
 from sos_tui.ai.arena import main as arena_main
 from sos_tui.ai.book import BOOK, book_move
-from sos_tui.ai.exact import Solver, masks
+from sos_tui.ai.exact import SURE, Solver, masks
 from sos_tui.ai.tactics import canonical, geometry, is_safe, symmetries
 from sos_tui.engine import GameState, Move
 
@@ -192,10 +192,21 @@ def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert err.count("\n") == 1 and err.startswith("sos-tui arena: error:")
 
 
+@pytest.mark.parametrize("level", ["hard", "expert"])
 @pytest.mark.parametrize("seed", range(3))
-def test_hard_solves_a_simple_endgame_exactly(seed):
+def test_hard_solves_a_simple_endgame_exactly(level, seed):
     # 9 safe moves are left and only S d3 wins: the parity of the safe moves decides it.
     moves = ["O a5", "S d2", "O a4", "O c4", "S a3", "O e2", "S c2", "O c5", "O b5", "O e3", "S e1",
              "O c1", "O d4", "O d5"]
     state = GameState.from_moves(moves, size=5, mode="simple")
-    assert computer_player("hard", seed=seed).choose_move(state) == Move.parse("S d3")
+    assert computer_player(level, seed=seed).choose_move(state) == Move.parse("S d3")
+
+
+def test_safe_move_search_proves_the_simple_endgame():
+    # the same endgame: expert's search of the safe-move game (its guide in simple mode before
+    # the exact endgame) proves that S d3 wins, and is deterministic
+    moves = ["O a5", "S d2", "O a4", "O c4", "S a3", "O e2", "S c2", "O c5", "O b5", "O e3", "S e1",
+             "O c1", "O d4", "O d5"]
+    state = GameState.from_moves(moves, size=5, mode="simple")
+    results = {Solver(5, "simple", None, 100_000).simple_search(*masks(state.board), 40, 1) for _ in range(2)}
+    assert results == {(SURE, 13, True)}

@@ -35,6 +35,12 @@ _TIMED_DEPTH = {"hard": 8, "expert": 40}
 _EXACT_EMPTIES = {"hard": 12, "expert": 14}
 _EXACT_SAFE = {"hard": 12, "expert": 16}
 _EXACT_NODES = {"hard": 60_000, "expert": 250_000}
+# Expert, simple mode, two players: when the exact solve fails, a full-width search of the
+# safe-move game on bitmask boards (exact.Solver.simple_search) instead of the sampled search.
+_SIMPLE_DEPTH = 40
+_SIMPLE_NODES = 500_000
+# Expert's search budget after its exact solve ran out of nodes (a few seconds already spent).
+_AFTER_FAILED_SOLVE = 15_000
 
 
 def _move(state: GameState, i: int, letter: str) -> Move:
@@ -98,15 +104,46 @@ def _search(level: str, state: GameState, rng: Random, time_limit: float | None)
     if level == "expert" and state.players == 2 and state.size <= 4:
         # must be perfect here: book, then an exact solve (about a second)
         return book_move(state) or _solve(state, None, None)
-    if level in _EXACT_NODES and state.players == 2 and _endgame(level, state):
+    if level == "expert" and state.players == 2 and state.mode is Mode.SIMPLE:
+        move = _expert_simple(state, rng.getrandbits(32), start, time_limit)
+        if move is not None:
+            return move
+    if level in _EXACT_NODES and state.players == 2 and _endgame(level, state) \
+            and not (level == "expert" and state.mode is Mode.SIMPLE):  # done above
         try:
             budget = None if time_limit is None else start + 0.5 * time_limit
             move = _solve(state, budget, _EXACT_NODES[level] if time_limit is None else None, False)
             if move is not None:
                 return move
         except OutOfBudget:
-            pass
+            if time_limit is None and level == "expert":  # keep the whole move within seconds
+                limits["max_nodes"] = _AFTER_FAILED_SOLVE
     return search_move(state, rng=rng, **_SEARCH[level], **limits)
+
+
+def _expert_simple(state: GameState, seed: int, start: float, time_limit: float | None) -> Move | None:
+    """Expert in two-player simple mode: exact when few safe moves are left, else a full-width
+    search of the safe-move game. None: something scores, or nothing is safe (the search then)."""
+    geo = geometry(state.size)
+    if scoring_moves(state.board, geo):
+        return None
+    if _endgame("expert", state):
+        try:
+            budget = None if time_limit is None else start + 0.5 * time_limit
+            move = _solve(state, budget, _EXACT_NODES["expert"] if time_limit is None else None, False)
+            if move is not None:
+                return move
+        except OutOfBudget:
+            pass
+    if time_limit is None:
+        solver = Solver(state.size, state.mode, None, _SIMPLE_NODES)
+    else:
+        solver = Solver(state.size, state.mode, start + 0.85 * time_limit)
+    try:
+        found = solver.simple_search(*masks(state.board), _SIMPLE_DEPTH, seed)
+    except OutOfBudget:
+        return None
+    return None if found is None else _move(state, found[1], "S" if found[2] else "O")
 
 
 @dataclass(frozen=True, slots=True)
