@@ -210,3 +210,33 @@ def test_safe_move_search_proves_the_simple_endgame():
     state = GameState.from_moves(moves, size=5, mode="simple")
     results = {Solver(5, "simple", None, 100_000).simple_search(*masks(state.board), 40, 1) for _ in range(2)}
     assert results == {(SURE, 13, True)}
+
+
+def test_general_playout_estimate_is_deterministic_and_exact_at_the_end():
+    from random import Random
+
+    from sos_tui.ai.search import Search
+
+    rng = random.Random(5)
+    state = GameState.new(6, "general")
+    for _ in range(14):
+        state = state.play(rng.choice(state.legal_moves()))
+    values = {Search(state, max_depth=1, width=12, root_width=12, rng=Random(3), playouts=4)._playout_value()
+              for _ in range(2)}
+    assert len(values) == 1
+    # one empty cell, where an O completes two lines (a diagonal and a column): the playout takes it
+    last = position(["SSO", "O.O", "OSS"])
+    search = Search(last, max_depth=1, width=12, root_width=12, playouts=2)
+    assert search._playout_value() == 2
+
+
+def test_expert_general_keeps_a_time_limit_on_8x8():
+    import time
+
+    state = GameState.new(8, "general")
+    rng = random.Random(2)
+    for _ in range(10):
+        state = state.play(rng.choice(state.legal_moves()))
+    start = time.perf_counter()
+    move = computer_player("expert", seed=1, time_limit=0.5).choose_move(state)
+    assert state.is_legal(move) and time.perf_counter() - start < 0.8

@@ -24,9 +24,9 @@ LEVELS = ("easy", "medium", "hard", "expert")
 # Search settings: depth and node budgets for time_limit=None, widths for both.
 _SEARCH = {
     "hard": dict(width=10, root_width=30, use_table=True, sacrifices_too=0),
-    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=1),
+    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=1, playouts=4),
 }
-_FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=40_000)}
+_FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=120_000)}
 # With 3+ players (paranoid search), the smaller budgets of before: there is no exact endgame.
 _FIXED_MANY = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_depth=6, max_nodes=10_000)}
 _TIMED_DEPTH = {"hard": 8, "expert": 40}

@@ -16,7 +16,9 @@ The branching factor is cut the way the game suggests:
 - with no safe move, the least bad sacrifices: fewest threats handed over first. At the horizon
   the mover who must sacrifice is charged for it.
 - a parity term: whoever faces a board without safe moves must give something away, so an odd
-  number of safe cells left is good for the player to move.
+  number of safe cells left is good for the player to move. With ``playouts`` (expert, general
+  mode, two players) the horizon instead averages the margin of a few seeded random games of
+  reasonable moves (take an SOS on offer, else a safe move, else a cheap sacrifice).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class Search:
     def __init__(self, state: GameState, *, max_depth: int, width: int, root_width: int,
                  deadline: float | None = None, max_nodes: int | None = None,
                  rng: Random | None = None, use_table: bool = False, sacrifices_too: int = 0,
-                 parity: float = 0.5):
+                 parity: float = 0.5, playouts: int = 0, playout_plies: int = 60):
         self.geo = geometry(state.size)
         self.board = list(state.board)
         self.scores = list(state.scores)
@@ -52,6 +54,18 @@ class Search:
         self.table: dict | None = {} if use_table else None
         self.sacrifices_too = sacrifices_too
         self.parity = parity
+        # General mode, two players: value the horizon by random reasonable continuations
+        self.playouts = playouts if (state.players == 2 and not self.simple) else 0
+        self.playout_plies = playout_plies
+        if self.playouts:  # (hard draws nothing more from its generator than before)
+            self.seed = self.rng.getrandbits(32)
+            size = state.size
+            width = size + 2
+            self.pwidth = width
+            self.valid = sum(((1 << size) - 1) << (r * width) for r in range(size))
+            self.dirs = (1, width, width + 1, width - 1)
+            self.pbits = size * width
+            self.ptable: dict = {}
         self.nodes = 0
         self.depth_reached = 0
         # a node costs about a scan of the board: look at the clock more often on big boards
@@ -103,7 +117,9 @@ class Search:
                 offers.extend((j, other) for j in neighbours(geo, i) if board[j] == EMPTY
                               for other in "SO" if gain(board, geo, j, other))
             value = float(self._margin())
-            if self.empty:
+            if self.empty and self.playouts:
+                value += self._side(mover) * self._playout_value()
+            elif self.empty:
                 safe = safe_moves(board, geo)
                 if safe:
                     cells = len({i for i, _ in safe})
@@ -116,6 +132,107 @@ class Search:
             for i, points in reversed(taken):
                 self._undo(i, mover, points)
         return value
+
+    def _playout_value(self) -> float:
+        """The mover's average future margin over a few seeded random games of reasonable moves
+        from here (nothing on offer now): take an SOS on offer, else a random safe move, else the
+        cheapest of a few random sacrifices; to the end or ``playout_plies`` moves. Each playout
+        move counts as a node."""
+        board, width = self.board, self.pwidth
+        sp = op = 0
+        size = self.geo.size
+        for i, here in enumerate(board):
+            if here != EMPTY:
+                bit = 1 << ((i // size) * width + i % size)
+                if here == "S":
+                    sp |= bit
+                else:
+                    op |= bit
+        key = sp | (op << self.pbits)
+        known = self.ptable.get(key)
+        if known is not None:
+            return known
+        rng = Random(key ^ self.seed)
+        valid, dirs, pbits = self.valid, self.dirs, self.pbits
+        total = 0
+        steps = 0
+        for _ in range(self.playouts):
+            s, o, me, margin = sp, op, True, 0  # margin: the starting mover's points minus the other's
+            for _ply in range(self.playout_plies):
+                empty = valid & ~(s | o)
+                if not empty:
+                    break
+                steps += 1
+                win_s = win_o = bad_s = bad_o = 0
+                for d in dirs:
+                    d2 = 2 * d
+                    win_s |= (o >> d) & (s >> d2) | (o << d) & (s << d2)
+                    win_o |= (s >> d) & (s << d)
+                win_s &= empty
+                win_o &= empty
+                if win_s | win_o:
+                    cells, is_s = (win_s, True) if win_s else (win_o, False)
+                    bit = cells & -cells
+                    if is_s:
+                        pts = sum(bool((o >> d) & (s >> 2 * d) & bit) + bool((o << d) & (s << 2 * d) & bit)
+                                  for d in dirs)
+                        s |= bit
+                    else:
+                        pts = sum(bool((s >> d) & (s << d) & bit) for d in dirs)
+                        o |= bit
+                    margin += pts if me else -pts
+                    continue
+                for d in dirs:
+                    d2 = 2 * d
+                    e1, e2 = empty >> d, empty << d
+                    bad_s |= (o >> d) & (empty >> d2) | (s >> d2) & e1 \
+                        | (o << d) & (empty << d2) | (s << d2) & e2
+                    bad_o |= (s >> d) & e2 | (s << d) & e1
+                safe_s, safe_o = empty & ~bad_s, empty & ~bad_o
+                cells = safe_s | safe_o
+                if cells:
+                    p = rng.randrange(pbits)
+                    above = cells >> p
+                    bit = (above & -above) << p if above else cells & -cells
+                    if safe_s & bit and (not safe_o & bit or rng.random() < 0.5):
+                        s |= bit
+                    else:
+                        o |= bit
+                else:  # the cheapest of a few random sacrifices
+                    best = None
+                    for _try in range(4):
+                        p = rng.randrange(pbits)
+                        above = empty >> p
+                        bit = (above & -above) << p if above else empty & -empty
+                        for is_s in (True, False):
+                            cost = self._threats(s, o, empty, bit, is_s)
+                            if best is None or cost < best[0]:
+                                best = (cost, bit, is_s)
+                    _, bit, is_s = best
+                    if is_s:
+                        s |= bit
+                    else:
+                        o |= bit
+                me = not me
+            total += margin
+        self.nodes += steps
+        if (self.deadline is not None and time.perf_counter() > self.deadline) or (
+                self.max_nodes is not None and self.nodes > self.max_nodes):
+            raise OutOfBudget
+        value = total / self.playouts
+        self.ptable[key] = value
+        return value
+
+    def _threats(self, s: int, o: int, empty: int, bit: int, is_s: bool) -> int:
+        made = 0
+        for d in self.dirs:
+            d2 = 2 * d
+            if is_s:
+                made += bool((o >> d) & (empty >> d2) & bit) + bool((empty >> d) & (s >> d2) & bit) \
+                    + bool((o << d) & (empty << d2) & bit) + bool((empty << d) & (s << d2) & bit)
+            else:
+                made += bool((s >> d) & (empty << d) & bit) + bool((empty >> d) & (s << d) & bit)
+        return made
 
     # -- move lists -----------------------------------------------------------------------
     def _moves(self, mover: int, width: int) -> tuple[list[tuple[int, str]], bool]:
