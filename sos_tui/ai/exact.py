@@ -44,6 +44,28 @@ def masks(board: str) -> tuple[int, int]:
     return sm, om
 
 
+def safe_sets(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
+    """On padded bitmask boards (S cells ``sp``, O cells ``op``, ``dirs`` the bit steps of the
+    four directions): the empty cells where an S, and where an O, leaves no threat."""
+    bad_s = bad_o = 0
+    for d in dirs:
+        e1, e2 = empty >> d, empty << d
+        bad_s |= (op >> d) & (empty >> 2 * d) | (sp >> 2 * d) & e1 \
+            | (op << d) & (empty << 2 * d) | (sp << 2 * d) & e2
+        bad_o |= (sp >> d) & e2 | (sp << d) & e1
+    return empty & ~bad_s, empty & ~bad_o
+
+
+def random_safe_move(safe_s: int, safe_o: int, rng: Random, pbits: int) -> tuple[int, bool]:
+    """A random safe (cell bit, is it an S) for a playout: the first safe cell at or after a
+    random bit, either letter where both are safe."""
+    cells = safe_s | safe_o
+    p = rng.randrange(pbits)
+    above = cells >> p
+    bit = (above & -above) << p if above else cells & -cells
+    return bit, bool(safe_s & bit and (not safe_o & bit or rng.random() < 0.5))
+
+
 class Solver:
     """Solve positions of one board size and mode; the table persists across calls."""
 
@@ -212,14 +234,7 @@ class Solver:
         return best
 
     def _safe_sets(self, sp: int, op: int, empty: int) -> tuple[int, int]:
-        """The empty cells where an S, and where an O, is safe (padded board without a threat)."""
-        bad_s = bad_o = 0
-        for d in self.dirs:
-            e1, e2 = empty >> d, empty << d
-            bad_s |= (op >> d) & (empty >> 2 * d) | (sp >> 2 * d) & e1 \
-                | (op << d) & (empty << 2 * d) | (sp << 2 * d) & e2
-            bad_o |= (sp >> d) & e2 | (sp << d) & e1
-        return empty & ~bad_s, empty & ~bad_o
+        return safe_sets(sp, op, empty, self.dirs)
 
     def simple_search(self, sm: int, om: int, max_depth: int, seed: int = 0) -> tuple[int, int, bool] | None:
         """Simple mode, a board without a threat: ``(value, cell, is_s)`` of the best safe move by
@@ -294,10 +309,8 @@ class Solver:
                 cells = safe_s | safe_o
                 if not cells:
                     break
-                p = rng.randrange(pbits)
-                above = cells >> p
-                bit = (above & -above) << p if above else cells & -cells
-                if safe_s & bit and (not safe_o & bit or rng.random() < 0.5):
+                bit, is_s = random_safe_move(safe_s, safe_o, rng, pbits)
+                if is_s:
                     s |= bit
                 else:
                     o |= bit

@@ -28,7 +28,7 @@ from random import Random
 
 from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
 
-from .exact import OutOfBudget
+from .exact import OutOfBudget, random_safe_move, safe_sets
 from .tactics import gain, geometry, neighbours, sacrifices, safe_moves, scoring_moves, threats_made
 
 WIN = 10_000
@@ -163,7 +163,7 @@ class Search:
                 if not empty:
                     break
                 steps += 1
-                win_s = win_o = bad_s = bad_o = 0
+                win_s = win_o = 0
                 for d in dirs:
                     d2 = 2 * d
                     win_s |= (o >> d) & (s >> d2) | (o << d) & (s << d2)
@@ -182,19 +182,10 @@ class Search:
                         o |= bit
                     margin += pts if me else -pts
                     continue
-                for d in dirs:
-                    d2 = 2 * d
-                    e1, e2 = empty >> d, empty << d
-                    bad_s |= (o >> d) & (empty >> d2) | (s >> d2) & e1 \
-                        | (o << d) & (empty << d2) | (s << d2) & e2
-                    bad_o |= (s >> d) & e2 | (s << d) & e1
-                safe_s, safe_o = empty & ~bad_s, empty & ~bad_o
-                cells = safe_s | safe_o
-                if cells:
-                    p = rng.randrange(pbits)
-                    above = cells >> p
-                    bit = (above & -above) << p if above else cells & -cells
-                    if safe_s & bit and (not safe_o & bit or rng.random() < 0.5):
+                safe_s, safe_o = safe_sets(s, o, empty, dirs)
+                if safe_s | safe_o:
+                    bit, is_s = random_safe_move(safe_s, safe_o, rng, pbits)
+                    if is_s:
                         s |= bit
                     else:
                         o |= bit
