@@ -226,7 +226,7 @@ class Search:
         return made
 
     # -- move lists -----------------------------------------------------------------------
-    def _moves(self, mover: int, width: int) -> tuple[list[tuple[int, str]], bool]:
+    def _moves(self, width: int) -> tuple[list[tuple[int, str]], bool]:
         """Candidate moves and whether they score; in simple mode, a scoring move ends it."""
         offer = scoring_moves(self.board, self.geo)
         if offer:
@@ -262,7 +262,7 @@ class Search:
                         return lo
                     if hi <= alpha:
                         return hi
-        moves, _ = self._moves(mover, self.width)
+        moves, _ = self._moves(self.width)
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -320,7 +320,7 @@ class Search:
     def choose(self) -> tuple[int, str]:
         """The best root move found within the depth, width, time and node limits."""
         mover = self.root
-        moves, scoring = self._moves(mover, self.root_width)
+        moves, scoring = self._moves(self.root_width)
         if scoring and self.simple:
             return moves[0]
         best = moves[0]

@@ -10,7 +10,7 @@ from textual.widgets import Button, Label
 
 from sos_tui.engine import GameState, PlayerInfo
 
-from ..widgets.board import MARKS
+from ..widgets.board import MARKS, MAX_PLAYER_STYLES
 from ..widgets.scoreboard import seat_label
 
 
@@ -47,7 +47,7 @@ class GameOverScreen(ModalScreen[str]):
             yield Label(result_line(state, self.seats), id="result")
             for p in ranking:
                 yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}",
-                            classes=f"score player-{p % 6 + 1}")
+                            classes=f"score player-{p % MAX_PLAYER_STYLES + 1}")
             with Horizontal(id="buttons"):
                 yield Button("Rematch", id="rematch", variant="primary")
                 yield Button("New", id="new")

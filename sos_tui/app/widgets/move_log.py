@@ -9,7 +9,7 @@ from textual.widgets import DataTable
 
 from sos_tui.engine import GameState, PlayerInfo
 
-from .board import MARKS
+from .board import MARKS, MAX_PLAYER_STYLES
 
 
 class MoveLog(DataTable):
@@ -63,4 +63,4 @@ class MoveLog(DataTable):
 
 
 def _player_colour(widget, player: int) -> str:
-    return widget.app.theme_variables.get(f"player-{player % 6 + 1}", "")
+    return widget.app.theme_variables.get(f"player-{player % MAX_PLAYER_STYLES + 1}", "")
