@@ -97,6 +97,36 @@ def test_book_openings_agree_with_solved_facts():
     assert value == gained + sign * solver.value(*masks(after.board))
 
 
+def _minimax(state: GameState) -> int:
+    """The mover's best final margin (general), by plain minimax through the engine."""
+    if state.is_over:
+        return 0
+    best = -99
+    for move in state.legal_moves():
+        after = state.play(move)
+        gained = after.scores[state.to_move] - state.scores[state.to_move]
+        rest = _minimax(after)
+        best = max(best, gained + (rest if after.to_move == state.to_move else -rest))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_general_solver_agrees_with_plain_minimax(seed):
+    # random 4x4 and 5x5 positions with 6 empty cells, scores and threats on the board included
+    rng = random.Random(seed)
+    size = 4 if seed % 2 else 5
+    state = GameState.new(size, "general")
+    while state.empty_cells > 6:
+        state = state.play(rng.choice(state.legal_moves()))
+    solver = Solver(size, "general")
+    assert solver.value(*masks(state.board)) == _minimax(state)
+    value, cell, is_s = solver.best_move(*masks(state.board))
+    after = state.play(Move(cell // size, cell % size, "S" if is_s else "O"))
+    gained = after.scores[state.to_move] - state.scores[state.to_move]
+    rest = _minimax(after)
+    assert value == gained + (rest if after.to_move == state.to_move else -rest) == _minimax(state)
+
+
 @pytest.mark.parametrize("mode", ["general", "simple"])
 def test_deepest_book_moves_are_optimal(mode):
     solver = Solver(4, mode)

@@ -4,6 +4,11 @@ With two players the future of an SOS position depends only on the board: whoeve
 the best score margin they can still force from here (general mode), or whether they win, draw
 or lose (simple mode: +1, 0, -1), is the same. So the transposition table is keyed by the board
 alone, as two bitmasks (cells holding S, cells holding O).
+
+Both modes search *padded* bitmasks: rows of size + 2 bits, the last two always blank, so
+shifting a whole board by a direction never wraps a line round to the next row, and the cells
+where a letter scores, is safe, or leaves one threat come from a few dozen big-integer
+operations instead of a loop over the cells.
 """
 
 from __future__ import annotations
@@ -134,13 +139,73 @@ class Solver:
         return -self._general(*child, -999, 999)
 
     def _general(self, sm: int, om: int, alpha: int, beta: int) -> int:
-        if sm | om == self.full:
+        return self._general_padded(self._pad(sm), self._pad(om), alpha, beta)
+
+    def _points(self, sp: int, op: int, bit: int, is_s: bool) -> int:
+        """SOS lines completed by an S (or O) at ``bit`` of a padded board."""
+        points = 0
+        for d in self.dirs:
+            if is_s:
+                points += bool((op >> d) & (sp >> 2 * d) & bit) + bool((op << d) & (sp << 2 * d) & bit)
+            else:
+                points += bool((sp >> d) & (sp << d) & bit)
+        return points
+
+    def _general_moves(self, sp: int, op: int, empty: int, first):
+        """Every move of a padded board, lazily, in a good order for alpha-beta: the table's best
+        move, scoring moves (most points first), safe moves, moves leaving one threat, the rest.
+        The masks are bit-sliced counters: ``*1`` = at least one, ``*2`` = at least two."""
+        if first is not None:
+            yield first
+        win_s = win_o = bad_s1 = bad_s2 = bad_o1 = bad_o2 = 0
+        for d in self.dirs:
+            d2 = 2 * d
+            e1, e2 = empty >> d, empty << d
+            win_s |= (op >> d) & (sp >> d2) | (op << d) & (sp << d2)
+            win_o |= (sp >> d) & (sp << d)
+            for made in ((op >> d) & (empty >> d2), (sp >> d2) & e1,
+                         (op << d) & (empty << d2), (sp << d2) & e2):
+                bad_s2 |= bad_s1 & made
+                bad_s1 |= made
+            for made in ((sp >> d) & e2, (sp << d) & e1):
+                bad_o2 |= bad_o1 & made
+                bad_o1 |= made
+        win_s &= empty
+        win_o &= empty
+        if win_s | win_o:
+            scoring = []
+            for wins, is_s in ((win_s, True), (win_o, False)):
+                while wins:
+                    bit = wins & -wins
+                    wins ^= bit
+                    scoring.append((self._points(sp, op, bit, is_s), bit, is_s))
+            scoring.sort(key=lambda move: -move[0])
+            for _, bit, is_s in scoring:
+                yield bit, is_s
+        rest_s, rest_o = empty & ~win_s, empty & ~win_o
+        for ms, mo in ((rest_s & ~bad_s1, rest_o & ~bad_o1),
+                       (rest_s & bad_s1 & ~bad_s2, rest_o & bad_o1 & ~bad_o2),
+                       (rest_s & bad_s2, rest_o & bad_o2)):
+            cells = ms | mo
+            while cells:
+                bit = cells & -cells
+                cells ^= bit
+                if ms & bit:
+                    yield bit, True
+                if mo & bit:
+                    yield bit, False
+
+    def _general_padded(self, sp: int, op: int, alpha: int, beta: int) -> int:
+        """General mode: the best margin the mover can still force on a padded board."""
+        empty = self.valid & ~(sp | op)
+        if not empty:
             return 0
         self._tick()
-        key = sm | (om << self.n)
+        key = sp | (op << self.pbits)
         entry = self.table.get(key)
+        first = None
         if entry is not None:
-            lo, hi = entry
+            lo, hi, first = entry
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -149,16 +214,19 @@ class Solver:
         else:
             lo, hi = -999, 999
         a0 = alpha
-        best = -999
-        for _, points, i, is_s in self.moves(sm, om):
-            bit = 1 << i
-            child = (sm | bit, om) if is_s else (sm, om | bit)
+        best, best_move = -999, None
+        for move in self._general_moves(sp, op, empty, first):
+            if move == first and best_move is not None:
+                continue  # already searched first
+            bit, is_s = move
+            points = self._points(sp, op, bit, is_s)
+            child = (sp | bit, op) if is_s else (sp, op | bit)
             if points:
-                v = points + self._general(*child, alpha - points, beta - points)
+                v = points + self._general_padded(*child, alpha - points, beta - points)
             else:
-                v = -self._general(*child, -beta, -alpha)
+                v = -self._general_padded(*child, -beta, -alpha)
             if v > best:
-                best = v
+                best, best_move = v, move
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
@@ -169,7 +237,7 @@ class Solver:
             lo = best
         else:
             lo = hi = best
-        self.table[key] = (lo, hi)
+        self.table[key] = (lo, hi, best_move)
         return best
 
     def _simple(self, sm: int, om: int) -> int:
@@ -180,9 +248,6 @@ class Solver:
             return 1
         return self._simple_safe(sp, op)
 
-    # Simple mode works on padded bitmasks: rows of size + 2 bits, the last two always blank, so
-    # shifting a whole board by a direction never wraps a line round to the next row, and the
-    # safe cells of every letter come from a few dozen big-integer operations.
     def _pad(self, mask: int) -> int:
         size, out = self.size, 0
         for r in range(size):

@@ -24,7 +24,7 @@ LEVELS = ("easy", "medium", "hard", "expert")
 # Search settings: depth and node budgets for time_limit=None, widths for both.
 _SEARCH = {
     "hard": dict(width=10, root_width=30, use_table=True, sacrifices_too=0),
-    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=1, playouts=4),
+    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=2, playouts=4),
 }
 _FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=120_000)}
 # With 3+ players (paranoid search), the smaller budgets of before: there is no exact endgame.
@@ -32,9 +32,9 @@ _FIXED_MANY = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_de
 _TIMED_DEPTH = {"hard": 8, "expert": 40}
 # With two players, hard and expert solve exactly once this few cells are empty (general) or this
 # few safe moves are left (simple: only safe moves are searched there), within a node budget.
-_EXACT_EMPTIES = {"hard": 12, "expert": 14}
+_EXACT_EMPTIES = {"hard": 12, "expert": 17}
 _EXACT_SAFE = {"hard": 12, "expert": 16}
-_EXACT_NODES = {"hard": 60_000, "expert": 250_000}
+_EXACT_NODES = {"hard": 60_000, "expert": 400_000}
 # Expert, simple mode, two players: when the exact solve fails, a full-width search of the
 # safe-move game on bitmask boards (exact.Solver.simple_search) instead of the sampled search.
 _SIMPLE_DEPTH = 40

@@ -236,8 +236,13 @@ class Search:
             if len(safe) > width:
                 safe = self.rng.sample(safe, width)
             if self.sacrifices_too and not self.simple:
-                cheapest = sacrifices(self.board, self.geo)[:self.sacrifices_too]
-                safe += [(i, letter) for _, i, letter in cheapest]
+                # a small sacrifice can hand the other player the last safe move, and with it the
+                # first big sacrifice: a few of the cheapest real ones (not safe moves again)
+                real = [m for m in sacrifices(self.board, self.geo) if m[0]]
+                least = [(i, letter) for made, i, letter in real if made == real[0][0]]
+                if len(least) > self.sacrifices_too:
+                    least = self.rng.sample(least, self.sacrifices_too)
+                safe += least
             return safe, False
         return [(i, letter) for _, i, letter in sacrifices(self.board, self.geo)[:width]], False
 
