@@ -61,6 +61,21 @@ def safe_sets(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
     return empty & ~bad_s, empty & ~bad_o
 
 
+def one_threat(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
+    """Like ``safe_sets``: the empty cells where an S, and where an O, leaves exactly one threat."""
+    s1 = s2 = o1 = o2 = 0
+    for d in dirs:
+        e1, e2 = empty >> d, empty << d
+        for made in ((op >> d) & (empty >> 2 * d), (sp >> 2 * d) & e1,
+                     (op << d) & (empty << 2 * d), (sp << 2 * d) & e2):
+            s2 |= s1 & made
+            s1 |= made
+        for made in ((sp >> d) & e2, (sp << d) & e1):
+            o2 |= o1 & made
+            o1 |= made
+    return empty & s1 & ~s2, empty & o1 & ~o2
+
+
 def random_safe_move(safe_s: int, safe_o: int, rng: Random, pbits: int) -> tuple[int, bool]:
     """A random safe (cell bit, is it an S) for a playout: the first safe cell at or after a
     random bit, either letter where both are safe."""

@@ -24,7 +24,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 # Search settings: depth and node budgets for time_limit=None, widths for both.
 _SEARCH = {
     "hard": dict(width=10, root_width=30, use_table=True, sacrifices_too=0),
-    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=2, playouts=4),
+    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=2, playouts=4,
+                   playout_weight=0.5),
 }
 _FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=120_000)}
 # With 3+ players (paranoid search), the smaller budgets of before: there is no exact endgame.

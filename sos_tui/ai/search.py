@@ -28,7 +28,7 @@ from random import Random
 
 from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
 
-from .exact import OutOfBudget, random_safe_move, safe_sets
+from .exact import OutOfBudget, one_threat, random_safe_move, safe_sets
 from .tactics import gain, geometry, neighbours, sacrifices, safe_moves, scoring_moves, threats_made
 
 WIN = 10_000
@@ -40,7 +40,8 @@ class Search:
     def __init__(self, state: GameState, *, max_depth: int, width: int, root_width: int,
                  deadline: float | None = None, max_nodes: int | None = None,
                  rng: Random | None = None, use_table: bool = False, sacrifices_too: int = 0,
-                 parity: float = 0.5, playouts: int = 0, playout_plies: int = 60):
+                 parity: float = 0.5, playouts: int = 0, playout_plies: int = 60,
+                 playout_weight: float = 1.0):
         self.geo = geometry(state.size)
         self.board = list(state.board)
         self.scores = list(state.scores)
@@ -57,6 +58,7 @@ class Search:
         # General mode, two players: value the horizon by random reasonable continuations
         self.playouts = playouts if (state.players == 2 and not self.simple) else 0
         self.playout_plies = playout_plies
+        self.playout_weight = playout_weight
         if self.playouts:  # (hard draws nothing more from its generator than before)
             self.seed = self.rng.getrandbits(32)
             size = state.size
@@ -118,7 +120,7 @@ class Search:
                               for other in "SO" if gain(board, geo, j, other))
             value = float(self._margin())
             if self.empty and self.playouts:
-                value += self._side(mover) * self._playout_value()
+                value += self._side(mover) * self.playout_weight * self._playout_value()
             elif self.empty:
                 safe = safe_moves(board, geo)
                 if safe:
@@ -189,17 +191,12 @@ class Search:
                         s |= bit
                     else:
                         o |= bit
-                else:  # the cheapest of a few random sacrifices
-                    best = None
-                    for _try in range(4):
-                        p = rng.randrange(pbits)
-                        above = empty >> p
-                        bit = (above & -above) << p if above else empty & -empty
-                        for is_s in (True, False):
-                            cost = self._threats(s, o, empty, bit, is_s)
-                            if best is None or cost < best[0]:
-                                best = (cost, bit, is_s)
-                    _, bit, is_s = best
+                else:  # a random sacrifice of the fewest threats
+                    one_s, one_o = one_threat(s, o, empty, dirs)
+                    if one_s | one_o:
+                        bit, is_s = random_safe_move(one_s, one_o, rng, pbits)
+                    else:
+                        bit, is_s = random_safe_move(empty, empty, rng, pbits)
                     if is_s:
                         s |= bit
                     else:
@@ -213,17 +210,6 @@ class Search:
         value = total / self.playouts
         self.ptable[key] = value
         return value
-
-    def _threats(self, s: int, o: int, empty: int, bit: int, is_s: bool) -> int:
-        made = 0
-        for d in self.dirs:
-            d2 = 2 * d
-            if is_s:
-                made += bool((o >> d) & (empty >> d2) & bit) + bool((empty >> d) & (s >> d2) & bit) \
-                    + bool((o << d) & (empty << d2) & bit) + bool((empty << d) & (s << d2) & bit)
-            else:
-                made += bool((s >> d) & (empty << d) & bit) + bool((empty >> d) & (s << d) & bit)
-        return made
 
     # -- move lists -----------------------------------------------------------------------
     def _moves(self, width: int) -> tuple[list[tuple[int, str]], bool]:
