@@ -260,13 +260,79 @@ def test_general_playout_estimate_is_deterministic_and_exact_at_the_end():
     assert search._playout_value() == 2
 
 
-def test_expert_general_keeps_a_time_limit_on_8x8():
+@pytest.mark.parametrize("level", ["hard", "expert"])
+@pytest.mark.parametrize("moves", [10, 47])  # mid-game, and 17 cells left (expert's exact endgame)
+def test_the_search_stops_at_its_deadline_on_8x8(level, moves, monkeypatch):
+    # A fake clock that moves 1 ms each time it is read, so the test does not depend on the
+    # machine's speed (real seconds per move are measured in benchmarks/ai.py --clock): with a
+    # 0.5 s limit the player must stop reading it (and so stop searching) soon after 0.5 s.
     import time
 
     state = GameState.new(8, "general")
     rng = random.Random(2)
-    for _ in range(10):
+    for _ in range(moves):
         state = state.play(rng.choice(state.legal_moves()))
-    start = time.perf_counter()
-    move = computer_player("expert", seed=1, time_limit=0.5).choose_move(state)
-    assert state.is_legal(move) and time.perf_counter() - start < 0.8
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.001
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", clock)
+    move = computer_player(level, seed=1, time_limit=0.5).choose_move(state)
+    assert state.is_legal(move)
+    assert now[0] <= 0.5  # it stopped within the limit
+    if level == "expert":
+        assert now[0] > 0.2  # which it needed: its search has no other bound here
+
+
+def test_expert_gives_one_sos_away_to_win_the_general_endgame():
+    # 6x6 general, 15 cells empty, three safe moves left (O d1, S f5, O f5). Handing over one
+    # SOS with S d1 leaves the opponent the last safe move and with it the big sacrifices: +6
+    # for the mover under perfect play; every other move loses by 7 or more.
+    state = position(["SS..OO", "S...SO", "S...SS", "SS..S.", "OS..S.", "OSOO.S"], to_move=1)
+    solver = Solver(6, "general")
+    sm, om = masks(state.board)
+    assert solver.child_value(sm, om, 3, True) == 6
+    others = [solver.child_value(sm, om, i, s) for _, _, i, s in solver.moves(sm, om) if (i, s) != (3, True)]
+    assert len(others) == 29 and max(others) == -7
+    assert computer_player("expert", seed=4).choose_move(state) == Move.parse("S d1")
+
+
+def test_expert_searches_small_sacrifices_while_safe_moves_remain():
+    from random import Random
+
+    from sos_tui.ai.search import Search
+    from sos_tui.ai.tactics import threats_made
+
+    state = position(["SS..OO", "S...SO", "S...SS", "SS..S.", "OS..S.", "OSOO.S"], to_move=1)
+    geo = geometry(6)
+    search = Search(state, max_depth=1, width=12, root_width=12, rng=Random(1), sacrifices_too=2)
+    moves, scoring = search._moves(12)
+    made = sorted(threats_made(state.board, geo, i, letter) for i, letter in moves)
+    assert not scoring and made == [0, 0, 0, 1, 1]  # the three safe moves and two one-threat sacrifices
+
+
+def test_one_threat_cells_match_a_count_over_the_lines():
+    from sos_tui.ai.exact import one_threat
+    from sos_tui.ai.tactics import threats_made
+
+    rng = random.Random(8)
+    size, width = 7, 9
+    geo = geometry(size)
+    checked = 0
+    for _ in range(30):
+        state = GameState.new(size, "general")
+        for _ in range(rng.randrange(5, 40)):
+            state = state.play(rng.choice(state.legal_moves()))
+        pad = {i: (i // size) * width + i % size for i in range(size * size)}
+        sp = sum(1 << pad[i] for i, here in enumerate(state.board) if here == "S")
+        op = sum(1 << pad[i] for i, here in enumerate(state.board) if here == "O")
+        empty = sum(1 << pad[i] for i, here in enumerate(state.board) if here == ".")
+        one_s, one_o = one_threat(sp, op, empty, (1, width, width + 1, width - 1))
+        checked += state.empty_cells
+        for i, here in enumerate(state.board):
+            if here == ".":
+                assert bool(one_s >> pad[i] & 1) == (threats_made(state.board, geo, i, "S") == 1)
+                assert bool(one_o >> pad[i] & 1) == (threats_made(state.board, geo, i, "O") == 1)
+    assert checked > 500 and one_s | one_o
