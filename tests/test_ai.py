@@ -260,12 +260,11 @@ def test_general_playout_estimate_is_deterministic_and_exact_at_the_end():
     assert search._playout_value() == 2
 
 
-@pytest.mark.parametrize("level", ["hard", "expert"])
-@pytest.mark.parametrize("moves", [10, 47])  # mid-game, and 17 cells left (expert's exact endgame)
-def test_the_search_stops_at_its_deadline_on_8x8(level, moves, monkeypatch):
-    # A fake clock that moves 1 ms each time it is read, so the test does not depend on the
-    # machine's speed (real seconds per move are measured in benchmarks/ai.py --clock): with a
-    # 0.5 s limit the player must stop reading it (and so stop searching) soon after 0.5 s.
+@pytest.mark.parametrize(("level", "moves"), [("hard", 47), ("expert", 10), ("expert", 47)])
+def test_a_time_limit_cuts_the_search_short_on_8x8(level, moves, monkeypatch):
+    # 10 moves in: mid-game; 47: 17 cells left, expert's exact endgame. A fake clock moves 1 ms
+    # each time it is read, so the test does not depend on the machine's speed (real seconds
+    # per move are measured in benchmarks/ai.py --clock).
     import time
 
     state = GameState.new(8, "general")
@@ -279,11 +278,12 @@ def test_the_search_stops_at_its_deadline_on_8x8(level, moves, monkeypatch):
         return now[0]
 
     monkeypatch.setattr(time, "perf_counter", clock)
-    move = computer_player(level, seed=1, time_limit=0.5).choose_move(state)
+    computer_player(level, seed=1, time_limit=10.0).choose_move(state)  # the budgets decide
+    needed, now[0] = now[0], 0.0
+    assert needed > 0.015
+    move = computer_player(level, seed=1, time_limit=needed / 2).choose_move(state)
     assert state.is_legal(move)
-    assert now[0] <= 0.5  # it stopped within the limit
-    if level == "expert":
-        assert now[0] > 0.2  # which it needed: its search has no other bound here
+    assert now[0] <= needed / 2  # stopped within the limit
 
 
 def test_expert_gives_one_sos_away_to_win_the_general_endgame():

@@ -2,8 +2,9 @@
 
 A player is a frozen dataclass of settings (level, seed, time limit), so it pickles and can be
 sent to another process; ``choose_move`` is a pure function of those settings and the state: its
-random choices come from a generator seeded with the seed *and* the position. Only with
-``time_limit=None`` (fixed depth and node budgets) is the result also independent of the clock.
+random choices come from a generator seeded with the seed *and* the position. Hard and expert
+search within fixed depth and node budgets; a time limit only cuts a search short, so the result
+is independent of the clock unless the limit is reached (never, with ``time_limit=None``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .tactics import geometry, sacrifices, safe_moves, scoring_moves
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
-# Search settings: depth and node budgets for time_limit=None, widths for both.
+# Search settings: widths, and depth and node budgets (a time limit may cut these short).
 _SEARCH = {
     "hard": dict(width=10, root_width=30, use_table=True, sacrifices_too=0),
     "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=2, playouts=4,
@@ -30,7 +31,6 @@ _SEARCH = {
 _FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=120_000)}
 # With 3+ players (paranoid search), the smaller budgets of before: there is no exact endgame.
 _FIXED_MANY = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_depth=6, max_nodes=10_000)}
-_TIMED_DEPTH = {"hard": 8, "expert": 40}
 # With two players, hard and expert solve exactly once this few cells are empty (general) or this
 # few safe moves are left (simple: only safe moves are searched there), within a node budget.
 _EXACT_EMPTIES = {"hard": 12, "expert": 17}
@@ -97,32 +97,35 @@ def _endgame(level: str, state: GameState) -> bool:
 
 
 def _search(level: str, state: GameState, rng: Random, time_limit: float | None) -> Move:
+    # Fixed depth and node budgets; a time limit only cuts them short: half of it for an exact
+    # solve, 85% of it in all.
     start = time.perf_counter()
-    if time_limit is None:
-        limits = dict(_FIXED[level] if state.players == 2 else _FIXED_MANY[level])
-    else:
-        limits = dict(max_depth=_TIMED_DEPTH[level], deadline=start + 0.85 * time_limit)
+    limits = dict(_FIXED[level] if state.players == 2 else _FIXED_MANY[level])
+    solve_by = None
+    if time_limit is not None:
+        limits["deadline"] = start + 0.85 * time_limit
+        solve_by = start + 0.5 * time_limit
     if level == "expert" and state.players == 2 and state.size <= 4:
         # must be perfect here: book, then an exact solve (about a second)
         return book_move(state) or _solve(state, None, None)
     if level == "expert" and state.players == 2 and state.mode is Mode.SIMPLE:
-        move = _expert_simple(state, rng.getrandbits(32), start, time_limit)
+        move = _expert_simple(state, rng.getrandbits(32), solve_by, limits.get("deadline"))
         if move is not None:
             return move
     if level in _EXACT_NODES and state.players == 2 and _endgame(level, state) \
             and not (level == "expert" and state.mode is Mode.SIMPLE):  # done above
         try:
-            budget = None if time_limit is None else start + 0.5 * time_limit
-            move = _solve(state, budget, _EXACT_NODES[level] if time_limit is None else None, False)
+            move = _solve(state, solve_by, _EXACT_NODES[level], False)
             if move is not None:
                 return move
         except OutOfBudget:
-            if time_limit is None and level == "expert":  # keep the whole move within seconds
+            if level == "expert":  # keep the whole move within seconds
                 limits["max_nodes"] = _AFTER_FAILED_SOLVE
     return search_move(state, rng=rng, **_SEARCH[level], **limits)
 
 
-def _expert_simple(state: GameState, seed: int, start: float, time_limit: float | None) -> Move | None:
+def _expert_simple(state: GameState, seed: int, solve_by: float | None,
+                   deadline: float | None) -> Move | None:
     """Expert in two-player simple mode: exact when few safe moves are left, else a full-width
     search of the safe-move game. None: something scores, or nothing is safe (the search then)."""
     geo = geometry(state.size)
@@ -130,16 +133,12 @@ def _expert_simple(state: GameState, seed: int, start: float, time_limit: float 
         return None
     if _endgame("expert", state):
         try:
-            budget = None if time_limit is None else start + 0.5 * time_limit
-            move = _solve(state, budget, _EXACT_NODES["expert"] if time_limit is None else None, False)
+            move = _solve(state, solve_by, _EXACT_NODES["expert"], False)
             if move is not None:
                 return move
         except OutOfBudget:
             pass
-    if time_limit is None:
-        solver = Solver(state.size, state.mode, None, _SIMPLE_NODES)
-    else:
-        solver = Solver(state.size, state.mode, start + 0.85 * time_limit)
+    solver = Solver(state.size, state.mode, deadline, _SIMPLE_NODES)
     try:
         found = solver.simple_search(*masks(state.board), _SIMPLE_DEPTH, seed)
     except OutOfBudget:
@@ -149,7 +148,8 @@ def _expert_simple(state: GameState, seed: int, start: float, time_limit: float 
 
 @dataclass(frozen=True, slots=True)
 class ComputerPlayer:
-    """A computer opponent. ``time_limit`` in seconds per move; None = fixed, clock-free budgets."""
+    """A computer opponent. ``time_limit``: at most this many seconds per move (None: no limit;
+    the fixed search budgets alone bound the move)."""
 
     level: str = "medium"
     seed: int = 0

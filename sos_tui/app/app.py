@@ -44,7 +44,7 @@ class SosApp(App):
     state: reactive[GameState | None] = reactive(None, always_update=True)
 
     def __init__(self, game: GameRecord | None = None, *, mouse: bool = True, computer_delay: float = 0.5,
-                 time_limit: float | None = 1.0, seed: int | None = None) -> None:
+                 time_limit: float | None = 2.0, seed: int | None = None) -> None:
         super().__init__()
         self.mouse = mouse
         self.game = game

@@ -30,7 +30,7 @@ def _choose(level: str, state: GameState, seed: int, time_limit: float | None) -
 
 
 class ComputerRunner:
-    def __init__(self, app: SosApp, delay: float = 0.5, time_limit: float | None = 1.0,
+    def __init__(self, app: SosApp, delay: float = 0.5, time_limit: float | None = 2.0,
                  seed: int | None = None) -> None:
         self.app = app
         self.delay = delay  # the shortest time a computer move takes, so people can follow a chain
