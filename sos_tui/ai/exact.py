@@ -61,8 +61,9 @@ def safe_sets(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
     return empty & ~bad_s, empty & ~bad_o
 
 
-def one_threat(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
-    """Like ``safe_sets``: the empty cells where an S, and where an O, leaves exactly one threat."""
+def threat_counts(sp: int, op: int, empty: int, dirs) -> tuple[int, int, int, int]:
+    """Like ``safe_sets``, but counting: cells where an S leaves at least one threat, at least
+    two; then the same for an O (bit-sliced counters over the lines through each cell)."""
     s1 = s2 = o1 = o2 = 0
     for d in dirs:
         e1, e2 = empty >> d, empty << d
@@ -73,6 +74,12 @@ def one_threat(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
         for made in ((sp >> d) & e2, (sp << d) & e1):
             o2 |= o1 & made
             o1 |= made
+    return s1, s2, o1, o2
+
+
+def one_threat(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
+    """The empty cells where an S, and where an O, leaves exactly one threat."""
+    s1, s2, o1, o2 = threat_counts(sp, op, empty, dirs)
     return empty & s1 & ~s2, empty & o1 & ~o2
 
 
@@ -168,23 +175,14 @@ class Solver:
 
     def _general_moves(self, sp: int, op: int, empty: int, first):
         """Every move of a padded board, lazily, in a good order for alpha-beta: the table's best
-        move, scoring moves (most points first), safe moves, moves leaving one threat, the rest.
-        The masks are bit-sliced counters: ``*1`` = at least one, ``*2`` = at least two."""
+        move, scoring moves (most points first), safe moves, moves leaving one threat, the rest."""
         if first is not None:
             yield first
-        win_s = win_o = bad_s1 = bad_s2 = bad_o1 = bad_o2 = 0
+        win_s = win_o = 0
         for d in self.dirs:
-            d2 = 2 * d
-            e1, e2 = empty >> d, empty << d
-            win_s |= (op >> d) & (sp >> d2) | (op << d) & (sp << d2)
+            win_s |= (op >> d) & (sp >> 2 * d) | (op << d) & (sp << 2 * d)
             win_o |= (sp >> d) & (sp << d)
-            for made in ((op >> d) & (empty >> d2), (sp >> d2) & e1,
-                         (op << d) & (empty << d2), (sp << d2) & e2):
-                bad_s2 |= bad_s1 & made
-                bad_s1 |= made
-            for made in ((sp >> d) & e2, (sp << d) & e1):
-                bad_o2 |= bad_o1 & made
-                bad_o1 |= made
+        bad_s1, bad_s2, bad_o1, bad_o2 = threat_counts(sp, op, empty, self.dirs)
         win_s &= empty
         win_o &= empty
         if win_s | win_o:
