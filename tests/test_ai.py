@@ -336,3 +336,34 @@ def test_one_threat_cells_match_a_count_over_the_lines():
                 assert bool(one_s >> pad[i] & 1) == (threats_made(state.board, geo, i, "S") == 1)
                 assert bool(one_o >> pad[i] & 1) == (threats_made(state.board, geo, i, "O") == 1)
     assert checked > 500 and one_s | one_o
+
+
+def test_with_three_players_each_one_is_expected_to_play_for_itself():
+    # max^n, not "paranoid": player 1, with no safe move left, is expected to hand player 2 as
+    # little as it can, not whatever would hurt the searching player 0 most.
+    from random import Random
+
+    from sos_tui.ai.search import Search
+    from sos_tui.ai.tactics import safe_moves, scoring_moves
+
+    geo = geometry(5)
+    for game in range(20):  # games of medium players, until player 1 must give something away
+        state = GameState.new(5, "general", 3)
+        while not state.is_over and not (state.to_move == 1 and not scoring_moves(state.board, geo)
+                                         and not safe_moves(state.board, geo)):
+            state = state.play(choose_move("medium", state, seed=game))
+        if state.is_over:
+            continue
+        search = Search(state, max_depth=1, width=50, root_width=50, rng=Random(1))
+        search.root = 0
+        gains = []
+        for i, letter in search._moves(50)[0]:
+            search._play(i, letter, 1)
+            gains.append(search._horizon_scores(2)[2] - state.scores[2])
+            search._undo(i, 1, 0)
+        if len(set(gains)) > 1:
+            break
+    else:
+        pytest.fail("no position with a choice of sacrifices")
+    expected = search._maxn(1, 1)
+    assert expected[2] - state.scores[2] == min(gains) < max(gains)

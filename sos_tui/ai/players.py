@@ -29,7 +29,7 @@ _SEARCH = {
                    playout_weight=0.5),
 }
 _FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=120_000)}
-# With 3+ players (paranoid search), the smaller budgets of before: there is no exact endgame.
+# With 3+ players (max^n search, no alpha-beta), smaller budgets: there is no exact endgame.
 _FIXED_MANY = {"hard": dict(max_depth=4, max_nodes=2_500), "expert": dict(max_depth=6, max_nodes=10_000)}
 # With two players, hard and expert solve exactly once this few cells are empty (general) or this
 # few safe moves are left (simple: only safe moves are searched there), within a node budget.

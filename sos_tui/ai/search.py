@@ -5,9 +5,10 @@ deepening, and a clock checked every few hundred nodes: when time or the node bu
 the best move of the last finished depth (or a better one already proven at the unfinished
 depth) is returned, and one is ready after the first root move is looked at.
 
-Values are from the root player's side: their score minus the best other score (general), or
-+/-WIN (simple). With 3+ players every opponent is assumed to play against the root player
-("paranoid" search), which makes the tree an ordinary max/min tree.
+With two players values are from the root player's side: their score minus the other's
+(general), or +/-WIN (simple), searched by alpha-beta. With 3+ players each player is assumed
+to play for itself (max^n): a node's value is every player's estimated score (or win mark), and
+the player to move picks the child best for itself: its own score minus the best other one.
 
 The branching factor is cut the way the game suggests:
 - a scoring move keeps the turn, so scoring moves are searched first, and at the horizon the
@@ -102,13 +103,13 @@ class Search:
     def _side(self, mover: int) -> int:
         return 1 if mover == self.root else -1
 
-    def _horizon(self, mover: int) -> float:
-        """General mode: the mover takes what is on offer, then pays if it must sacrifice."""
+    def _take_offers(self, mover: int) -> list[tuple[int, int]]:
+        """The mover takes every SOS on offer, chains included; returns what to undo. After a
+        move only the cells that share a line with it can change, so only those are looked at
+        again."""
         board, geo = self.board, self.geo
         taken = []
         try:
-            # Take every SOS on offer, chains included. After a move only the cells that share
-            # a line with it can change, so only those are looked at again.
             offers = [(i, letter) for _, i, letter in scoring_moves(board, geo)]
             while offers:
                 i, letter = offers.pop()
@@ -118,28 +119,42 @@ class Search:
                 taken.append((i, self._play(i, letter, mover)))
                 offers.extend((j, other) for j in neighbours(geo, i) if board[j] == EMPTY
                               for other in "SO" if gain(board, geo, j, other))
+        except OutOfBudget:
+            self._give_back(taken, mover)
+            raise
+        return taken
+
+    def _give_back(self, taken: list[tuple[int, int]], mover: int):
+        for i, points in reversed(taken):
+            self._undo(i, mover, points)
+
+    def _cheapest_sacrifice(self) -> int:
+        return min(threats_made(self.board, self.geo, i, letter)
+                   for i, here in enumerate(self.board) if here == EMPTY for letter in "SO")
+
+    def _horizon(self, mover: int) -> float:
+        """General mode: the mover takes what is on offer, then pays if it must sacrifice."""
+        taken = self._take_offers(mover)
+        try:
             value = float(self._margin())
             if self.empty and self.playouts:
                 value += self._side(mover) * self.playout_weight * self._playout_value()
             elif self.empty:
-                safe = safe_moves(board, geo)
+                safe = safe_moves(self.board, self.geo)
                 if safe:
                     cells = len({i for i, _ in safe})
                     value += self._side(mover) * (self.parity if cells % 2 else -self.parity)
                 else:
-                    cost = min(threats_made(board, geo, i, letter)
-                               for i, here in enumerate(board) if here == EMPTY for letter in "SO")
-                    value -= self._side(mover) * cost
+                    value -= self._side(mover) * self._cheapest_sacrifice()
         finally:
-            for i, points in reversed(taken):
-                self._undo(i, mover, points)
+            self._give_back(taken, mover)
         return value
 
     def _playout_value(self) -> float:
         """The mover's average future margin over a few seeded random games of reasonable moves
-        from here (nothing on offer now): take an SOS on offer, else a random safe move, else the
-        cheapest of a few random sacrifices; to the end or ``playout_plies`` moves. Each playout
-        move counts as a node."""
+        from here (nothing on offer now): take an SOS on offer, else a random safe move, else a
+        random one of the moves leaving the fewest threats; to the end or ``playout_plies`` moves.
+        Each playout move counts as a node."""
         board, width = self.board, self.pwidth
         sp = op = 0
         size = self.geo.size
@@ -308,6 +323,76 @@ class Search:
                 break
         return best
 
+    # -- three or more players: max^n ----------------------------------------------------
+    def _utility(self, values: list[float], player: int) -> float:
+        """What ``player`` wants: its own (estimated) score minus the best other one."""
+        return values[player] - max(v for p, v in enumerate(values) if p != player)
+
+    def _maxn(self, depth: int, mover: int) -> list[float]:
+        """Every player's estimated final score (general) or win mark (simple), where each
+        player in turn picks the move best for itself (max^n search): no alpha-beta, so the
+        budgets for 3+ players are smaller."""
+        self._tick()
+        n = self.players
+        if self.empty == 0:
+            return [0.0] * n if self.simple else [float(s) for s in self.scores]
+        if self.simple:
+            if scoring_moves(self.board, self.geo):
+                return self._winner(mover, depth)
+            moves = safe_moves(self.board, self.geo)
+            if not moves:  # every move hands the next player an SOS
+                return self._winner((mover + 1) % n, depth)
+            if depth <= 0:  # whoever is to move when the safe moves run out hands over the win
+                cells = len({i for i, _ in moves})
+                values = [0.0] * n
+                values[(mover + cells + 1) % n] = 1.0
+                return values
+            if len(moves) > self.width:
+                moves = self.rng.sample(moves, self.width)
+        elif depth <= 0:
+            return self._horizon_scores(mover)
+        else:
+            moves, _ = self._moves(self.width)
+        best, best_utility = None, None
+        for i, letter in moves:
+            points = self._play(i, letter, mover)
+            try:
+                values = self._maxn(depth - 1, mover if points else (mover + 1) % n)
+            finally:
+                self._undo(i, mover, points)
+            utility = self._utility(values, mover)
+            if best is None or utility > best_utility:
+                best, best_utility = values, utility
+        return best
+
+    def _winner(self, player: int, depth: int) -> list[float]:
+        values = [0.0] * self.players
+        values[player] = float(WIN + depth)  # a sooner win is worth more
+        return values
+
+    def _horizon_scores(self, mover: int) -> list[float]:
+        """General mode, 3+ players: the scores once the mover has taken what is on offer; the
+        next player gains the cheapest sacrifice if the mover has no safe move, and otherwise
+        whoever will run out of safe moves first (by their count) loses ``parity``."""
+        taken = self._take_offers(mover)
+        try:
+            values = [float(s) for s in self.scores]
+            if self.empty:
+                safe = safe_moves(self.board, self.geo)
+                if safe:
+                    values[(mover + len({i for i, _ in safe})) % self.players] -= self.parity
+                else:
+                    values[(mover + 1) % self.players] += self._cheapest_sacrifice()
+        finally:
+            self._give_back(taken, mover)
+        return values
+
+    def _root_value(self, depth: int, alpha: float, after: int) -> float:
+        """The root player's value of the position after a root move."""
+        if self.players == 2:
+            return self._search(depth, alpha, WIN * 10, after)
+        return self._utility(self._maxn(depth, after), self.root)
+
     def choose(self) -> tuple[int, str]:
         """The best root move found within the depth, width, time and node limits."""
         mover = self.root
@@ -325,7 +410,7 @@ class Search:
                     points = self._play(i, letter, mover)
                     try:
                         after = mover if points else (mover + 1) % self.players
-                        value = self._search(depth - 1, alpha, WIN * 10, after)
+                        value = self._root_value(depth - 1, alpha, after)
                     finally:
                         self._undo(i, mover, points)
                     if value > alpha:
