@@ -83,14 +83,15 @@ def one_threat(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
     return empty & s1 & ~s2, empty & o1 & ~o2
 
 
-def random_safe_move(safe_s: int, safe_o: int, rng: Random, pbits: int) -> tuple[int, bool]:
-    """A random safe (cell bit, is it an S) for a playout: the first safe cell at or after a
-    random bit, either letter where both are safe."""
-    cells = safe_s | safe_o
+def random_move(cells_s: int, cells_o: int, rng: Random, pbits: int) -> tuple[int, bool]:
+    """A random (cell bit, is it an S) for a playout, where ``cells_s`` and ``cells_o`` are the
+    cells allowed for each letter (the safe ones, say): the first allowed cell at or after a
+    random bit, either letter where both are allowed."""
+    cells = cells_s | cells_o
     p = rng.randrange(pbits)
     above = cells >> p
     bit = (above & -above) << p if above else cells & -cells
-    return bit, bool(safe_s & bit and (not safe_o & bit or rng.random() < 0.5))
+    return bit, bool(cells_s & bit and (not cells_o & bit or rng.random() < 0.5))
 
 
 class Solver:
@@ -387,7 +388,7 @@ class Solver:
                 cells = safe_s | safe_o
                 if not cells:
                     break
-                bit, is_s = random_safe_move(safe_s, safe_o, rng, pbits)
+                bit, is_s = random_move(safe_s, safe_o, rng, pbits)
                 if is_s:
                     s |= bit
                 else:

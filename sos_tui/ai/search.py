@@ -29,7 +29,7 @@ from random import Random
 
 from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
 
-from .exact import OutOfBudget, one_threat, random_safe_move, safe_sets
+from .exact import OutOfBudget, one_threat, random_move, safe_sets
 from .tactics import gain, geometry, neighbours, sacrifices, safe_moves, scoring_moves, threats_made
 
 WIN = 10_000
@@ -153,8 +153,8 @@ class Search:
     def _playout_value(self) -> float:
         """The mover's average future margin over a few seeded random games of reasonable moves
         from here (nothing on offer now): take an SOS on offer, else a random safe move, else a
-        random one of the moves leaving the fewest threats; to the end or ``playout_plies`` moves.
-        Each playout move counts as a node."""
+        random move leaving one threat (any move, if none does); to the end or ``playout_plies``
+        moves. Each playout move counts as a node."""
         board, width = self.board, self.pwidth
         sp = op = 0
         size = self.geo.size
@@ -201,17 +201,17 @@ class Search:
                     continue
                 safe_s, safe_o = safe_sets(s, o, empty, dirs)
                 if safe_s | safe_o:
-                    bit, is_s = random_safe_move(safe_s, safe_o, rng, pbits)
+                    bit, is_s = random_move(safe_s, safe_o, rng, pbits)
                     if is_s:
                         s |= bit
                     else:
                         o |= bit
-                else:  # a random sacrifice of the fewest threats
+                else:  # a random move leaving one threat (any move, if none does)
                     one_s, one_o = one_threat(s, o, empty, dirs)
                     if one_s | one_o:
-                        bit, is_s = random_safe_move(one_s, one_o, rng, pbits)
+                        bit, is_s = random_move(one_s, one_o, rng, pbits)
                     else:
-                        bit, is_s = random_safe_move(empty, empty, rng, pbits)
+                        bit, is_s = random_move(empty, empty, rng, pbits)
                     if is_s:
                         s |= bit
                     else:
