@@ -83,6 +83,20 @@ def one_threat(sp: int, op: int, empty: int, dirs) -> tuple[int, int]:
     return empty & s1 & ~s2, empty & o1 & ~o2
 
 
+def cell_moves(cells_s: int, cells_o: int) -> list[tuple[int, bool]]:
+    """``(cell bit, is it an S)`` for every allowed letter of every cell, lowest cell first."""
+    moves = []
+    cells = cells_s | cells_o
+    while cells:
+        bit = cells & -cells
+        cells ^= bit
+        if cells_s & bit:
+            moves.append((bit, True))
+        if cells_o & bit:
+            moves.append((bit, False))
+    return moves
+
+
 def random_move(cells_s: int, cells_o: int, rng: Random, pbits: int) -> tuple[int, bool]:
     """A random (cell bit, is it an S) for a playout, where ``cells_s`` and ``cells_o`` are the
     cells allowed for each letter (the safe ones, say): the first allowed cell at or after a
@@ -200,14 +214,7 @@ class Solver:
         for ms, mo in ((rest_s & ~bad_s1, rest_o & ~bad_o1),
                        (rest_s & bad_s1 & ~bad_s2, rest_o & bad_o1 & ~bad_o2),
                        (rest_s & bad_s2, rest_o & bad_o2)):
-            cells = ms | mo
-            while cells:
-                bit = cells & -cells
-                cells ^= bit
-                if ms & bit:
-                    yield bit, True
-                if mo & bit:
-                    yield bit, False
+            yield from cell_moves(ms, mo)
 
     def _general_padded(self, sp: int, op: int, alpha: int, beta: int) -> int:
         """General mode: the best margin the mover can still force on a padded board."""
@@ -286,12 +293,7 @@ class Solver:
         if not empty & (empty - 1):
             self.table[key] = 0  # the last cell, and it scores nothing (no threat): a draw
             return 0
-        bad_s = bad_o = 0
-        for d in self.dirs:
-            e1, e2, f1, f2 = empty >> d, empty << d, empty >> 2 * d, empty << 2 * d
-            bad_s |= (op >> d) & f1 | (sp >> 2 * d) & e1 | (op << d) & f2 | (sp << 2 * d) & e2
-            bad_o |= (sp >> d) & e2 | (sp << d) & e1
-        safe_s, safe_o = empty & ~bad_s, empty & ~bad_o
+        safe_s, safe_o = self._safe_sets(sp, op, empty)
         best = -1  # with no safe move, every move hands the opponent an SOS
         cells = safe_s | safe_o
         while cells:
@@ -326,16 +328,7 @@ class Solver:
         self.seed = seed
         sp, op = self._pad(sm), self._pad(om)
         empty = self.valid & ~(sp | op)
-        safe_s, safe_o = self._safe_sets(sp, op, empty)
-        moves = []
-        cells = safe_s | safe_o
-        while cells:
-            bit = cells & -cells
-            cells ^= bit
-            if safe_s & bit:
-                moves.append((bit, True))
-            if safe_o & bit:
-                moves.append((bit, False))
+        moves = cell_moves(*self._safe_sets(sp, op, empty))
         if not moves:
             return None
         self.ltable: dict[int, tuple] = {}
@@ -427,16 +420,9 @@ class Solver:
             return self._estimate(sp, op, key)
         a0 = alpha
         best, best_move = -SURE - 1, None
-        order = []
+        order = cell_moves(safe_s, safe_o)
         if first is not None:
-            order.append(first)
-        while cells:
-            bit = cells & -cells
-            cells ^= bit
-            if safe_s & bit:
-                order.append((bit, True))
-            if safe_o & bit:
-                order.append((bit, False))
+            order.insert(0, first)
         for move in order:
             bit, is_s = move
             v = -self._limited(sp | bit, op, depth - 1, -beta, -alpha) if is_s \
