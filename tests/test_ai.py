@@ -299,6 +299,26 @@ def test_expert_gives_one_sos_away_to_win_the_general_endgame():
     assert computer_player("expert", seed=4).choose_move(state) == Move.parse("S d1")
 
 
+def test_expert_search_declines_an_sos_by_blocking_it():
+    # 6x6 general, 13 cells empty, no safe move left and one SOS on offer: O e4. Taking it means
+    # moving again and sacrificing: -4 for the mover. Writing S there scores nothing and makes
+    # no threat, so the opponent must sacrifice instead: +5. Expert's search (below its exact
+    # endgame, it runs on bigger boards) blocks; without blocks it could only take.
+    from random import Random
+
+    from sos_tui.ai import players
+    from sos_tui.ai.search import search_move
+
+    state = position(["OO.O.O", "OOOSS.", ".O..SO", "S.O...", "S..SS.", "SSOOOS"], to_move=1)
+    solver = Solver(6, "general")
+    sm, om = masks(state.board)
+    assert solver.value(sm, om) == solver.child_value(sm, om, 22, True) == 5
+    assert solver.child_value(sm, om, 22, False) == -4
+    settings = {**players._SEARCH["expert"], **players._FIXED["expert"]}
+    assert search_move(state, rng=Random(1), **settings) == Move.parse("S e4")
+    assert search_move(state, rng=Random(1), **{**settings, "blocks": 0}) == Move.parse("O e4")
+
+
 def test_expert_searches_small_sacrifices_while_safe_moves_remain():
     from random import Random
 

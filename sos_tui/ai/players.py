@@ -25,8 +25,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 # Search settings: widths, and depth and node budgets (a time limit may cut these short).
 _SEARCH = {
     "hard": dict(width=10, root_width=30, use_table=True, sacrifices_too=0),
-    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=2, playouts=4,
-                   playout_weight=0.5),
+    "expert": dict(width=12, root_width=48, use_table=True, sacrifices_too=2, blocks=2, playouts=4,
+                   playout_weight=0.5, playouts_above=12),
 }
 _FIXED = {"hard": dict(max_depth=6, max_nodes=12_000), "expert": dict(max_depth=8, max_nodes=120_000)}
 # With 3+ players (max^n search, no alpha-beta), smaller budgets: there is no exact endgame.

@@ -12,14 +12,19 @@ the player to move picks the child best for itself: its own score minus the best
 
 The branching factor is cut the way the game suggests:
 - a scoring move keeps the turn, so scoring moves are searched first, and at the horizon the
-  mover takes everything on offer greedily (a quiescence search of chains);
+  mover takes everything on offer greedily (a quiescence search of chains). With ``blocks``,
+  a few moves that decline an SOS are searched too: the other letter in the offered cell,
+  where it scores nothing and makes no threat. In the sacrifice phase that passes the duty to
+  give something away back to the other player, which can be worth more than the SOS;
 - otherwise only safe moves (no threat left behind), at most ``width`` of them;
 - with no safe move, the least bad sacrifices: fewest threats handed over first. At the horizon
   the mover who must sacrifice is charged for it.
 - a parity term: whoever faces a board without safe moves must give something away, so an odd
   number of safe cells left is good for the player to move. With ``playouts`` (expert, general
   mode, two players) the horizon instead averages the margin of a few seeded random games of
-  reasonable moves (take an SOS on offer, else a safe move, else a cheap sacrifice).
+  reasonable moves (take an SOS on offer, else a safe move, else a cheap sacrifice) while more
+  than ``playouts_above`` safe cells remain. With fewer, random safe moves are a worse guide to
+  who will run out of them first than the count of safe cells itself.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ class Search:
                  deadline: float | None = None, max_nodes: int | None = None,
                  rng: Random | None = None, use_table: bool = False, sacrifices_too: int = 0,
                  parity: float = 0.5, playouts: int = 0, playout_plies: int = 60,
-                 playout_weight: float = 1.0):
+                 playout_weight: float = 1.0, playouts_above: int = 0, blocks: int = 0):
         self.geo = geometry(state.size)
         self.board = list(state.board)
         self.scores = list(state.scores)
@@ -55,11 +60,13 @@ class Search:
         self.rng = rng or Random(0)
         self.table: dict | None = {} if use_table else None
         self.sacrifices_too = sacrifices_too
+        self.blocks = 0 if self.simple else blocks
         self.parity = parity
         # General mode, two players: value the horizon by random reasonable continuations
         self.playouts = playouts if (state.players == 2 and not self.simple) else 0
         self.playout_plies = playout_plies
         self.playout_weight = playout_weight
+        self.playouts_above = playouts_above if self.playouts else len(self.board)
         if self.playouts:  # (hard draws nothing more from its generator than before)
             self.seed = self.rng.getrandbits(32)
             size = state.size
@@ -133,16 +140,17 @@ class Search:
                    for i, here in enumerate(self.board) if here == EMPTY for letter in "SO")
 
     def _horizon(self, mover: int) -> float:
-        """General mode: the mover takes what is on offer, then pays if it must sacrifice."""
+        """General mode: the mover takes what is on offer; then playouts, the parity of the safe
+        cells, or the cheapest sacrifice if the mover has no safe move."""
         taken = self._take_offers(mover)
         try:
             value = float(self._margin())
-            if self.empty and self.playouts:
-                value += self._side(mover) * self.playout_weight * self._playout_value()
-            elif self.empty:
+            if self.empty:
                 safe = safe_moves(self.board, self.geo)
-                if safe:
-                    cells = len({i for i, _ in safe})
+                cells = len({i for i, _ in safe})
+                if cells > self.playouts_above:
+                    value += self._side(mover) * self.playout_weight * self._playout_value()
+                elif safe:
                     value += self._side(mover) * (self.parity if cells % 2 else -self.parity)
                 else:
                     value -= self._side(mover) * self._cheapest_sacrifice()
@@ -231,7 +239,10 @@ class Search:
         """Candidate moves and whether they score; in simple mode, a scoring move ends it."""
         offer = scoring_moves(self.board, self.geo)
         if offer:
-            return [(i, letter) for _, i, letter in offer[:max(2, width // 3)]], True
+            moves = [(i, letter) for _, i, letter in offer[:max(2, width // 3)]]
+            if self.blocks:
+                moves += self._blocks(offer)
+            return moves, True
         safe = safe_moves(self.board, self.geo)
         if safe:
             if len(safe) > width:
@@ -246,6 +257,21 @@ class Search:
                 safe += least
             return safe, False
         return [(i, letter) for _, i, letter in sacrifices(self.board, self.geo)[:width]], False
+
+    def _blocks(self, offer: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+        """Up to ``blocks`` moves that fill an offered cell with the letter that scores nothing
+        there and makes no new threat. Declining an SOS this way passes the turn: once no safe
+        move is left, the other player must then sacrifice again, which can be worth more than
+        the SOS."""
+        board, geo = self.board, self.geo
+        found = []
+        for i in dict.fromkeys(i for _, i, _ in offer):
+            for letter in "SO":
+                if not gain(board, geo, i, letter) and not threats_made(board, geo, i, letter, 1):
+                    found.append((i, letter))
+        if len(found) > self.blocks:
+            found = self.rng.sample(found, self.blocks)
+        return found
 
     # -- the search -----------------------------------------------------------------------
     def _search(self, depth: int, alpha: float, beta: float, mover: int) -> float:
