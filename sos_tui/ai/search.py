@@ -35,7 +35,7 @@ from random import Random
 from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
 
 from .exact import OutOfBudget, one_threat, random_move, safe_sets
-from .tactics import gain, geometry, neighbours, sacrifices, safe_moves, scoring_moves, threats_made
+from .tactics import gain, geometry, is_safe, neighbours, sacrifices, safe_moves, scoring_moves, threats_made
 
 WIN = 10_000
 
@@ -236,7 +236,8 @@ class Search:
 
     # -- move lists -----------------------------------------------------------------------
     def _moves(self, width: int) -> tuple[list[tuple[int, str]], bool]:
-        """Candidate moves and whether they score; in simple mode, a scoring move ends it."""
+        """Candidate moves, and whether an SOS is on offer (then they score, but for any blocks);
+        in simple mode, a scoring move ends it."""
         offer = scoring_moves(self.board, self.geo)
         if offer:
             moves = [(i, letter) for _, i, letter in offer[:max(2, width // 3)]]
@@ -267,7 +268,7 @@ class Search:
         found = []
         for i in dict.fromkeys(i for _, i, _ in offer):
             for letter in "SO":
-                if not gain(board, geo, i, letter) and not threats_made(board, geo, i, letter, 1):
+                if not gain(board, geo, i, letter) and is_safe(board, geo, i, letter):
                     found.append((i, letter))
         if len(found) > self.blocks:
             found = self.rng.sample(found, self.blocks)
