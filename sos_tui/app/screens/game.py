@@ -1,16 +1,41 @@
-"""The game screen: the board, the scoreboard and the move log, or a "too small" notice."""
+"""The game screen: owns the GameSession, shows it on the board, the scoreboard and the move log.
+
+Attributes down, messages up: the screen's reactives (``state``, ``seats``, ``paused``,
+``thinking``, ``letter``) are bound to the widgets with ``data_bind``; the board posts
+``CellChosen`` and the computer's worker posts ``ComputerMoved``, and ``apply`` plays either
+through the session. The session reports every change back; ``_on_change`` redraws, starts the
+computer when it is to move, and opens the game-over dialog when a move ends the game.
+"""
 
 from __future__ import annotations
 
+import asyncio
+
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, cell_name
+from sos_tui.session import (
+    HINT_LEVEL,
+    Change,
+    ComputerFailed,
+    ComputerPool,
+    GameSession,
+    Keeper,
+    NotYourTurnError,
+    SeatKind,
+)
 
 from ..widgets.board import Board
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
+from .game_over import GameOverScreen
 
 MIN_WIDTH, MIN_HEIGHT = 44, 14
 
@@ -19,35 +44,222 @@ class GameScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (78, "-wide")]
 
     BINDINGS = [
-        Binding("H", "app.hint", "Hint", key_display="H"),
-        Binding("u,ctrl+z", "app.undo", "Undo", key_display="u"),
-        Binding("r,ctrl+y", "app.redo", "Redo", key_display="r", show=False),
-        Binding("p", "app.pause", "Pause", show=False),
-        Binding("ctrl+s", "app.save", "Save", show=False),
-        Binding("ctrl+o", "app.open", "Open", show=False),
-        Binding("ctrl+n", "app.new_game", "New", show=False),
-        Binding("ctrl+r", "app.rematch", "Rematch", show=False),
+        Binding("H", "hint", "Hint", key_display="H"),
+        Binding("u,ctrl+z", "undo", "Undo", key_display="u"),
+        Binding("r,ctrl+y", "redo", "Redo", key_display="r", show=False),
+        Binding("p", "pause", "Pause / resume the computers", show=False),
+        Binding("ctrl+s", "save", "Save", show=False),
+        Binding("ctrl+o", "app.open", "Open a saved game", show=False),
+        Binding("ctrl+n", "app.new_game", "New game", show=False),
+        Binding("ctrl+r", "rematch", "Rematch", show=False),
     ]
 
-    def __init__(self, mouse: bool = True) -> None:
+    state: reactive[GameState | None] = reactive(None, always_update=True)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive(())
+    paused: reactive[bool] = reactive(False)
+    thinking: reactive[bool] = reactive(False)
+    letter: reactive[str] = reactive("S")
+
+    class ComputerMoved(Message):
+        """The computer's move for the session at ``version``."""
+
+        def __init__(self, move: Move, version: int) -> None:
+            self.move, self.version = move, version
+            super().__init__()
+
+    def __init__(self, computer: ComputerPool, keeper: Keeper | None, computer_delay: float = 0.5,
+                 mouse: bool = True) -> None:
         super().__init__()
+        self.computer = computer
+        self.keeper = keeper
+        self.computer_delay = computer_delay  # the shortest a computer move takes, to follow a chain
         self.mouse = mouse
+        self.session: GameSession | None = None
+        self._unsubscribe: list = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Container(id="board-area"):
-                yield Board(id="board", mouse=self.mouse)
+                yield Board(id="board", mouse=self.mouse).data_bind(GameScreen.state)
             with Vertical(id="side"):
-                yield Scoreboard(id="scoreboard")
-                yield MoveLog(id="log")
+                yield Scoreboard(id="scoreboard").data_bind(
+                    GameScreen.seats, GameScreen.state, GameScreen.paused, GameScreen.thinking,
+                    GameScreen.letter)
+                yield MoveLog(id="log").data_bind(GameScreen.seats, GameScreen.state)
         yield Static(id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#scoreboard").border_title = "Players"
         self.query_one("#log").border_title = "Moves"
-        self.query_one(Board).focus()
+        self.board.focus()
 
+    @property
+    def board(self) -> Board:
+        return self.query_one(Board)
+
+    # -- the game ---------------------------------------------------------------------------
+    def start(self, record: GameRecord) -> GameSession:
+        """Play ``record`` (empty, or with moves already: a loaded or resumed game)."""
+        self.stop_computer()
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        session = self.session = GameSession(record)
+        self._unsubscribe = [session.subscribe(self._on_change)]
+        if self.keeper is not None:
+            self._unsubscribe.append(session.subscribe(self.keeper.on_change))
+        self.board.cursor, self.board.hint = (0, 0), None
+        self.seats = session.seats
+        session.announce_start()
+        return session
+
+    def _on_change(self, change: Change) -> None:
+        self.stop_computer()
+        self.board.hint = None
+        self.paused = self.session.paused
+        self.state = change.state
+        if change.finished:
+            self.call_after_refresh(self._game_over, change.state)
+        self._computer_turn()
+
+    def _game_over(self, state: GameState) -> None:
+        if self.session is None or self.session.state is not state or self.app.screen is not self:
+            return
+        self.app.push_screen(GameOverScreen(state, self.session.seats), self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "rematch":
+            self.action_rematch()
+        elif choice == "new":
+            self.app.call_later(self.app.action_new_game)
+        elif choice == "quit":
+            self.app.call_later(self.app.action_quit)
+
+    # -- moves: every move, from a key, a click or the computer, is played here ---------------
+    def on_board_cell_chosen(self, message: Board.CellChosen) -> None:
+        self.apply(Move(message.row, message.col, message.letter))
+
+    def on_game_screen_computer_moved(self, message: ComputerMoved) -> None:
+        self.apply(message.move, version=message.version)
+
+    def apply(self, move: Move, version: int | None = None) -> bool:
+        """Play ``move`` through the session: a person's move (``version`` None) or the computer's
+        answer to the position of ``version``. A refused move leaves everything as it was."""
+        session = self.session
+        if session is None:
+            return False
+        if version is not None:
+            return session.play_computer(move, version) is not None
+        if session.state.is_over:
+            self.notify("The game is over: ctrl+r for a rematch, ctrl+n for a new game.",
+                        title="No more moves", severity="warning", timeout=3)
+            return False
+        try:
+            session.play_human(move)
+        except NotYourTurnError:
+            self.notify(f"Wait for {session.seat_to_move.name} to move.", severity="warning", timeout=2,
+                        markup=False)
+            return False
+        except IllegalMoveError as error:
+            state = session.state
+            inside = 0 <= move.row < state.size and 0 <= move.col < state.size
+            taken = state.cell(move.row, move.col) if inside else None
+            text = (f"{cell_name(move.row, move.col)} already holds {taken}: choose an empty cell."
+                    if taken else str(error))
+            self.notify(text, title="Move refused", severity="warning", timeout=3)
+            return False
+        return True
+
+    def on_board_letter_changed(self, message: Board.LetterChanged) -> None:
+        self.letter = message.letter
+
+    def on_move_log_selected(self, event: MoveLog.Selected) -> None:
+        self.board.focus()
+
+    # -- the computer -----------------------------------------------------------------------
+    def _computer_turn(self) -> None:
+        session = self.session
+        level = session.computer_level
+        if level is not None:
+            self._think(session.state, level, session.version)
+
+    @work(exclusive=True, group="computer")
+    async def _think(self, state: GameState, level: str, version: int) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self.thinking = True
+        name = self.session.seat_to_move.name
+        try:
+            move = await self.computer.choose(
+                level, state, on_retry=lambda why: self.notify(f"{why}.", title=f"{name} is thinking",
+                                                               severity="warning", markup=False))
+            await asyncio.sleep(max(0.0, self.computer_delay - (loop.time() - started)))
+        except ComputerFailed as error:
+            self.thinking = False
+            if self.session is not None and self.session.version == version:
+                self.notify(f"{name} could not move: {error}. Press p to try again.",
+                            title="Computer stopped", severity="error", timeout=10, markup=False)
+                self.session.pause()  # last: the change it causes cancels this worker
+            return
+        self.thinking = False
+        self.post_message(self.ComputerMoved(move, version))
+
+    @work(exclusive=True, group="hint")
+    async def _hint(self, state: GameState, version: int) -> None:
+        self.thinking = True
+        try:
+            move = await self.computer.choose(HINT_LEVEL, state)
+        except ComputerFailed as error:
+            self.notify(f"No hint: {error}", severity="error", markup=False)
+            return
+        finally:
+            self.thinking = False
+        if self.session is not None and self.session.version == version:
+            self.board.hint = move
+            self.board.cursor = (move.row, move.col)
+            self.notify(f"Hint: {move}", timeout=3)
+
+    def stop_computer(self) -> None:
+        """Forget any search under way; a running one is stopped with its process."""
+        self.workers.cancel_group(self, "computer")
+        self.workers.cancel_group(self, "hint")
+        self.computer.cancel()
+        self.thinking = False
+
+    # -- actions ----------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        if self.session is not None and self.session.undo() is None:
+            self.notify("Nothing to undo.", timeout=2)
+
+    def action_redo(self) -> None:
+        if self.session is not None and self.session.redo() is None:
+            self.notify("Nothing to redo.", timeout=2)
+
+    def action_pause(self) -> None:
+        if self.session is not None and self.session.has_computer:
+            self.session.toggle_pause()
+
+    def action_hint(self) -> None:
+        session = self.session
+        if session is not None and session.kind_to_move is SeatKind.HUMAN:
+            self._hint(session.state, session.version)
+
+    def action_rematch(self) -> None:
+        if self.session is not None:
+            self.start(self.session.rematch())
+
+    def action_save(self) -> None:
+        if self.session is not None:
+            self.app.save_game(self.session.record)
+
+    def action_replay(self) -> None:
+        if self.session is not None and self.session.state.moves:
+            self.app.replay(self.session.record)
+
+    def on_unmount(self) -> None:
+        self.stop_computer()
+
+    # -- a terminal too small ---------------------------------------------------------------
     def on_resize(self) -> None:
         width, height = self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
@@ -59,7 +271,5 @@ class GameScreen(Screen):
                 f"Your game is safe."
             )
         elif self.focused is None:
-            self.query_one(Board).focus()
+            self.board.focus()
 
-    def on_move_log_row_selected(self, event) -> None:
-        self.query_one(Board).focus()

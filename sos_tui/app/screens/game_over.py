@@ -24,15 +24,20 @@ def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
 
 
 class GameOverScreen(ModalScreen[str]):
-    """Dismisses with "rematch", "new", "quit" or "board" (close and look at the board)."""
+    """Dismisses with "rematch", "new", "quit" or "board" (close and look at the board).
 
-    AUTO_FOCUS = "#rematch"
+    Its keys are the game screen's own for the same things (ctrl+r, ctrl+n, ctrl+q), so no key
+    means one thing on the board and another here: a redo (r) pressed once too often cannot
+    start a rematch. The focused button is the harmless one, "Board".
+    """
+
+    AUTO_FOCUS = "#board"
 
     BINDINGS = [
-        Binding("escape", "choose('board')", "Look at the board"),
-        Binding("r", "choose('rematch')", "Rematch"),
-        Binding("n", "choose('new')", "New game"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "choose('board')", "Back to the board"),
+        Binding("ctrl+r", "choose('rematch')", "Rematch", priority=True),
+        Binding("ctrl+n", "choose('new')", "New game", priority=True),
+        Binding("ctrl+q", "choose('quit')", "Quit", priority=True),
     ]
 
     def __init__(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
@@ -44,15 +49,15 @@ class GameOverScreen(ModalScreen[str]):
         ranking = sorted(range(len(self.seats)), key=lambda p: -state.scores[p])
         with Vertical(id="dialog"):
             yield Label("Game over", id="title")
-            yield Label(result_line(state, self.seats), id="result")
+            yield Label(result_line(state, self.seats), id="result", markup=False)
             for p in ranking:
                 yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}",
-                            classes=f"score player-{p % MAX_PLAYER_STYLES + 1}")
+                            classes=f"score player-{p % MAX_PLAYER_STYLES + 1}", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Rematch", id="rematch", variant="primary")
                 yield Button("New", id="new")
-                yield Button("Quit", id="quit", variant="error")
-            yield Label("r · n · q · esc: back to the board", id="keys")
+                yield Button("Board", id="board")
+            yield Label("^r rematch · ^n new · esc board", id="keys")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

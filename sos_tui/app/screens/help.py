@@ -1,14 +1,17 @@
-"""Keys and rules at a glance (? or F1)."""
+"""Rules and keys (? or F1). The keys come from the bindings of the view the help was opened
+from, so the table cannot drift from what the keys really do."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown
 
-HELP = """\
+RULES = """\
 # How to play SOS
 
 Take turns writing an **S** or an **O** in any empty cell — you choose the letter every turn.
@@ -19,37 +22,45 @@ complete several at once. Each SOS is struck through with its scorer's mark (●
   full, the most SOSs wins; equal top scores draw.
 * **Simple game**: the first SOS wins. A full board with no SOS is a draw.
 
-# Keys
-
-| Key | Does |
-|---|---|
-| ← ↑ → ↓ or h j k l | move the cursor |
-| s / o | write S / O at the cursor |
-| space / enter | write the selected letter at the cursor |
-| tab | switch the selected letter (S ↔ O) |
-| mouse | hover highlights a cell; left click writes the selected letter, right click the other |
-| H | hint: show the strongest move for you |
-| u / ctrl+z | undo (against the computer: back to your previous turn) |
-| r / ctrl+y | redo |
-| p | pause / resume computer players |
-| ctrl+s / ctrl+o | save / open a game |
-| ctrl+n | new game (setup) |
-| ctrl+r | rematch with the same settings |
-| ctrl+p | command palette: new game, rematch, themes, history… |
-| ? / F1 | this help |
-| ctrl+q | quit (your game is kept: "Continue" next time) |
-
-# Replay (command palette → Replay, or History → a game)
-
-| Key | Does |
-|---|---|
-| ← / → | one move back / forward |
-| home / end | the start / the end |
-| space | play / pause; + and - change the speed |
-| f | play on from here against anyone |
-| x | export the game as a text transcript |
-| esc | back |
+With the mouse, hovering highlights a cell; a left click writes the selected letter, a right
+click the other one. Your game is saved as you play: quit at any time and "Continue" next time.
 """
+
+# Keys that the bindings name by their action only; a person reads these words instead.
+_MOVES = {"Up", "Down", "Left", "Right"}
+
+
+def key_table(screen: Screen) -> list[tuple[str, str]]:
+    """(keys, what they do) for every binding active on ``screen``, in binding order; the four
+    cursor directions are folded into one row."""
+    app = screen.app
+    rows: dict[str, list[str]] = {}
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        description = binding.description or binding.action
+        if description in _MOVES:
+            description = "Move the cursor"
+        display = app.get_key_display(replace(binding, key=key, key_display=None))
+        keys = rows.setdefault(description, [])
+        if display not in keys:
+            keys.append(display)
+    return [(" ".join(keys), description) for description, keys in rows.items()]
+
+
+def help_markdown(keys: list[tuple[str, str]]) -> str:
+    lines = [RULES, "# Keys here", "", "| Key | Does |", "|---|---|"]
+    for shown, description in keys:
+        lines.append(f"| {_cell(shown)} | {_cell(description)} |")
+    lines.append("| ctrl+p | Command palette: new game, rematch, replay, history, themes… |")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Markdown table cell text: literal characters, never markup."""
+    out = text.replace("\\", "\\\\").replace("|", "\\|")
+    for char in "*_`[]<>#":
+        out = out.replace(char, "\\" + char)
+    return out
 
 
 class HelpScreen(ModalScreen[None]):
@@ -57,9 +68,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "close", "Close"),
     ]
 
+    def __init__(self, keys: list[tuple[str, str]] | None = None) -> None:
+        super().__init__()
+        self.keys = keys or []
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(help_markdown(self.keys))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, Select, Static
 
-from sos_tui.engine import Mode, RecordError
+from sos_tui.engine import GameRecord, Mode, RecordError
 from sos_tui.storage import History, HistoryEntry, HistoryError, Stats, StorageError, history_db_path
 
 from .replay import ReplayScreen
@@ -62,7 +62,7 @@ def stats_text(stats: Stats) -> Text:
     return text
 
 
-class HistoryScreen(Screen):
+class HistoryScreen(Screen[GameRecord | None]):
     """The finished games, newest first, filtered by opponent kind, board size and mode.
 
     Enter (or Replay) pushes a ReplayScreen of the highlighted game; escape goes back.
@@ -250,7 +250,11 @@ class HistoryScreen(Screen):
             self.notify(f"This game's record cannot be read: {error}", title="Cannot replay",
                         severity="error")
             return
-        self.app.push_screen(ReplayScreen(record))
+        self.app.push_screen(ReplayScreen(record), self._replayed)
+
+    def _replayed(self, record: GameRecord | None) -> None:
+        if record is not None:  # "play from here": this screen hands the game on
+            self.dismiss(record)
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.dismiss(None)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import Footer, Label
 
 from sos_tui.engine import GameRecord, GameState, transcript
 from sos_tui.storage import default_save_name, saves_dir
@@ -49,10 +49,11 @@ def export_transcript(record: GameRecord) -> Path:
     return path
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[GameRecord | None]):
     """Shows ``record`` after ``start_at`` moves (default: all of them).
 
-    Posts ``ReplayScreen.PlayFromHere`` to the app (and closes) when the user asks to play on.
+    Dismisses with the game cut after the current move when the player asks to play on from
+    here, and with None when closed.
     """
 
     DEFAULT_CSS = """
@@ -80,11 +81,6 @@ class ReplayScreen(Screen):
     ReplayScreen #replay-side > * { border-title-color: $text-muted; }
     ReplayScreen #replay-log { height: 1fr; border: round $secondary 50%; }
     ReplayScreen #replay-log:focus { border: round $secondary; }
-    ReplayScreen #replay-log.-at-start > .datatable--cursor {
-        background: initial;
-        color: initial;
-        text-style: initial;
-    }
     ReplayScreen #replay-status {
         width: 1fr;
         height: 1;
@@ -108,13 +104,6 @@ class ReplayScreen(Screen):
         Binding("escape", "back", "Close"),
     ]
 
-    class PlayFromHere(Message):
-        """Start a live game from ``record`` (the replayed game cut after the current move)."""
-
-        def __init__(self, record: GameRecord) -> None:
-            self.record = record
-            super().__init__()
-
     def __init__(self, record: GameRecord, start_at: int | None = None) -> None:
         super().__init__()
         self.record = record
@@ -128,14 +117,13 @@ class ReplayScreen(Screen):
         self.playing = False
         self._delay = DEFAULT_DELAY
         self._timer: Timer | None = None
-        self._log_row: int | None = None  # the row this screen last put the log's cursor on
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         record = self.record
         names = " vs ".join(p.name for p in record.players)
         yield Label(f"Replay · {names} · {record.mode.value} {record.size}x{record.size} · "
-                    f"{record.result_text(self.states[-1])}", id="replay-title")
+                    f"{record.result_text(self.states[-1])}", id="replay-title", markup=False)
         with Horizontal(id="replay-main"):
             with Container(id="replay-board-area"):
                 yield ReplayBoard(id="replay-board", mouse=False)
@@ -205,13 +193,8 @@ class ReplayScreen(Screen):
         self._show_status()
 
     def _sync_log(self) -> None:
-        """Put the log's cursor on the latest move shown (row 0, made invisible, at the start)."""
-        log = self.move_log
-        row = max(0, self.position - 1)
-        log.set_class(self.position == 0, "-at-start")
-        self._log_row = row
-        if log.row_count and log.cursor_row != row:
-            log.move_cursor(row=row, animate=False, scroll=True)
+        """Put the log's cursor on the latest move shown (on none at the start)."""
+        self.move_log.move_cursor(self.position - 1)
 
     def _show_status(self) -> None:
         where = f"move {self.position} of {self.total}" + (" (start)" if self.position == 0 else "")
@@ -225,22 +208,12 @@ class ReplayScreen(Screen):
         event.stop()  # this board only shows; the live game's letter is not its business
 
     # -- the move log -----------------------------------------------------------------------
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table is not self.move_log:
-            return
-        event.stop()
-        log = self.move_log
-        if event.cursor_row != log.cursor_row or event.cursor_row == self._log_row:
-            return  # stale (the cursor has moved on since) or a move this screen made itself
-        self._pause()
-        self.go_to(event.cursor_row + 1)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.data_table is not self.move_log:
-            return
+    @on(MoveLog.Highlighted)
+    @on(MoveLog.Selected)
+    def _log_moved(self, event: MoveLog.Highlighted) -> None:
         event.stop()
         self._pause()
-        self.go_to(event.cursor_row + 1)
+        self.go_to(event.row + 1)
 
     # -- actions ----------------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
@@ -287,9 +260,7 @@ class ReplayScreen(Screen):
             return
         record = self.record
         self._pause()
-        self.app.post_message(self.PlayFromHere(GameRecord(record.size, record.mode, record.players,
-                                                           record.moves[: self.position])))
-        self.app.pop_screen()
+        self.dismiss(GameRecord(record.size, record.mode, record.players, record.moves[: self.position]))
 
     def action_export(self) -> None:
         try:
@@ -301,7 +272,7 @@ class ReplayScreen(Screen):
 
     def action_back(self) -> None:
         self._pause()
-        self.app.pop_screen()
+        self.dismiss(None)
 
     # -- playing ----------------------------------------------------------------------------
     def _schedule(self) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
+from sos_tui import storage
 from sos_tui.ai import LEVELS
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
 
@@ -29,27 +30,39 @@ def resume_preview(record: GameRecord) -> str:
     state = record.state
     seats = zip(record.players, state.scores, strict=True)
     scores = ", ".join(f"{seat.name} {score}" for seat, score in seats)
+    moves = "1 move" if state.move_count == 1 else f"{state.move_count} moves"
     return (f"Unfinished {record.mode.value} game, {record.size}x{record.size}, "
-            f"{state.move_count} moves — {scores}\n\n{state}")
+            f"{moves} — {scores}\n\n{state}")
 
 
-class SetupScreen(Screen):
-    """Posts ``SetupScreen.Start`` with an empty GameRecord describing the new game."""
+def remembered(setup) -> GameRecord | None:
+    """The game the remembered setup (settings' "setup": size, mode, seats) describes, if valid."""
+    try:
+        seats = tuple(PlayerInfo(s["name"], s.get("kind", "human"), s.get("level")) for s in setup["seats"])
+        if not 2 <= len(seats) <= MAX_SEATS or any(
+                not isinstance(s.name, str) or (s.is_computer and s.level not in LEVELS) for s in seats):
+            return None
+        size = int(setup["size"])
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            return None
+        return GameRecord(size, Mode(setup["mode"]), seats)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+class SetupScreen(Screen[GameRecord | None]):
+    """Dismisses with the GameRecord to play: a new, empty one, or the unfinished game "Continue"
+    picks up (found in a thread, so the screen never waits on the disk)."""
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", show=True, priority=True),
         Binding("escape", "back", "Back", show=False),
     ]
 
-    class Start(Message):
-        def __init__(self, game: GameRecord) -> None:
-            self.game = game
-            super().__init__()
-
-    def __init__(self, previous: GameRecord | None = None, resume: GameRecord | None = None) -> None:
+    def __init__(self, previous: GameRecord | None = None, setup: dict | None = None) -> None:
         super().__init__()
-        self.previous = previous or resume
-        self.resume = resume  # an unfinished game that "Continue" picks up
+        self.previous = previous or remembered(setup)
+        self.resume: GameRecord | None = None  # an unfinished game that "Continue" picks up
 
     def compose(self) -> ComposeResult:
         prev = self.previous
@@ -57,11 +70,10 @@ class SetupScreen(Screen):
         with VerticalScroll(id="setup"):
             yield Label("SOS", id="setup-title")
             yield Label("Write S or O in turn; complete S-O-S lines to score.", id="setup-tagline")
-            if self.resume is not None:
-                with Horizontal(id="resume"):
-                    yield Static(resume_preview(self.resume), id="resume-preview")
-                    yield Button("Continue", id="continue", variant="success")
-                yield Label("…or set up a new game:", id="new-game-label")
+            with Horizontal(id="resume"):
+                yield Static(id="resume-preview", markup=False)
+                yield Button("Continue", id="continue", variant="success")
+            yield Label("…or set up a new game:", id="new-game-label")
             with Horizontal(classes="setup-row"):
                 yield Label("Board size", classes="setup-label")
                 yield Select([(f"{n} x {n}", n) for n in range(MIN_SIZE, MAX_SIZE + 1)],
@@ -94,7 +106,27 @@ class SetupScreen(Screen):
 
     def on_mount(self) -> None:
         self._show_seats(self.query_one("#count", Select).value)
-        self.query_one("#continue" if self.resume is not None else "#start", Button).focus()
+        self._show_resume(None)
+        self.query_one("#start", Button).focus()
+        self._find_resumable()
+
+    @work(thread=True, exclusive=True, group="resume")
+    def _find_resumable(self) -> None:
+        try:
+            record = storage.load_autosave()
+        except (storage.StorageError, OSError):
+            record = None
+        if record is not None and record.moves and not record.state.is_over:
+            self.app.call_from_thread(self._show_resume, record)
+
+    def _show_resume(self, record: GameRecord | None) -> None:
+        self.resume = record
+        for selector in ("#resume", "#new-game-label"):
+            self.query_one(selector).display = record is not None
+        if record is not None:
+            self.query_one("#resume-preview", Static).update(resume_preview(record))
+            if self.focused is self.query_one("#start"):
+                self.query_one("#continue", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":
@@ -114,25 +146,32 @@ class SetupScreen(Screen):
                           Mode(self.query_one("#mode", Select).value), seats)
 
     def action_start(self) -> None:
-        self.post_message(self.Start(self.game()))
+        self.dismiss(self.game())
 
     def action_back(self) -> None:
-        if self.app.state is not None:
-            self.dismiss()
+        if self.app.state is not None:  # a game is under way behind this screen
+            self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        match event.button.id:
-            case "start":
-                self.action_start()
-            case "continue":
-                self.app.action_continue()
-            case "open":
-                self.app.action_open()
-            case "history":
-                self.app.action_history()
-            case "quit":
-                self.app.exit()
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#continue")
+    def _continue_pressed(self) -> None:
+        if self.resume is not None:
+            self.dismiss(self.resume)
+
+    @on(Button.Pressed, "#open")
+    def _open_pressed(self) -> None:
+        self.app.action_open()
+
+    @on(Button.Pressed, "#history")
+    def _history_pressed(self) -> None:
+        self.app.action_history()
+
+    @on(Button.Pressed, "#quit")
+    def _quit_pressed(self) -> None:
+        self.app.exit()

@@ -59,7 +59,8 @@ def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int]]:
 
 
 class Board(ScrollView, can_focus=True):
-    """Shows a GameState; the cursor and the selected letter are the only state it owns."""
+    """Shows a GameState (and a hint, when given one); it owns the cursor, the hovered cell and
+    the selected letter, nothing of the game."""
 
     BINDINGS = [
         Binding("up,k", "move(-1, 0)", "Up", show=False),
@@ -87,7 +88,7 @@ class Board(ScrollView, can_focus=True):
     state: reactive[GameState | None] = reactive(None, always_update=True)
     cursor: reactive[tuple[int, int]] = reactive((0, 0))
     hover: reactive[tuple[int, int] | None] = reactive(None)
-    letter: reactive[str] = reactive("S")
+    letter: reactive[str] = reactive("S", init=False)
     hint: reactive[Move | None] = reactive(None)
     interactive: reactive[bool] = reactive(True)
 
@@ -148,7 +149,6 @@ class Board(ScrollView, can_focus=True):
             canvas = canvas_size(new.size)
             self.virtual_size = Size(self.label_width + canvas.width, 1 + canvas.height)
             self.cursor = (min(self.cursor[0], new.size - 1), min(self.cursor[1], new.size - 1))
-        self.hint = None
         dirty = _changed_rows(old, new)
         if dirty is None:
             self._rows.clear()

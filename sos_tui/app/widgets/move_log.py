@@ -1,66 +1,199 @@
-"""The move log: numbered moves with the player, the notation and the points scored."""
+"""The move log: numbered moves with the player, the notation and the points scored.
+
+A ScrollView drawn line by line (Textual's Line API), like the board: a move appended repaints
+one line, however long the game. The header stays pinned. The log shows ``state`` (with the
+names in ``seats``); its cursor is on the latest move unless the player moves it with the keys
+or the mouse, which posts ``Highlighted`` (cursor moved) and ``Selected`` (enter or a click).
+Moving the cursor from code (``move_cursor``) posts nothing.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
-
-from rich.text import Text
-from textual.widgets import DataTable
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from sos_tui.engine import GameState, PlayerInfo
 
 from .board import MARKS, MAX_PLAYER_STYLES
 
+NUMBER_W, MOVE_W, POINTS_W = 4, 6, 4
 
-class MoveLog(DataTable):
-    """A table of the moves of the state it is shown; appends when the game only grew."""
 
-    DEFAULT_CSS = """
-    MoveLog { height: 1fr; }
-    """
+class MoveLog(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Previous move", show=False),
+        Binding("down,j", "cursor(1)", "Next move", show=False),
+        Binding("pageup", "cursor(-10)", "Back 10", show=False),
+        Binding("pagedown", "cursor(10)", "On 10", show=False),
+        Binding("home", "cursor_to(0)", "First move", show=False),
+        Binding("end", "cursor_to(-1)", "Last move", show=False),
+        Binding("enter", "select", "Go to move", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "move-log--header",
+        "move-log--cursor",
+        "move-log--odd",
+        "move-log--points",
+        *(f"move-log--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
+    }
+
+    state: reactive[GameState | None] = reactive(None, always_update=True)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive(())
+    cursor_row: reactive[int] = reactive(-1)  # -1: no move to point at
+
+    class Highlighted(Message):
+        def __init__(self, move_log: MoveLog, row: int) -> None:
+            self.move_log, self.row = move_log, row
+            super().__init__()
+
+    class Selected(Highlighted):
+        pass
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        super().__init__(**kwargs)
+        self._styles: dict[str, Style] = {}
+        self._points: list[int] = []  # points scored by each move shown
         self._shown: tuple = ()
-        self._last: tuple | None = None
 
-    def on_mount(self) -> None:
-        self.add_column("#", key="n")
-        self.add_column("Player", key="player")
-        self.add_column("Move", key="move")
-        self.add_column("Pts", key="pts")
-        self.app.theme_changed_signal.subscribe(self, self._recolour)
-
-    def _recolour(self, _theme) -> None:
-        """Player colours come from the theme: draw the rows again in the new ones."""
-        if self._last is not None:
-            self._shown = ()
-            self.show(*self._last)
+    # -- what it shows ----------------------------------------------------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self._shown)
 
     def show(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
-        self._last = (state, seats)
-        moves = state.moves
+        """Show ``state``'s moves (for callers without data_bind)."""
+        self.seats = seats
+        self.state = state
+
+    def watch_seats(self) -> None:
+        self._shown = ()
+        self.refresh()
+
+    def watch_state(self, state: GameState | None) -> None:
+        moves = () if state is None else state.moves
         shown = self._shown
-        if moves[: len(shown)] != shown or not shown:
-            self.clear()
-            shown = ()
-        points = Counter(line.move_index for line in state.lines)
-        movers = state.movers
-        for index in range(len(shown), len(moves)):
-            player = movers[index]
-            mark = MARKS[player % len(MARKS)]
-            pts = points.get(index, 0)
-            self.add_row(
-                str(index + 1),
-                Text(f"{mark} {seats[player].name}", style=f"bold {_player_colour(self, player)}"),
-                str(moves[index]),
-                Text(f"+{pts}", style="bold") if pts else "",
-                key=str(index),
-            )
+        grew = bool(shown) and len(moves) > len(shown) and moves[: len(shown)] == shown
+        self._points = _points_by_move(state) if state is not None else []
         self._shown = moves
-        if moves:
-            self.move_cursor(row=len(moves) - 1, animate=False, scroll=True)
+        height = len(moves) + 1
+        if self.virtual_size.height != height:
+            self.virtual_size = Size(self.virtual_size.width, height)
+        self.move_cursor(len(moves) - 1)
+        if grew:
+            for row in range(len(shown) - 1, len(moves)):
+                self.refresh_line(row + 1 - int(self.scroll_offset.y))
+        else:
+            self.refresh()
+
+    def move_cursor(self, row: int, scroll: bool = True) -> None:
+        """Put the cursor on ``row`` (clamped), and bring it into view; posts no message."""
+        self.cursor_row = max(-1, min(row, self.row_count - 1))
+        if scroll:
+            self._scroll_to_cursor()
+
+    def _scroll_to_cursor(self) -> None:
+        if not self.is_mounted:
+            return
+        view = max(1, self.scrollable_content_region.height - 1)  # the header is pinned
+        row, top = self.cursor_row, int(self.scroll_offset.y)
+        if row < top:
+            self.scroll_to(y=max(0, row), animate=False, immediate=True)
+        elif row >= top + view:
+            self.scroll_to(y=row - view + 1, animate=False, immediate=True)
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        top = int(self.scroll_offset.y)
+        for row in (old, new):
+            if row >= 0:
+                self.refresh_line(row + 1 - top)
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, self.row_count + 1)
+        self._scroll_to_cursor()
+
+    # -- input ------------------------------------------------------------------------------
+    def action_cursor(self, delta: int) -> None:
+        self._pick(max(0, self.cursor_row + delta))
+
+    def action_cursor_to(self, row: int) -> None:
+        self._pick(row if row >= 0 else self.row_count - 1)
+
+    def action_select(self) -> None:
+        if self.cursor_row >= 0:
+            self.post_message(self.Selected(self, self.cursor_row))
+
+    def _pick(self, row: int) -> None:
+        before = self.cursor_row
+        self.move_cursor(row)
+        if self.cursor_row != before and self.cursor_row >= 0:
+            self.post_message(self.Highlighted(self, self.cursor_row))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        row = offset.y - 1 + int(self.scroll_offset.y)
+        if 0 <= row < self.row_count:
+            self.move_cursor(row)
+            self.post_message(self.Selected(self, row))
+
+    # -- drawing ----------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.notify_style_update())
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+        self.refresh()
+
+    def _component(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        name_w = max(4, width - NUMBER_W - MOVE_W - POINTS_W - 1)
+        if y == 0:
+            text = f"{'#':>{NUMBER_W - 1}} {'Player':<{name_w}} {'Move':<{MOVE_W - 1}}{'Pts':>{POINTS_W}}"
+            return Strip([Segment(text[:width].ljust(width), base + self._component("move-log--header"))],
+                         width)
+        row = y - 1 + int(self.scroll_offset.y)
+        state, seats = self.state, self.seats
+        if state is None or not 0 <= row < self.row_count or len(seats) != state.players:
+            return Strip.blank(width, base)
+        player = state.movers[row]
+        line = base + self._component("move-log--odd") if row % 2 else base
+        if row == self.cursor_row:
+            line += self._component("move-log--cursor")
+        name = f"{MARKS[player % len(MARKS)]} {seats[player].name}"
+        if cell_len(name) > name_w:
+            name = set_cell_size(name, name_w - 1) + "…"
+        points = self._points[row]
+        segments = [
+            Segment(f"{row + 1:>{NUMBER_W - 1}} ", line),
+            Segment(set_cell_size(name, name_w) + " ", line + self._component(
+                f"move-log--player-{player % MAX_PLAYER_STYLES + 1}")),
+            Segment(f"{state.moves[row]!s:<{MOVE_W - 1}}", line),
+            Segment(f"{'+' + str(points) if points else '':>{POINTS_W}}", line + self._component(
+                "move-log--points")),
+        ]
+        return Strip(segments).adjust_cell_length(width, line)
 
 
-def _player_colour(widget, player: int) -> str:
-    return widget.app.theme_variables.get(f"player-{player % MAX_PLAYER_STYLES + 1}", "")
+def _points_by_move(state: GameState) -> list[int]:
+    points = [0] * state.move_count
+    for line in state.lines:
+        points[line.move_index] += 1
+    return points

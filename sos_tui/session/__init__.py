@@ -1,0 +1,15 @@
+"""One game in progress, with no screen: seats, timeline, undo, whose turn; computer moves from a
+separate process; the game kept on disk from a background thread.
+
+The Textual app, a network server and a test all drive the same ``GameSession``. Nothing here
+imports Textual.
+"""
+
+from .computer import HINT_LEVEL, ComputerFailed, ComputerPool
+from .keeper import Keeper, StorageStore, Store
+from .session import Change, ChangeKind, GameSession, NotYourTurnError, SeatKind, seat_kind
+
+__all__ = [
+    "HINT_LEVEL", "Change", "ChangeKind", "ComputerFailed", "ComputerPool", "GameSession", "Keeper",
+    "NotYourTurnError", "SeatKind", "StorageStore", "Store", "seat_kind",
+]  # fmt: skip

@@ -1,0 +1,166 @@
+"""Keeping games on disk, off the caller's thread: the autosave and the history.
+
+A ``Keeper`` listens to sessions and does the writing in one background thread, one job at a
+time, so the screen never waits on a disk or a locked database:
+
+- after every change of a game in progress, its autosave is written at the current position (a
+  game with no move standing has no autosave, so nothing is offered to continue);
+- when a game is over, it goes into the history, keyed by its game id (finished again after an
+  undo, it replaces its row), and its autosave is removed.
+
+Autosaves of one game that queue up behind a slow disk are coalesced: only the newest is written.
+A history write that fails is kept by the storage layer's ``Recorder`` (in memory and in an outbox
+file) and tried again with the next write, at ``close()`` and at the next start, so a finished
+game is never lost. Every failure is reported through ``on_error`` in words a player understands,
+every time it happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from sos_tui.engine import GameRecord
+
+from .session import Change
+
+
+class Store(Protocol):
+    """What the keeper needs of the storage layer (``sos_tui.storage`` provides it)."""
+
+    def autosave(self, record: GameRecord) -> object: ...
+    def clear_autosave(self, record: GameRecord) -> object: ...
+    def record_finished(self, record: GameRecord) -> None: ...
+    def flush(self) -> int: ...
+    def save_settings(self, settings: dict) -> None: ...
+
+
+class StorageStore:
+    """The real store: the per-user data folder of ``sos_tui.storage``."""
+
+    def __init__(self) -> None:
+        from sos_tui import storage
+
+        self._storage = storage
+        self._recorder = storage.Recorder()
+
+    def autosave(self, record: GameRecord) -> object:
+        return self._storage.autosave(record)
+
+    def clear_autosave(self, record: GameRecord) -> object:
+        return self._storage.clear_autosave(record)
+
+    def record_finished(self, record: GameRecord) -> None:
+        self._recorder.record(record)
+
+    def flush(self) -> int:
+        self._storage.prune_autosaves()
+        self._storage.clean_stale_temp_files()
+        return self._recorder.flush()
+
+    def save_settings(self, settings: dict) -> None:
+        self._storage.save_settings(settings)
+
+    @property
+    def pending(self) -> tuple[GameRecord, ...]:
+        return tuple(self._recorder.pending)
+
+
+_STOP = object()
+
+
+class Keeper:
+    """Writes what sessions report, in order, on a thread of its own.
+
+    ``on_error(message)`` is called from that thread; a Textual app passes a function that hops
+    to the UI thread (``App.call_from_thread``).
+    """
+
+    def __init__(self, store: Store | None = None, on_error: Callable[[str], None] | None = None,
+                 flush_at_start: bool = True) -> None:
+        self.store = store if store is not None else StorageStore()
+        self.on_error = on_error or (lambda message: None)
+        self._jobs: queue.Queue = queue.Queue()
+        self._newest: dict[str, int] = {}  # game id -> number of its newest queued autosave
+        self._count = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="sos-tui keeper", daemon=True)
+        self._thread.start()
+        if flush_at_start:
+            self._jobs.put(("flush", None, 0))
+
+    def on_change(self, change: Change) -> None:
+        """A session listener: queue what this change means for the disk."""
+        record = change.record
+        if change.state.is_over:
+            self._jobs.put(("finished", record, 0))
+            return
+        with self._lock:
+            self._count += 1
+            self._newest[record.game_id] = self._count
+            number = self._count
+        self._jobs.put(("autosave", record, number))
+
+    def save_settings(self, settings: dict) -> None:
+        """Remember ``settings`` (theme, last setup) for the next launch."""
+        self._jobs.put(("settings", settings, 0))
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every job queued so far is done (for tests and quitting); False on timeout."""
+        done = threading.Event()
+        self._jobs.put(("mark", done, 0))
+        return done.wait(timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Finish the queued writes, retry any finished game still pending, and stop."""
+        if self._thread.is_alive():
+            self._jobs.put(("flush", None, 0))
+            self._jobs.put((_STOP, None, 0))
+            self._thread.join(timeout)
+
+    # -- the thread -------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            kind, item, number = self._jobs.get()
+            if kind is _STOP:
+                return
+            try:
+                self._do(kind, item, number)
+            except Exception as error:  # noqa: BLE001 - the thread must live on; the player is told
+                self.on_error(_message(kind, error))
+
+    def _do(self, kind, item, number: int) -> None:
+        if kind == "mark":
+            item.set()
+        elif kind == "flush":
+            self.store.flush()
+        elif kind == "settings":
+            self.store.save_settings(item)
+        elif kind == "autosave":
+            with self._lock:
+                if self._newest.get(item.game_id) != number:
+                    return  # a newer position of this game is queued
+            self.store.autosave(item)
+        elif kind == "finished":
+            try:
+                self.store.record_finished(item)
+            except Exception:
+                # Pending now; the autosave holds the finished game too, as a last resort (pruned
+                # once it is in the history), should the outbox be out of reach as well.
+                with contextlib.suppress(Exception):
+                    self.store.autosave(item)
+                raise
+            self.store.clear_autosave(item)
+
+
+def _message(kind: str, error: Exception) -> str:
+    what = {
+        "autosave": "Could not autosave this game",
+        "finished": "Could not add this game to the history yet (it is kept and tried again)",
+        "flush": "Could not add an earlier finished game to the history yet (it is kept)",
+        "settings": "Could not remember the settings",
+    }.get(kind, "Could not save")
+    return f"{what}: {error}"

@@ -1,0 +1,249 @@
+"""One game in progress: the record, the timeline of states, undo and redo, pause, whose turn.
+
+A ``GameSession`` knows nothing of a screen, a network or a disk. The rules stay in the engine:
+the session asks ``state.play(move)`` for every new state and keeps the ones it got, the way
+python-chess's ``Board.move_stack`` keeps moves. What happens is reported to subscribers as a
+``Change``; the app redraws from it, the keeper saves from it, a server would broadcast it.
+
+Undo and redo walk the timeline. With both people and computers at the table, they skip the
+positions where a computer is to move, so one undo takes back the computer's reply and your own
+move together; a game of computers only steps one move at a time.
+
+``version`` goes up with every change. A computer move is computed for one version and applied
+with ``play_computer(move, version)`` only if nothing happened meanwhile, so a search that
+finishes after an undo, a new game or a pause is dropped instead of played on the wrong board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo
+
+
+class SeatKind(StrEnum):
+    """Who makes the moves of a seat. A remote seat is a person on another machine."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
+    REMOTE = "remote"
+
+
+def seat_kind(seat: PlayerInfo) -> SeatKind:
+    return SeatKind(seat.kind) if seat.kind in SeatKind.__members__.values() else SeatKind.HUMAN
+
+
+class ChangeKind(StrEnum):
+    START = "start"
+    MOVE = "move"
+    UNDO = "undo"
+    REDO = "redo"
+    PAUSE = "pause"
+    RESUME = "resume"
+
+
+class NotYourTurnError(IllegalMoveError):
+    """A move for a seat that is not to move (or a person's move while a computer is to move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What just happened to a session, and where it stands now."""
+
+    kind: ChangeKind
+    state: GameState
+    record: GameRecord
+    move: Move | None = None
+
+    @property
+    def finished(self) -> bool:
+        """A move just ended the game (not an undo or redo that walked back to the end)."""
+        return self.kind is ChangeKind.MOVE and self.state.is_over
+
+
+Listener = Callable[[Change], None]
+
+
+class GameSession:
+    """A game in progress. ``record`` may already hold moves (a loaded or resumed game): they are
+    replayed into the timeline, so undo reaches back to the empty board."""
+
+    def __init__(self, record: GameRecord) -> None:
+        states = [GameState.new(record.size, record.mode, len(record.players))]
+        for move in record.moves:
+            states.append(states[-1].play(move))
+        self._base = record
+        self._timeline = states
+        self._position = len(states) - 1
+        self._paused = False
+        self._listeners: list[Listener] = []
+        self._record: GameRecord | None = record
+        self.version = 0
+
+    # -- what it holds ----------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        return self._timeline[self._position]
+
+    @property
+    def record(self) -> GameRecord:
+        """The game as it stands (moves up to the current position), stamped when it changed."""
+        if self._record is None:
+            self._record = self._base.with_state(self.state)
+        return self._record
+
+    @property
+    def game_id(self) -> str:
+        return self._base.game_id
+
+    @property
+    def seats(self) -> tuple[PlayerInfo, ...]:
+        return self._base.players
+
+    @property
+    def position(self) -> int:
+        """How many moves stand (the index of the current state in the timeline)."""
+        return self._position
+
+    @property
+    def timeline(self) -> tuple[GameState, ...]:
+        return tuple(self._timeline)
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @property
+    def has_computer(self) -> bool:
+        return any(seat_kind(s) is SeatKind.COMPUTER for s in self.seats)
+
+    @property
+    def kind_to_move(self) -> SeatKind | None:
+        """The kind of seat to move, or None when the game is over."""
+        state = self.state
+        return None if state.is_over else seat_kind(self.seats[state.to_move])
+
+    @property
+    def seat_to_move(self) -> PlayerInfo | None:
+        state = self.state
+        return None if state.is_over else self.seats[state.to_move]
+
+    @property
+    def computer_level(self) -> str | None:
+        """The level of the computer that should be thinking now: a computer is to move and the
+        game is not paused. None otherwise."""
+        if self._paused or self.kind_to_move is not SeatKind.COMPUTER:
+            return None
+        return self.seat_to_move.level or "medium"
+
+    @property
+    def can_undo(self) -> bool:
+        return self._step_target(-1) is not None
+
+    @property
+    def can_redo(self) -> bool:
+        return self._step_target(+1) is not None
+
+    # -- listening --------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(change)`` after every change; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def announce_start(self) -> None:
+        """Tell the listeners the game is here (once they have all subscribed)."""
+        self._changed(ChangeKind.START)
+
+    def _changed(self, kind: ChangeKind, move: Move | None = None) -> Change:
+        self.version += 1
+        self._record = None
+        change = Change(kind, self.state, self.record, move)
+        for listener in list(self._listeners):
+            listener(change)
+        return change
+
+    # -- moves ------------------------------------------------------------------------------
+    def play(self, move: Move, seat: int | None = None) -> Change:
+        """Play ``move`` for the seat to move (``seat``, when given, must be that seat).
+
+        Raises the engine's IllegalMoveError for an occupied cell, a move off the board or a
+        finished game, and NotYourTurnError for a seat out of turn. Redo history past the current
+        position is dropped, as in any editor.
+        """
+        state = self.state
+        if seat is not None and not state.is_over and seat != state.to_move:
+            raise NotYourTurnError(f"it is {self.seats[state.to_move].name}'s turn, not "
+                                   f"{self.seats[seat].name}'s")
+        new = state.play(move)
+        del self._timeline[self._position + 1:]
+        self._timeline.append(new)
+        self._position += 1
+        return self._changed(ChangeKind.MOVE, move)
+
+    def play_human(self, move: Move) -> Change:
+        """A move from this machine's keyboard or mouse: refused while a computer or a remote
+        player is to move."""
+        kind = self.kind_to_move
+        if kind is not None and kind is not SeatKind.HUMAN:
+            raise NotYourTurnError(f"wait for {self.seat_to_move.name} to move")
+        return self.play(move)
+
+    def play_computer(self, move: Move, version: int) -> Change | None:
+        """The computer's answer to the position of ``version``; None (dropped) when the session
+        has changed since, is paused, or no computer is to move."""
+        if version != self.version or self.computer_level is None:
+            return None
+        return self.play(move)
+
+    # -- undo, redo, pause ------------------------------------------------------------------
+    def _step_target(self, direction: int) -> int | None:
+        target = self._position + direction
+        last = len(self._timeline) - 1
+        if not 0 <= target <= last:
+            return None
+        kinds = {seat_kind(s) for s in self.seats}
+        if SeatKind.COMPUTER in kinds and kinds != {SeatKind.COMPUTER}:
+            # skip the positions where a computer would move at once
+            while 0 < target < last and seat_kind(self.seats[self._timeline[target].to_move]) \
+                    is SeatKind.COMPUTER:
+                target += direction
+        return target
+
+    def undo(self) -> Change | None:
+        """One move back (against computers: back to the previous human turn); None if nothing
+        stands."""
+        return self._go(-1)
+
+    def redo(self) -> Change | None:
+        return self._go(+1)
+
+    def _go(self, direction: int) -> Change | None:
+        target = self._step_target(direction)
+        if target is None:
+            return None
+        self._position = target
+        return self._changed(ChangeKind.UNDO if direction < 0 else ChangeKind.REDO)
+
+    def pause(self) -> Change | None:
+        """Stop the computers (nothing to pause without one, or when paused already)."""
+        if self._paused or not self.has_computer:
+            return None
+        self._paused = True
+        return self._changed(ChangeKind.PAUSE)
+
+    def resume(self) -> Change | None:
+        if not self._paused:
+            return None
+        self._paused = False
+        return self._changed(ChangeKind.RESUME)
+
+    def toggle_pause(self) -> Change | None:
+        return self.resume() if self._paused else self.pause()
+
+    # -- the next game ----------------------------------------------------------------------
+    def rematch(self) -> GameRecord:
+        """A new game with the same board and seats; whoever started this one moves second."""
+        seats = self.seats
+        return GameRecord(self._base.size, self._base.mode, seats[1:] + seats[:1])
