@@ -7,7 +7,10 @@ import json
 import pytest
 
 from sos_tui.engine import (
+    COMPUTER_LEVELS,
     FORMAT,
+    MAX_NAME,
+    MAX_PLAYERS,
     VERSION,
     GameRecord,
     GameState,
@@ -15,6 +18,8 @@ from sos_tui.engine import (
     Move,
     PlayerInfo,
     RecordError,
+    check_name,
+    check_names,
     transcript,
 )
 
@@ -88,6 +93,7 @@ def test_json_layout():
     assert data == {
         "format": "sos-game",
         "version": 1,
+        "id": record.game_id,
         "size": 3,
         "mode": "simple",
         "players": [
@@ -257,8 +263,8 @@ def test_version_zero_is_unknown():
         ({"size": 27}, ["bad game settings", "not 27"]),
         ({"mode": "foo"}, ["bad game settings", "mode must be 'general' or 'simple', not 'foo'"]),
         ({"mode": 1}, ['"mode"', "1"]),
-        ({"players": []}, ["bad game settings", "at least 2 players, not 0"]),
-        ({"players": [{"name": "Ann"}]}, ["bad game settings", "at least 2 players, not 1"]),
+        ({"players": []}, ['"players" must hold 2 to 6 players, not 0']),
+        ({"players": [{"name": "Ann"}]}, ['"players" must hold 2 to 6 players, not 1']),
         ({"players": "Ann, Bob"}, ['"players"', "'Ann, Bob'"]),
         ({"players": [{"name": "Ann"}, {"kind": "human"}]}, ['player 2 needs a "name"']),
         ({"players": [{"name": "Ann"}, {"name": "  "}]}, ['player 2 needs a "name"']),
@@ -366,3 +372,115 @@ def test_transcript_of_an_empty_game():
     text = transcript(record_of([]))
     assert "\n\n\n  a b c\n1 . . .\n" in text  # no move lines between header and board
     assert text.endswith("Result: unfinished\n")
+
+
+# -- the game id -------------------------------------------------------------------------------
+
+
+def test_a_new_record_gets_a_fresh_id_that_with_state_and_saving_keep():
+    first, second = record_of([]), record_of([])
+    assert len(first.game_id) == 32 and int(first.game_id, 16) >= 0
+    assert first.game_id != second.game_id
+    moved = first.with_state(GameState.from_moves(["S a1"], size=3))
+    assert moved.game_id == first.game_id
+    assert GameRecord.from_json(moved.to_json()).game_id == first.game_id
+    assert json.loads(first.to_json())["id"] == first.game_id
+
+
+def test_for_state_makes_an_id_or_keeps_the_one_given():
+    state = GameState.new(size=3)
+    assert GameRecord.for_state(state).game_id != GameRecord.for_state(state).game_id
+    assert GameRecord.for_state(state, game_id="abc123").game_id == "abc123"
+
+
+def test_an_old_file_without_an_id_always_maps_to_the_same_game():
+    data = valid_dict()
+    del data["id"]
+    one, two = GameRecord.from_dict(data), GameRecord.from_dict(json.loads(json.dumps(data)))
+    assert one.game_id == two.game_id and len(one.game_id) == 32
+    data["moves"] = ["S a1"]  # the same game, moved on: still the same id
+    assert GameRecord.from_dict(data).game_id == one.game_id
+    other = dict(data, players=[{"name": "Ann"}, {"name": "Cy"}])
+    assert GameRecord.from_dict(other).game_id != one.game_id
+    assert GameRecord.from_dict(dict(data, started="2024-05-02T12:00:00+00:00")).game_id != one.game_id
+
+
+@pytest.mark.parametrize("game_id", ["", "../../etc/passwd", "a" * 65, 7, None, "x y"])
+def test_a_bad_id_is_refused_by_name(game_id):
+    assert '"id"' in load_error(valid_dict(id=game_id))
+
+
+# -- names, seats and levels -------------------------------------------------------------------
+
+
+def test_the_limits():
+    assert (MAX_PLAYERS, MAX_NAME) == (6, 24)
+    assert COMPUTER_LEVELS == ("easy", "medium", "hard", "expert")
+
+
+@pytest.mark.parametrize("name", ["Ann", "  Zoë  ", "李小龙", "a" * 24, "Ann 🙂", "x[/b]", "[b red]x[/]"])
+def test_good_names_are_trimmed(name):
+    assert check_name(name) == name.strip()
+
+
+@pytest.mark.parametrize(("name", "rule"), [
+    ("", "cannot be empty"),
+    ("   ", "cannot be empty"),
+    ("a" * 25, "at most 24 characters, not 25"),
+    ("x" * 100_000, "at most 24 characters, not 100000"),
+    ("Ann\x1b[31m", "a control character (\\x1b)"),
+    ("Ann\nBo", "a control character (\\x0a)"),
+    ("\u202eevil", "an invisible formatting character (\\u202e)"),
+    ("x\u200dy", "an invisible formatting character (\\u200d)"),
+    ("An\udce9", "a lone surrogate (\\udce9)"),
+    ("\ue000x", "a private-use character (\\ue000)"),
+    ("\U000e0000x", "an unassigned character"),
+    ("a\u2028b", "a line break (\\u2028)"),
+])
+def test_bad_names_say_which_rule_they_break(name, rule):
+    with pytest.raises(ValueError) as caught:
+        check_name(name)
+    assert rule in str(caught.value)
+    assert "\x1b" not in str(caught.value) and len(str(caught.value)) < 120
+
+
+def test_names_in_a_game_must_differ_ignoring_case():
+    assert check_names([" Ann", "Bo "]) == ("Ann", "Bo")
+    with pytest.raises(ValueError, match="two players are called 'ann'"):
+        check_names(["Ann", "Bo", "ann"])
+
+
+@pytest.mark.parametrize(("players", "says"), [
+    ([{"name": f"P{i}"} for i in range(7)], '"players" must hold 2 to 6 players, not 7'),
+    ([{"name": f"P{i}"} for i in range(40)], "not 40"),
+    ([{"name": "Ann"}], "not 1"),
+    ([{"name": "Ann"}, {"name": "ANN"}], "two players are called 'ANN'"),
+    ([{"name": "Ann"}, {"name": "x" * 100_000}], 'player 2 "name": a name can be at most 24'),
+    ([{"name": "Ann"}, {"name": "B\ud800"}], 'player 2 "name": a name cannot hold a lone surrogate'),
+    ([{"name": "Ann"}, {"name": "B\x1b]0;pwned\x07"}], 'player 2 "name": a name cannot hold a control'),
+    ([{"name": "Ann"}, {"name": "Bot", "kind": "computer", "level": "godlike"}],
+     "player 2 \"level\" is unknown: 'godlike' (choose easy, medium, hard, expert)"),
+])
+def test_bad_seats_in_a_file_are_record_errors_naming_the_field(players, says):
+    message = load_error(valid_dict(players=players))
+    assert says in message
+    assert "\x1b" not in message and len(message) < 200
+
+
+def test_a_lone_surrogate_read_from_json_text_is_refused():
+    text = record_of([]).to_json().replace('"Bob"', '"B\\udce9"')
+    assert "lone surrogate" in load_error(text)
+
+
+def test_names_in_a_file_are_trimmed_and_levels_lowercased():
+    data = valid_dict(players=[{"name": " Ann "}, {"name": "Bot", "kind": "computer", "level": "Hard"}])
+    assert GameRecord.from_dict(data).players == (ANN, PlayerInfo("Bot", "computer", "hard"))
+
+
+def test_the_transcript_shows_names_as_data():
+    evil = PlayerInfo("\u202eBo[b]")
+    record = record_of(WON_BY_BOB, players=(PlayerInfo("Ann"), evil))
+    record = GameRecord(3, Mode.GENERAL, (PlayerInfo("A\x1b[2J"), evil), record.moves)  # built, not loaded
+    text = transcript(record)
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "A\\x1b[2J" in text and "\\u202eBo[b] wins" in text

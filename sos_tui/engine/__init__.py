@@ -1,6 +1,18 @@
 """The SOS engine: immutable rules, notation and game records. Imports nothing else of sos_tui."""
 
-from .record import FORMAT, VERSION, GameRecord, PlayerInfo, RecordError, transcript
+from .record import (
+    COMPUTER_LEVELS,
+    FORMAT,
+    MAX_NAME,
+    MAX_PLAYERS,
+    VERSION,
+    GameRecord,
+    PlayerInfo,
+    RecordError,
+    check_name,
+    check_names,
+    transcript,
+)
 from .rules import (
     COLUMNS,
     LETTERS,
@@ -16,9 +28,11 @@ from .rules import (
     cell_name,
     parse_cell,
 )
+from .text import printable, shorten
 
 __all__ = [
-    "COLUMNS", "FORMAT", "LETTERS", "MAX_SIZE", "MIN_PLAYERS", "MIN_SIZE", "VERSION",
-    "GameRecord", "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move",
-    "PlayerInfo", "RecordError", "SosLine", "cell_name", "parse_cell", "transcript",
+    "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
+    "MIN_SIZE", "VERSION", "GameRecord", "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move",
+    "PlayerInfo", "RecordError", "SosLine", "cell_name", "check_name", "check_names", "parse_cell",
+    "printable", "shorten", "transcript",
 ]  # fmt: skip

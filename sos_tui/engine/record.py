@@ -1,20 +1,77 @@
 """Game records: a versioned JSON file format and a plain-text transcript.
 
-A record holds the settings, who played, the moves in notation and when; loading replays every
-move through the engine, so a record that loads is a game that could have been played.
+A record holds the game's id, the settings, who played, the moves in notation and when; loading
+replays every move through the engine, so a record that loads is a game that could have been
+played. The rules for seats live here too: at most ``MAX_PLAYERS`` players, names that
+``check_name`` accepts and ``check_names`` finds distinct, computer levels from
+``COMPUTER_LEVELS``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import unicodedata
+import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from .rules import GameState, IllegalMoveError, InvalidMoveError, Mode, Move
+from .rules import MIN_PLAYERS, GameState, IllegalMoveError, InvalidMoveError, Mode, Move
+from .text import escape, printable, shorten
 
 FORMAT = "sos-game"
-VERSION = 1
+VERSION = 1  # "id" was added without a new version: older readers ignore it, files without it load
 KINDS = ("human", "computer")
+MAX_PLAYERS = 6
+MAX_NAME = 24
+COMPUTER_LEVELS = ("easy", "medium", "hard", "expert")
+_GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+_BAD_NAME_CHARS = {
+    "Cc": "a control character", "Cf": "an invisible formatting character",
+    "Co": "a private-use character", "Cn": "an unassigned character", "Cs": "a lone surrogate",
+    "Zl": "a line break", "Zp": "a paragraph break",
+}  # fmt: skip
+
+
+def check_name(text: str) -> str:
+    r"""The player name ``text`` trimmed of surrounding spaces; ValueError saying which rule it breaks.
+
+    A name is 1 to ``MAX_NAME`` characters after trimming, with no control, formatting,
+    private-use, unassigned, surrogate or line-break characters.
+
+    >>> check_name("  Ann ")
+    'Ann'
+    >>> check_name("Ann\x1b[2J")
+    Traceback (most recent call last):
+    ValueError: a name cannot hold a control character (\x1b)
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a name must be text, not {type(text).__name__}")
+    name = text.strip()
+    if not name:
+        raise ValueError("a name cannot be empty")
+    for char in name:
+        kind = _BAD_NAME_CHARS.get(unicodedata.category(char))
+        if kind:
+            raise ValueError(f"a name cannot hold {kind} ({escape(char)})")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name can be at most {MAX_NAME} characters, not {len(name)} "
+                         f"({shorten(name, MAX_NAME)!r})")
+    return name
+
+
+def check_names(names: Iterable[str]) -> tuple[str, ...]:
+    """Every name checked by ``check_name`` and trimmed; ValueError if two are the same ignoring case."""
+    checked = tuple(check_name(name) for name in names)
+    seen: dict[str, str] = {}
+    for name in checked:
+        key = name.casefold()
+        if key in seen:
+            raise ValueError(f"two players are called {name!r}: names must differ (ignoring case)")
+        seen[key] = name
+    return checked
 
 
 class RecordError(ValueError):
@@ -44,9 +101,24 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def legacy_game_id(started: str, size: int, mode: str, names: Iterable[str]) -> str:
+    """The id of a game saved before records had one: a hash of its start, settings and names,
+    so the same old file always maps to the same game."""
+    key = json.dumps([started, size, str(mode), list(names)], ensure_ascii=True)
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A whole game: settings, seats, moves, timestamps. ``state`` replays it."""
+    """A whole game: settings, seats, moves, timestamps and a stable id. ``state`` replays it.
+
+    ``game_id`` is made when the game starts and kept through every move, undo and save, so the
+    autosave and the history row of a game are found by it.
+    """
 
     size: int
     mode: Mode
@@ -54,19 +126,22 @@ class GameRecord:
     moves: tuple[Move, ...] = ()
     started: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
+    game_id: str = field(default_factory=_new_id)
 
     @classmethod
-    def for_state(cls, state: GameState, players=None, started: str | None = None) -> GameRecord:
-        """The record of ``state``; ``players`` defaults to "Player 1", "Player 2", ..."""
+    def for_state(cls, state: GameState, players=None, started: str | None = None,
+                  game_id: str | None = None) -> GameRecord:
+        """The record of ``state``; ``players`` defaults to "Player 1", "Player 2", ...;
+        a new game id unless ``game_id`` is given."""
         seats = tuple(players) if players is not None else tuple(
             PlayerInfo(f"Player {i + 1}") for i in range(state.players))
         if len(seats) != state.players:
             raise ValueError(f"{len(seats)} seats named for a {state.players}-player game")
         now = _now()
-        return cls(state.size, state.mode, seats, state.moves, started or now, now)
+        return cls(state.size, state.mode, seats, state.moves, started or now, now, game_id or _new_id())
 
     def with_state(self, state: GameState) -> GameRecord:
-        """This record moved on (or back) to ``state``, stamped now."""
+        """This record (same game id) moved on (or back) to ``state``, stamped now."""
         return replace(self, moves=state.moves, updated=_now())
 
     @property
@@ -88,6 +163,7 @@ class GameRecord:
         return {
             "format": FORMAT,
             "version": VERSION,
+            "id": self.game_id,
             "size": self.size,
             "mode": self.mode.value,
             "players": [p.to_dict() for p in self.players],
@@ -132,7 +208,21 @@ class GameRecord:
         moves = _field(data, "moves", list)
         started = _field(data, "started", str, "")
         updated = _field(data, "updated", str, started)
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise RecordError(f"bad game record: \"players\" must hold {MIN_PLAYERS} to {MAX_PLAYERS} "
+                              f"players, not {len(seats)}")
         players = tuple(_player(i, seat) for i, seat in enumerate(seats))
+        try:
+            check_names(p.name for p in players)
+        except ValueError as error:
+            raise RecordError(f"bad game record: \"players\": {error}") from None
+        if "id" in data:
+            game_id = data["id"]
+            if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+                raise RecordError("bad game record: \"id\" must be 1 to 64 letters, digits, '-' or '_', "
+                                  f"not {shorten(printable(repr(game_id)), 40)}")
+        else:
+            game_id = legacy_game_id(started, size, mode, (p.name for p in players))
         try:
             state = GameState.new(size, mode, len(players))
         except ValueError as error:
@@ -144,13 +234,17 @@ class GameRecord:
                 state = state.play(Move.parse(text))
             except (InvalidMoveError, IllegalMoveError) as error:
                 raise RecordError(f"move {number} ({text!r}): {error}") from None
-        return cls(size, Mode(mode), players, state.moves, started, updated)
+        return cls(size, Mode(mode), players, state.moves, started, updated, game_id)
+
+
+def _shown(value) -> str:
+    return shorten(printable(repr(value)), 40)
 
 
 def _field(data: dict, name: str, kind: type, default=None):
     value = data.get(name, default)
     if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"bad game record: \"{name}\" must be a {kind.__name__}, not {value!r}")
+        raise RecordError(f"bad game record: \"{name}\" must be a {kind.__name__}, not {_shown(value)}")
     return value
 
 
@@ -158,20 +252,30 @@ def _player(index: int, seat) -> PlayerInfo:
     where = f"player {index + 1}"
     if not isinstance(seat, dict) or not isinstance(seat.get("name"), str) or not seat["name"].strip():
         raise RecordError(f"bad game record: {where} needs a \"name\"")
+    try:
+        name = check_name(seat["name"])
+    except ValueError as error:
+        raise RecordError(f"bad game record: {where} \"name\": {error}") from None
     kind = seat.get("kind", "human")
     if kind not in KINDS:
-        raise RecordError(f"bad game record: {where} has unknown kind {kind!r}")
+        raise RecordError(f"bad game record: {where} has unknown kind {_shown(kind)}")
     level = seat.get("level")
     if level is not None and not isinstance(level, str):
         raise RecordError(f"bad game record: {where} has a bad \"level\"")
-    return PlayerInfo(seat["name"], kind, level)
+    if kind == "computer" and level is not None:
+        if level.lower() not in COMPUTER_LEVELS:
+            raise RecordError(f"bad game record: {where} \"level\" is unknown: {_shown(level)} "
+                              f"(choose {', '.join(COMPUTER_LEVELS)})")
+        level = level.lower()
+    return PlayerInfo(name, kind, level)
 
 
 def transcript(record: GameRecord) -> str:
     """A plain-text account of the game: header, numbered moves with points, board, result."""
     state = GameState.new(record.size, record.mode, len(record.players))
-    names = [p.name + (f" (computer, {p.level})" if p.is_computer and p.level else "")
-             for p in record.players]
+    shown = [printable(p.name) for p in record.players]  # names are data: no escapes reach a terminal
+    names = [shown[i] + (f" (computer, {p.level})" if p.is_computer and p.level else "")
+             for i, p in enumerate(record.players)]
     out = [
         f"SOS, {record.mode.value} game, {record.size}x{record.size}",
         "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)),
@@ -185,8 +289,8 @@ def transcript(record: GameRecord) -> str:
         state = state.play(move)
         gained = state.scores[mover] - before
         points = f"  +{gained}" if gained else ""
-        out.append(f"{number:>{width}}. {record.players[mover].name}: {move}{points}")
+        out.append(f"{number:>{width}}. {shown[mover]}: {move}{points}")
     out += ["", str(state), ""]
-    out.append("Scores: " + ", ".join(f"{record.players[i].name} {s}" for i, s in enumerate(state.scores)))
-    out.append("Result: " + record.result_text(state))
+    out.append("Scores: " + ", ".join(f"{shown[i]} {s}" for i, s in enumerate(state.scores)))
+    out.append("Result: " + printable(record.result_text(state)))
     return "\n".join(out) + "\n"

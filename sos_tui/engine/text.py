@@ -1,0 +1,50 @@
+"""Text that came from outside (names, paths, error details) is data, never terminal commands.
+
+``printable`` escapes every character a terminal could act on or hide, so an escape sequence in a
+player's name is shown as ``\\x1b[31m`` rather than turning the screen red; ``shorten`` keeps a
+value from swamping a message.
+
+>>> printable("Ann\\x1b[31m")
+'Ann\\\\x1b[31m'
+>>> printable("Zoë \\u202eevil")
+'Zoë \\\\u202eevil'
+>>> shorten("a very long name", 8)
+'a very …'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+HIDDEN = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+"""Unicode categories a terminal acts on or does not show: control, format, private use,
+unassigned, surrogate, line and paragraph separators."""
+
+
+def is_hidden(char: str) -> bool:
+    """True for a character that ``printable`` escapes."""
+    return unicodedata.category(char) in HIDDEN
+
+
+def escape(char: str) -> str:
+    """``\\x1b``, ``\\u202e`` or ``\\U000e0001``: the Python escape of one character."""
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control, format, private-use, unassigned, surrogate or line-separator
+    character written as its escape; ordinary Unicode (accents, CJK, emoji) is kept."""
+    text = str(text)
+    if text.isprintable():  # the common case, and fast
+        return text
+    return "".join(escape(c) if is_hidden(c) else c for c in text)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in "…" when cut."""
+    if limit < 1:
+        return ""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
