@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.geometry import Offset
 
 from sos_tui.app import SosApp
@@ -13,7 +15,27 @@ def make_app(size: int = 3, mode: str = "general", names=("Ana", "Bo"), **kwargs
     seats = tuple(PlayerInfo(n) if not n.startswith("computer:") else
                   PlayerInfo(f"Computer {i + 1}", "computer", n.split(":")[1]) for i, n in enumerate(names))
     kwargs.setdefault("computer_delay", 0)
-    return SosApp(GameRecord(size, Mode(mode), seats), **kwargs)
+    return recording(SosApp(GameRecord(size, Mode(mode), seats), **kwargs))
+
+
+def recording(app: SosApp) -> SosApp:
+    """``app`` keeping every notification it shows in ``app.notices`` (title, message, severity)."""
+    app.notices = []
+    show = app.notify
+
+    def notify(message, *, title="", severity="information", **kwargs):
+        app.notices.append(Notice(str(message), str(title), severity))
+        return show(message, title=title, severity=severity, **kwargs)
+
+    app.notify = notify
+    return app
+
+
+@dataclass
+class Notice:
+    message: str
+    title: str
+    severity: str
 
 
 def board_of(app: SosApp) -> Board:

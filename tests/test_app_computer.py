@@ -43,7 +43,8 @@ async def test_computer_plays_its_whole_chain_one_move_at_a_time():
     # S.S / ... / S.S: after Ana's S b2 the computer chains O b1, O a2, O c2 and O b3.
     app = make_app(size=3, names=("Ana", "computer:medium"), seed=1, time_limit=None)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.start(app.game.with_state(GameState.from_moves(["S a1", "S c1", "S a3", "S c3"], size=3)))
+        start = GameState.from_moves(["S a1", "S c1", "S a3", "S c3"], size=3)
+        app.game_screen.start(app.game.with_state(start))
         await pilot.press("down", "right", "s")  # Ana's S b2 scores nothing: the computer's turn
         await wait_for_human(app, pilot)
         computer_moves = app.state.moves[5:]
@@ -84,7 +85,7 @@ async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_huma
 async def test_hint_shows_a_move_without_playing_it():
     app = make_app(size=3, names=("Ana", "Bo"))
     async with app.run_test(size=(100, 30)) as pilot:
-        app.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
+        app.game_screen.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
         await pilot.pause()
         await pilot.press("H")
         for _ in range(200):

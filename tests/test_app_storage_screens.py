@@ -45,7 +45,7 @@ def game(moves, players=(ANA, BO), size=3, mode=Mode.GENERAL, day=1) -> GameReco
 
 
 class Host(App):
-    """Pushes one screen and keeps what it returns and the PlayFromHere messages it gets."""
+    """Pushes one screen and keeps what it returns (its ``dismiss`` value)."""
 
     CSS_PATH = STYLESHEET
 
@@ -53,16 +53,12 @@ class Host(App):
         super().__init__()
         self.make_screen = make_screen
         self.results: list = []
-        self.played: list[ReplayScreen.PlayFromHere] = []
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return {f"player-{i + 1}": colour for i, colour in enumerate(COLOURS)}
 
     def on_mount(self) -> None:
         self.push_screen(self.make_screen(), self.results.append)
-
-    def on_replay_screen_play_from_here(self, message: ReplayScreen.PlayFromHere) -> None:
-        self.played.append(message)
 
 
 @pytest.fixture(autouse=True)
@@ -422,7 +418,7 @@ async def test_replay_starts_where_asked_and_lists_the_whole_game():
         log = app.screen.query_one(MoveLog)
         assert position(app) == 4
         assert log.row_count == 9 and log.cursor_row == 3
-        assert [str(c) for c in log.get_row_at(4)][2] == "O b2"
+        assert log.row_cells(4)[2] == "O b2"
 
 
 async def test_replay_jumps_to_a_clicked_or_selected_log_row():
@@ -481,17 +477,17 @@ async def test_replay_space_plays_forward_and_the_speed_changes():
         assert position(app) == stopped
 
 
-async def test_replay_f_posts_play_from_here_with_the_moves_so_far():
+async def test_replay_f_returns_the_game_so_far_to_play_on():
     record = GAMES["sweep"]
     app = replay_host(record, start_at=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("right", "right", "right", "right", "f")
         await pilot.pause()
         assert not isinstance(app.screen, ReplayScreen)
-    [message] = app.played
-    assert message.record.moves == record.moves[:4]
-    assert (message.record.size, message.record.mode, message.record.players) == (3, Mode.GENERAL, (ANA, BO))
-    assert not message.record.state.is_over
+    [played] = app.results
+    assert played.moves == record.moves[:4]
+    assert (played.size, played.mode, played.players) == (3, Mode.GENERAL, (ANA, BO))
+    assert not played.state.is_over
 
 
 async def test_replay_f_at_the_end_of_a_finished_game_refuses():
@@ -500,7 +496,7 @@ async def test_replay_f_at_the_end_of_a_finished_game_refuses():
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
-    assert app.played == []
+    assert app.results == []
 
 
 async def test_replay_x_exports_the_transcript():

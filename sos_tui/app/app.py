@@ -4,6 +4,7 @@ game screen's ``GameSession``."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
@@ -86,7 +87,8 @@ class SosApp(App):
             if command.title not in _UNWANTED_COMMANDS:
                 yield command
         game = self.game_screen
-        yield SystemCommand("New game", "Choose the board, variant and players (ctrl+n)", self.action_new_game)
+        yield SystemCommand("New game", "Choose the board, variant and players (ctrl+n)",
+                            self.action_new_game)
         yield SystemCommand("Rematch", "Play again with the same settings (ctrl+r)", game.action_rematch)
         yield SystemCommand("Help", "Keys and rules (?)", self.action_help)
         yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
@@ -161,11 +163,9 @@ class SosApp(App):
     # -- storage ----------------------------------------------------------------------------
     def _storage_error(self, message: str) -> None:
         """From the keeper's thread: tell the player, every time."""
-        try:
+        with contextlib.suppress(RuntimeError):  # the app has stopped: nobody to tell
             self.call_from_thread(self.notify, message, title="Not saved", severity="error", timeout=8,
                                   markup=False)
-        except RuntimeError:  # the app has stopped: nobody to tell
-            pass
 
     async def action_quit(self) -> None:
         self.exit()

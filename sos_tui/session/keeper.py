@@ -129,7 +129,7 @@ class Keeper:
                 return
             try:
                 self._do(kind, item, number)
-            except Exception as error:  # noqa: BLE001 - the thread must live on; the player is told
+            except Exception as error:  # the thread must live on; the player is told
                 self.on_error(_message(kind, error))
 
     def _do(self, kind, item, number: int) -> None:

@@ -37,7 +37,9 @@ from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
 from .game_over import GameOverScreen
 
-MIN_WIDTH, MIN_HEIGHT = 44, 14
+# The narrow layout stacks a 9-line side panel and the footer under the board, which needs 5 lines
+# (border, column letters, a gap and one row of cells): below this no cell could be shown.
+MIN_WIDTH, MIN_HEIGHT = 44, 15
 
 
 class GameScreen(Screen):

@@ -41,9 +41,17 @@ def canvas_size(size: int) -> Size:
     return Size(size * CELL_W, size * CELL_H)
 
 
-def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int]]:
-    """Canvas (x, y) -> (character, player) for the strokes through every SOS of ``state``."""
-    strokes: dict[tuple[int, int], tuple[str, int]] = {}
+CROSSING = "╳"
+
+
+def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int | None]]:
+    """Canvas (x, y) -> (character, player) for the strokes through every SOS of ``state``.
+
+    Two diagonals of different players that cross in one gap keep both marks: the crossing glyph
+    in the gap, the "\\" line's mark left of it and the "/" line's mark right of it (those two
+    characters of a gap row are never used by any other stroke). Its player is None.
+    """
+    strokes: dict[tuple[int, int], tuple[str, int | None]] = {}
     for line in state.lines:
         mark = MARKS[line.player % len(MARKS)]
         cells = line.cells
@@ -54,7 +62,15 @@ def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int]]:
             if y1 == y2:  # along a row: a dash, the mark, a dash
                 strokes[(mx - 1, my)] = ("─", line.player)
                 strokes[(mx + 1, my)] = ("─", line.player)
-            strokes[(mx, my)] = (mark, line.player)
+            there = strokes.get((mx, my))
+            if there is not None and there[1] not in (line.player, None):
+                falling = (r2 - r1) * (c2 - c1) > 0  # this line runs "\\"
+                left, right = (line.player, there[1]) if falling else (there[1], line.player)
+                strokes[(mx - 1, my)] = (MARKS[left % len(MARKS)], left)
+                strokes[(mx + 1, my)] = (MARKS[right % len(MARKS)], right)
+                strokes[(mx, my)] = (CROSSING, None)
+            elif there is None or there[1] is not None:
+                strokes[(mx, my)] = (mark, line.player)
     return strokes
 
 
@@ -315,7 +331,9 @@ class Board(ScrollView, can_focus=True):
             else:
                 stroke = strokes.get((cx, cy))
                 if stroke is not None:
-                    char, style = stroke[0], base + self._player_style(stroke[1])
+                    char = stroke[0]
+                    style = base + (self._component("board--s") if stroke[1] is None
+                                    else self._player_style(stroke[1]))
             out.append((char, style))
         return out
 

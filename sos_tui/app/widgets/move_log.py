@@ -161,6 +161,14 @@ class MoveLog(ScrollView, can_focus=True):
             style = self._styles[name] = self.get_component_rich_style(name, partial=True)
         return style
 
+    def row_cells(self, row: int) -> tuple[str, str, str, str]:
+        """What row ``row`` says: the move number, the mark and name, the move, the points."""
+        state, seats = self.state, self.seats
+        player = state.movers[row]
+        points = self._points[row]
+        return (str(row + 1), f"{MARKS[player % len(MARKS)]} {seats[player].name}", str(state.moves[row]),
+                f"+{points}" if points else "")
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
@@ -177,17 +185,15 @@ class MoveLog(ScrollView, can_focus=True):
         line = base + self._component("move-log--odd") if row % 2 else base
         if row == self.cursor_row:
             line += self._component("move-log--cursor")
-        name = f"{MARKS[player % len(MARKS)]} {seats[player].name}"
+        number, name, move, points = self.row_cells(row)
         if cell_len(name) > name_w:
             name = set_cell_size(name, name_w - 1) + "…"
-        points = self._points[row]
         segments = [
-            Segment(f"{row + 1:>{NUMBER_W - 1}} ", line),
+            Segment(f"{number:>{NUMBER_W - 1}} ", line),
             Segment(set_cell_size(name, name_w) + " ", line + self._component(
                 f"move-log--player-{player % MAX_PLAYER_STYLES + 1}")),
-            Segment(f"{state.moves[row]!s:<{MOVE_W - 1}}", line),
-            Segment(f"{'+' + str(points) if points else '':>{POINTS_W}}", line + self._component(
-                "move-log--points")),
+            Segment(f"{move:<{MOVE_W - 1}}", line),
+            Segment(f"{points:>{POINTS_W}}", line + self._component("move-log--points")),
         ]
         return Strip(segments).adjust_cell_length(width, line)
 

@@ -1,0 +1,209 @@
+"""The app on the game session: computer failures, late answers, what is kept on disk, and keys
+that mean one thing per view. Each test was written against a defect of the app before the
+session layer, and fails there."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+
+from sos_tui.app import SosApp
+from sos_tui.app.screens.game_over import GameOverScreen
+from sos_tui.app.screens.help import HelpScreen
+from sos_tui.app.screens.setup import SetupScreen
+from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
+from sos_tui.storage import History, history_db_path
+
+from .helpers import make_app, recording
+
+SIMPLE_WIN = ["s", "right", "o", "right", "s"]  # 3x3 simple: S a1, O b1, S c1 wins for Ana
+
+
+async def until(pilot, condition, seconds: float = 30) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the condition was not met in time")
+
+
+async def test_a_killed_search_process_is_replaced_and_the_computer_moves():
+    app = make_app(size=8, names=("Ana", "computer:expert"), seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await until(pilot, lambda: app.computer.pids())
+        os.kill(app.computer.pids()[0], signal.SIGKILL)  # as the OOM killer would
+        await until(pilot, lambda: app.state.move_count >= 2, 60)
+        assert app.state.movers[1] == 1
+        assert any("process stopped" in n.message for n in app.notices)
+        assert "is thinking" not in str(app.game_screen.query_one("#scoreboard").render())
+
+
+async def test_a_computer_that_cannot_move_pauses_its_seat_with_a_key_to_try_again():
+    bad = PlayerInfo("Bot", "computer", "godlike")  # an unknown level, as from a foreign file
+    app = recording(SosApp(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), bad),
+                                      (Move.parse("S a1"),)), computer_delay=0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.session.paused)
+        [notice] = [n for n in app.notices if n.severity == "error"]
+        assert "Bot could not move" in notice.message and "Press p to try again" in notice.message
+        assert "Paused — p to resume" in str(app.game_screen.query_one("#scoreboard").render())
+        await pilot.press("s")  # a person still cannot move for it
+        assert app.state.move_count == 1
+
+
+async def test_undo_while_the_computer_thinks_drops_its_search_and_the_next_one_answers():
+    app = make_app(size=6, names=("Ana", "computer:expert"), seed=4)
+    app.game_screen.computer_delay = 0
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await until(pilot, lambda: app.computer.busy)
+        await pilot.press("u")  # taken back while the computer searches
+        assert app.state.move_count == 0 and not app.computer.busy
+        await pilot.press("right", "o")
+        await until(pilot, lambda: app.state.move_count >= 2, 60)
+        assert app.state.moves[0] == Move.parse("O b1")  # the old search's move never landed
+        assert app.state.movers[1] == 1
+
+
+async def test_undo_to_the_empty_board_leaves_nothing_to_continue():
+    first = make_app(size=4)
+    async with first.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o", "u", "u")
+        assert first.state.move_count == 0
+    again = SosApp(computer_delay=0)
+    async with again.run_test(size=(100, 40)) as pilot:
+        await pilot.pause(0.2)
+        await again.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(again.screen, SetupScreen)
+        assert not again.screen.query_one("#resume").display
+
+
+async def test_a_game_undone_and_finished_differently_is_one_history_entry():
+    app = make_app(mode="simple")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*SIMPLE_WIN)  # Ana wins 1-0
+        await pilot.press("escape", "u", "u")  # back to Ana's O b1... and before it
+        await pilot.press("right", "s", "down", "o")
+        assert not app.state.is_over
+        await pilot.press("left", "left", "s", "up", "s")  # ... and Bo finishes it
+        assert app.state.is_over
+    with History() as history:
+        games = history.games()
+    assert len(games) == 1
+    assert games[0].record.moves == app.state.moves
+
+
+async def test_a_finished_game_survives_a_locked_history_and_lands_later():
+    path = history_db_path()
+    with History():
+        pass  # create it
+    blocker = sqlite3.connect(path, timeout=0)
+    blocker.execute("BEGIN EXCLUSIVE")
+    app = make_app(mode="simple")
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press(*SIMPLE_WIN)
+            await until(pilot, lambda: any(n.severity == "error" for n in app.notices), 30)
+            assert isinstance(app.screen, GameOverScreen)  # the screen never froze on the write
+            [notice] = [n for n in app.notices if n.severity == "error"]
+            assert "kept" in notice.message
+            blocker.rollback()  # the other process lets go before this one quits
+    finally:
+        blocker.close()
+    with History() as history:
+        [game] = history.games()
+    assert game.record.moves == app.state.moves
+
+
+async def test_redo_pressed_once_too_often_after_the_game_over_dialog_is_no_rematch():
+    app = make_app(mode="simple")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*SIMPLE_WIN)
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        finished = app.state
+        await pilot.press("escape", "u", "u", "r", "r", "r")
+        await pilot.pause()
+        assert app.state == finished  # still the finished game: no rematch
+        assert app.screen is app.game_screen
+
+
+async def test_the_game_over_dialog_uses_the_game_screen_keys_for_rematch_and_new():
+    app = make_app(mode="simple")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*SIMPLE_WIN)
+        await pilot.pause()
+        await pilot.press("r", "n", "space")  # none of these clears the board here
+        assert app.state.is_over and isinstance(app.screen, GameOverScreen)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.state.move_count == 0 and app.screen is app.game_screen
+        assert [p.name for p in app.game.players] == ["Bo", "Ana"]  # the rematch: Bo starts
+
+
+async def test_help_lists_the_keys_of_the_view_it_was_opened_from():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        keys = dict((what, key) for key, what in app.screen.keys)
+        assert keys["Undo"] == "u ^z" and keys["Hint"] == "H" and keys["Rematch"] == "^r"
+        assert "Move the cursor" in keys
+
+
+async def test_the_palette_has_no_window_commands_that_make_no_sense_here():
+    app = make_app()
+    async with app.run_test(size=(100, 30)):
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert "Maximize" not in titles and {"Rematch", "Undo", "Theme"} <= titles
+
+
+async def test_the_last_setup_and_the_theme_are_remembered():
+    from sos_tui.storage import load_settings
+
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#name-0").value = "Zoe"
+        app.screen.query_one("#size").value = 5
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.theme = "textual-light"
+        await pilot.pause()
+    app.keeper.wait(5)
+    settings = load_settings()
+    assert settings["theme"] == "textual-light"
+    again = SosApp(computer_delay=0, settings=settings)
+    async with again.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert again.theme == "textual-light"
+        assert again.screen.query_one("#name-0").value == "Zoe"
+        assert again.screen.query_one("#size").value == 5
+
+
+async def test_one_move_is_one_move():
+    first = make_app(size=4)
+    async with first.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+    again = SosApp(computer_delay=0)
+    async with again.run_test(size=(100, 40)) as pilot:
+        await until(pilot, lambda: again.screen.query_one("#resume").display, 10)
+        preview = str(again.screen.query_one("#resume-preview").render())
+        assert "4x4, 1 move —" in preview
+
+
+def test_no_search_process_outlives_a_finished_app():
+    import multiprocessing
+
+    async def play():
+        app = make_app(size=5, names=("Ana", "computer:hard"), seed=1)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("s")
+            await until(pilot, lambda: app.computer.busy or app.state.move_count > 1)
+
+    asyncio.run(play())
+    assert multiprocessing.active_children() == []
