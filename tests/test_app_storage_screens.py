@@ -6,7 +6,6 @@ import os
 import time
 from pathlib import Path
 
-import pytest
 from textual.app import App
 from textual.widgets import DataTable, Input, Label, Select, Static
 
@@ -63,13 +62,6 @@ class Host(App):
 
     def on_replay_screen_play_from_here(self, message: ReplayScreen.PlayFromHere) -> None:
         self.played.append(message)
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(folder))
-    return folder
 
 
 def text_of(widget) -> str:
