@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, transcript
 from sos_tui.storage import (
     Filters,
     History,
@@ -32,14 +32,18 @@ from sos_tui.storage import (
     data_dir,
     default_save_name,
     delete_save,
+    export_transcript,
     history_db_path,
     list_autosaves,
     list_saves,
     load_autosave,
     load_record,
     prune_autosaves,
+    resolve_open_path,
+    resolve_save_path,
     save_record,
     saves_dir,
+    transcript_path,
     unique_save_path,
 )
 from sos_tui.storage import paths as paths_module
@@ -762,3 +766,92 @@ def test_statistics_and_filters_come_from_sql(filled):
     assert filled.filters() == Filters(opponents=("easy", "hard", "human"), sizes=(3, 4),
                                        modes=("general", "simple"))
     assert History.stats.__doc__ and "SQL" in History.stats.__doc__
+
+
+# -- paths: every OS error is a LoadError, and the path policy ----------------------------------
+@pytest.mark.parametrize(("make", "reason"), [
+    (lambda d: d / ("x" * 300 + ".json"), "the name is too long"),
+    (lambda d: d / ("y" * 256) / "game.json", "the name is too long"),
+    (lambda d: d, "is a folder, not a game file"),
+    (lambda d: d / "missing.json", "no such file"),
+    (lambda d: (d / "file.json").write_text("{}") and d / "file.json" / "inner.json",
+     "a part of the path is not a folder"),
+    (lambda d: (d / "loop.json").symlink_to(d / "loop.json") or d / "loop.json", "too many symbolic links"),
+    (lambda d: d / "nul\x00.json", "not a usable file name"),
+    (lambda d: str(d / "bad\ud800.json"), "not a usable file name"),
+])
+def test_every_os_error_from_a_path_is_a_load_error_with_path_and_reason(tmp_path, make, reason):
+    path = make(tmp_path)
+    with pytest.raises(LoadError) as caught:
+        load_record(path)
+    assert reason in caught.value.reason and caught.value.path == path
+    message = str(caught.value)
+    assert "\n" not in message and "\x00" not in message and len(message) < 400
+
+
+def test_an_empty_path_is_refused_not_the_current_folder():
+    for empty in ("", "   "):
+        with pytest.raises(LoadError, match="no file name given"):
+            load_record(empty)
+    with pytest.raises(LoadError, match="no file name given"):
+        resolve_open_path("  ")
+    with pytest.raises(StorageError, match="no file name given"):
+        resolve_save_path("")
+
+
+def test_a_path_with_escapes_is_shown_escaped(tmp_path):
+    path = tmp_path / "\x1b]0;pwned\x07\u202e.json"
+    with pytest.raises(LoadError) as caught:
+        load_record(path)
+    assert "\\x1b]0;pwned\\x07\\u202e.json: no such file" in str(caught.value)
+    assert caught.value.path == path
+
+
+def test_saving_to_a_folder_saves_inside_it_under_the_default_name(tmp_path):
+    record = make_record([])
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = save_record(record, folder)
+    assert path == folder / "2026-01-01-1000 Ana vs Bo 3x3.json" and load_record(path) == record
+    assert not (tmp_path / "games.json").exists()
+    assert resolve_save_path(str(folder), record) == folder / "2026-01-01-1000 Ana vs Bo 3x3 (2).json"
+    (saves_dir() / "mine").mkdir()
+    assert resolve_save_path("mine", record).parent == saves_dir() / "mine"
+    assert resolve_save_path("mygame") == saves_dir() / "mygame.json"
+    assert resolve_save_path("~/x.json").is_absolute()
+
+
+def test_resolve_open_path_looks_in_the_saves_folder_first(tmp_path):
+    save_record(make_record([]), saves_dir() / "kept.json")
+    assert resolve_open_path("kept") == saves_dir() / "kept.json"
+    assert resolve_open_path("kept.json") == saves_dir() / "kept.json"
+    assert resolve_open_path(str(tmp_path / "elsewhere.json")) == tmp_path / "elsewhere.json"
+    assert resolve_open_path("x" * 300) == Path("x" * 300)  # no OSError on a long name
+
+
+def test_a_save_into_a_path_too_long_is_a_storage_error_in_words(tmp_path):
+    with pytest.raises(StorageError, match="the name is too long"):
+        save_record(make_record([]), tmp_path / ("x" * 300 + ".json"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_transcript_is_atomic_and_never_overwrites_another_game(tmp_path):
+    record = make_record(P1_SWEEP)
+    path = export_transcript(record, tmp_path)
+    assert path == transcript_path(record, tmp_path) and path.read_text() == transcript(record)
+    assert export_transcript(record, tmp_path) == path  # the same transcript: written again
+    other = make_record(P2_SWEEP)  # same start and names, so the same file name
+    second = export_transcript(other, tmp_path)
+    assert second.name == "2026-01-01-1000 Ana vs Bo 3x3 (2).txt" and path.read_text() == transcript(record)
+    assert {p.name for p in tmp_path.iterdir()} == {path.name, second.name}
+    with pytest.raises(StorageError, match="the folder does not exist"):
+        export_transcript(record, tmp_path / "missing")
+
+
+def test_six_long_names_in_any_script_still_make_a_file_name_that_saves(tmp_path):
+    seats = tuple(PlayerInfo(chr(0x4E00 + i) * 24) for i in range(6))  # 6 x 24 CJK characters
+    record = make_record([], players=seats)
+    name = default_save_name(record)
+    assert len(name.encode("utf-8")) <= 255 and name.endswith("… 3x3.json")
+    assert load_record(save_record(record, unique_save_path(record, tmp_path))) == record
+    assert export_transcript(record, tmp_path).exists()

@@ -86,7 +86,7 @@ def save_record(record: GameRecord, path: PathLike) -> Path:
     """
     text = record.to_json()  # before touching the disk: a bug here must not leave a temp file
     path = Path(path)
-    if path.is_dir():
+    if _is_dir(path):
         path = unique_save_path(record, path)
     return write_atomic(path, text)
 
@@ -266,6 +266,7 @@ def list_saves(folder: PathLike | None = None) -> list[SaveInfo]:
     return infos
 
 
+NAMES_BYTES = 160
 _UNSAFE = re.compile(r"[^\w\- ]+")
 _SPACES = re.compile(r"\s+")
 
@@ -279,7 +280,9 @@ def default_save_name(record: GameRecord, when: datetime | None = None) -> str:
     """A file name like ``"2026-11-30-1405 Ana vs Bo 6x6.json"``.
 
     The time is ``when``, else the record's start in local time (now if that is unreadable).
-    Names keep only letters, digits, spaces and hyphens, so the result is safe on every OS.
+    Names keep only letters, digits, spaces and hyphens, so the result is safe on every OS, and
+    the players' part is cut to ``NAMES_BYTES`` bytes of UTF-8, so six long names in any script
+    still fit a file name (at most 255 bytes on most file systems).
     """
     if when is None:
         try:
@@ -289,6 +292,8 @@ def default_save_name(record: GameRecord, when: datetime | None = None) -> str:
         except ValueError:
             when = datetime.now()
     names = " vs ".join(_safe(p.name, f"Player {i + 1}") for i, p in enumerate(record.players))
+    if len(names.encode("utf-8")) > NAMES_BYTES:
+        names = names.encode("utf-8")[:NAMES_BYTES].decode("utf-8", "ignore").rstrip(" -") + "…"
     return f"{when:%Y-%m-%d-%H%M} {names} {record.size}x{record.size}.json"
 
 
@@ -298,7 +303,7 @@ def unique_save_path(record: GameRecord, folder: PathLike | None = None) -> Path
     name = default_save_name(record)
     path = folder / name
     number = 2
-    while path.exists():
+    while _exists(path):
         path = folder / f"{name[:-5]} ({number}).json"
         number += 1
     return path

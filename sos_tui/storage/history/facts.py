@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sos_tui.engine import GameRecord, PlayerInfo
+from sos_tui.engine import GameRecord, PlayerInfo, printable
 
 __all__ = ["game_facts", "longest_chain", "point_of_view", "utc_text"]
 
@@ -38,7 +38,7 @@ def longest_chain(record: GameRecord) -> tuple[int, int | None]:
 
 
 def _seat_kind(player: PlayerInfo) -> str:
-    return (player.level or "computer").lower() if player.is_computer else "human"
+    return printable(player.level or "computer").lower() if player.is_computer else "human"
 
 
 def point_of_view(players: Sequence[PlayerInfo]) -> tuple[int, str]:
@@ -85,7 +85,7 @@ def game_facts(record: GameRecord) -> dict:
         "record": record.to_json(),
         "scores": json.dumps(list(outcome.scores)),
         "winners": json.dumps(list(outcome.winners)),
-        "result": record.result_text(state),
+        "result": printable(record.result_text(state)),  # text for display: no lone surrogate to store
         "opponent": opponent,
         "pov": pov,
         "pov_score": outcome.scores[pov],
