@@ -1,41 +1,103 @@
-"""Command line: arguments and the entry point. Bad arguments print one line and exit 2."""
+"""The command line: every argument parsed and every line printed lives here.
+
+    sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
+    sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
+    sos-tui arena LEVEL_A LEVEL_B [...]
+
+One error policy for all of them: a bad argument, an unreadable file or an unusable history
+prints one line on stderr and exits 2, never a traceback. Text from outside (names, paths, error
+details) is printed as data: escaped by ``printable`` and shortened, so no escape sequence in a
+player's name or a file name ever reaches the terminal.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import sys
+from collections.abc import Callable, Sequence
 
 from sos_tui import __version__
-from sos_tui.ai import LEVELS
-from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
+from sos_tui.engine import (
+    COMPUTER_LEVELS,
+    MAX_PLAYERS,
+    MAX_SIZE,
+    MIN_PLAYERS,
+    MIN_SIZE,
+    GameRecord,
+    Mode,
+    PlayerInfo,
+    check_name,
+    check_names,
+    printable,
+    shorten,
+)
 
-MAX_PLAYERS = 6
-SUBCOMMANDS = ("arena", "history")
+PROG = "sos-tui"
+MAX_MESSAGE = 300
+"""The longest error line printed: a megabyte of argument is not echoed back."""
+OPPONENTS = ("human", *COMPUTER_LEVELS, "computer", "mixed", "computer-only")
+"""Every opponent kind the history knows (see ``storage.history.facts``)."""
+
+
+class UsageError(Exception):
+    """A bad command line; the message says what is wrong."""
+
+
+class _Exit(Exception):
+    """--help or --version was printed: stop with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one clear line, not a usage dump
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+    """argparse that raises instead of printing usage and exiting: ``main`` owns the policy."""
+
+    def error(self, message: str):
+        raise UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None):
+        if message:
+            raise UsageError(message.strip())
+        raise _Exit(status)
 
 
+def fail(command: str, message: str) -> int:
+    """Print one line ``sos-tui <command>: <message>`` to stderr (escaped, shortened); return 2."""
+    line = shorten(printable(message), MAX_MESSAGE)
+    print(f"{PROG}{' ' + command if command else ''}: {line}", file=sys.stderr)
+    return 2
+
+
+# -- play --------------------------------------------------------------------------------------
 def parse_players(text: str) -> tuple[PlayerInfo, ...]:
-    """``"Ana,computer:hard"`` -> a human Ana and a hard computer player."""
-    names = [part.strip() for part in text.split(",")]
-    if not 2 <= len(names) <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"--players needs 2 to {MAX_PLAYERS} names, not {len(names)}")
+    """``"Ana,computer:hard"`` -> a human Ana and a hard computer player; ArgumentTypeError
+    saying which seat and which rule otherwise."""
+    parts = text.split(",")
+    if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"--players needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
     seats = []
-    for index, name in enumerate(names):
-        if not name:
-            raise argparse.ArgumentTypeError(f"--players: seat {index + 1} has no name")
-        kind, _, level = name.partition(":")
+    for index, part in enumerate(parts):
+        kind, _, level = part.strip().partition(":")
         if kind.lower() == "computer":
             level = (level or "medium").lower()
-            if level not in LEVELS:
+            if level not in COMPUTER_LEVELS:
                 raise argparse.ArgumentTypeError(
-                    f"--players: unknown computer level {level!r} (choose {', '.join(LEVELS)})")
+                    f"--players: unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
             seats.append(PlayerInfo(f"Computer {index + 1}", "computer", level))
-        else:
-            seats.append(PlayerInfo(name[:20]))
+            continue
+        try:
+            seats.append(PlayerInfo(check_name(part)))
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"--players: seat {index + 1}: {error}") from None
+    try:
+        check_names(seat.name for seat in seats)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"--players: {error}") from None
     return tuple(seats)
 
 
@@ -49,57 +111,255 @@ def _size(text: str) -> int:
     return size
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="sos-tui",
-        description="Play SOS in the terminal. With no options, a setup screen opens.",
-        epilog="Also: 'sos-tui arena LEVEL_A LEVEL_B ...' pits computer players against each other; "
-               "'sos-tui history' lists past games. Each has its own --help.",
-    )
+def _play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=_size, metavar="N", help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
     parser.add_argument("--mode", choices=[m.value for m in Mode], help="general (most SOSs wins) "
                         "or simple (first SOS wins); default general")
     parser.add_argument("--players", type=parse_players, metavar="NAME[,NAME...]",
-                        help="2 to 6 seats; 'computer:LEVEL' for a computer player "
-                             f"(levels: {', '.join(LEVELS)}), e.g. Ana,computer:hard")
+                        help=f"{MIN_PLAYERS} to {MAX_PLAYERS} seats; 'computer:LEVEL' for a computer player "
+                             f"(levels: {', '.join(COMPUTER_LEVELS)}), e.g. Ana,computer:hard")
     parser.add_argument("--load", metavar="FILE", help="open a saved game")
     parser.add_argument("--no-mouse", action="store_true", help="keyboard only (for terminal multiplexers)")
-    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
-    return parser
 
 
 def game_from_args(args: argparse.Namespace) -> GameRecord | None:
+    """The game the options ask for; None (the setup screen) when they ask for none."""
     if args.size is None and args.mode is None and args.players is None:
         return None
     seats = args.players or (PlayerInfo("Player 1"), PlayerInfo("Player 2"))
     return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "arena":
-        from sos_tui.ai.arena import main as arena
+def _has_terminal() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False
 
-        return arena(argv[1:])
-    if argv and argv[0] == "history":
-        from sos_tui.storage.history import main as history
 
-        return history(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def launch(game: GameRecord | None, mouse: bool) -> None:
+    """Run the terminal app (replaced by tests)."""
+    from sos_tui.app import SosApp
+
+    SosApp(game, mouse=mouse).run(mouse=mouse)
+
+
+def play(args: argparse.Namespace) -> int:
     game = game_from_args(args)
-    if args.load:
-        from sos_tui.storage.files import LoadError, load_record
+    if args.load is not None:
+        if game is not None:
+            raise UsageError("--load cannot be combined with --size, --mode or --players "
+                             "(the saved game has its own)")
+        from sos_tui.storage import LoadError, load_record
 
         try:
             game = load_record(args.load)
         except LoadError as error:
-            print(f"sos-tui: {error}", file=sys.stderr)
-            return 2
-    from sos_tui.app import SosApp
-
-    SosApp(game, mouse=not args.no_mouse).run(mouse=not args.no_mouse)
+            return fail("", str(error))
+    if not _has_terminal():
+        return fail("", "needs a terminal to play in (stdin and stdout must be a terminal); "
+                        "for scripts see 'sos-tui history --json'")
+    launch(game, mouse=not args.no_mouse)
     return 0
+
+
+# -- history -----------------------------------------------------------------------------------
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    limits = f"from {low} to {high}" if high is not None else f"at least {low}"
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected a whole number {limits}, not {text!r}")
+        return value
+    return convert
+
+
+def _opponent(text: str) -> str:
+    kind = text.strip().lower()
+    if kind not in OPPONENTS:
+        raise argparse.ArgumentTypeError(f"no opponent kind {text!r}: choose {', '.join(OPPONENTS)}")
+    return kind
+
+
+def _history_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--opponent", metavar="KIND", type=_opponent,
+                        help=f"only games against this opponent: {', '.join(OPPONENTS)}")
+    parser.add_argument("--size", type=_int_in(MIN_SIZE, MAX_SIZE), metavar="N",
+                        help=f"only games on an N x N board ({MIN_SIZE}-{MAX_SIZE})")
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help="only games in this mode")
+    parser.add_argument("--limit", type=_int_in(1), metavar="N",
+                        help="list only the N newest games (statistics still cover all)")
+    parser.add_argument("--json", action="store_true",
+                        help="print every selected game as one JSON document, for scripts")
+
+
+def _when(entry) -> str:
+    return f"{entry.finished_at.astimezone():%Y-%m-%d %H:%M}"
+
+
+def _shown(text: str, limit: int) -> str:
+    return shorten(printable(text), limit)
+
+
+def format_history(entries: Sequence, stats) -> str:
+    """The text ``sos-tui history`` prints: a table of games (as given, newest first), then the
+    statistics from the first human player's side. Dates are local time; names are escaped."""
+    if not entries and not stats.games:
+        return "No finished games in the history yet. Play one with `sos-tui`!\n"
+    header = ("Date", "Players", "Size", "Mode", "Score", "Result")
+    rows = [(_when(e), _shown(e.players_text, 40), f"{e.size}x{e.size}", _shown(e.mode, 10),
+             e.score_text, _shown(e.result, 40)) for e in entries]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+
+    out = [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+    if len(entries) < stats.games:
+        out.append(f"(showing the {len(entries)} newest of {stats.games} games)")
+    out += ["", f"Statistics over {stats.games} game{'s' if stats.games != 1 else ''}, "
+                "from the first human player's side:"]
+    table = [("Opponent", "Games", "Wins", "Draws", "Losses", "Avg score")]
+    overall = [*stats.by_opponent.values(), stats]
+    for s in overall:
+        name = s.opponent if s is not stats else "all"
+        table.append((_shown(name, 16), str(s.games), str(s.wins), str(s.draws), str(s.losses),
+                      f"{s.average_score:.1f}"))
+    widths2 = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        out.append("  " + "  ".join(row[0].ljust(widths2[0]) if i == 0 else cell.rjust(widths2[i])
+                                    for i, cell in enumerate(row)))
+    game = stats.longest_chain_game
+    if game is not None:
+        seat = game.chain_player
+        who = game.players[seat].name if seat is not None and seat < len(game.players) else "?"
+        out.append(f"Longest SOS chain: {stats.longest_chain} in one turn by {_shown(who, 24)} "
+                   f"({_shown(game.players_text, 40)}, {_when(game)})")
+    best = stats.best_game
+    if best is not None:
+        out.append(f"Best game: {_shown(best.pov_name, 24)} won by {best.margin} ({best.score_text}, "
+                   f"{_shown(best.players_text, 40)}, {_when(best)})")
+    return "\n".join(out) + "\n"
+
+
+def history_json(entries: Sequence) -> str:
+    """Every game as one JSON document for scripts (ASCII only: names are \\u-escaped)."""
+    games = []
+    for e in entries:
+        try:
+            started = json.loads(e.record_json).get("started")
+        except (ValueError, AttributeError, RecursionError):
+            started = None
+        games.append({
+            "id": e.game_id,
+            "started": started if isinstance(started, str) else None,
+            "finished": e.finished_at.isoformat(),
+            "size": e.size,
+            "mode": e.mode,
+            "players": [{"name": p.name, "kind": p.kind, "level": p.level} for p in e.players],
+            "scores": list(e.scores),
+            "winners": list(e.winners),
+            "result": e.result,
+        })
+    return json.dumps({"format": "sos-tui-history", "version": 1, "games": games}, indent=2) + "\n"
+
+
+def history(args: argparse.Namespace) -> int:
+    from sos_tui.storage import History, HistoryError, StorageError, history_db_path
+
+    try:
+        path = history_db_path()
+        if not (path.exists() or path.is_symlink()):  # looking must not create the database
+            entries, stats, total, skipped = [], None, 0, ()
+        else:
+            with History(path) as database:
+                stats = database.stats(args.opponent, args.size, args.mode)
+                entries = database.games(args.opponent, args.size, args.mode,
+                                         None if args.json else args.limit)
+                skipped = database.skipped
+                total = database.count()
+    except (HistoryError, StorageError) as error:
+        return fail("history", str(error))
+    if skipped:
+        rows = ", ".join(str(row) for row in skipped[:10])
+        fail("history", f"warning: skipped {len(skipped)} damaged game{'s' if len(skipped) != 1 else ''} "
+                        f"(row{'s' if len(skipped) != 1 else ''} {rows})")
+    if args.json:
+        sys.stdout.write(history_json(entries))
+        return 0
+    if stats is None or (not stats.games and not total):
+        sys.stdout.write(format_history([], _empty_stats()))
+    elif not stats.games:
+        print("No games in the history match those filters.")
+    else:
+        sys.stdout.write(format_history(entries, stats))
+    return 0
+
+
+def _empty_stats():
+    from sos_tui.storage import Stats
+
+    return Stats()
+
+
+# -- arena -------------------------------------------------------------------------------------
+def arena(argv: list[str]) -> int:
+    """``sos-tui arena ...``: handed to the arena's own command line (a thin call)."""
+    from sos_tui.ai.arena import main as arena_main
+
+    return arena_main(argv)
+
+
+# -- the entry point ---------------------------------------------------------------------------
+COMMANDS = {"play": play, "history": history}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Play SOS in the terminal. With no options, a setup screen opens.",
+        epilog="Also: 'sos-tui arena LEVEL_A LEVEL_B ...' pits computer players against each other; "
+               "'sos-tui history' lists past games. Each has its own --help.",
+    )
+    _play_options(parser)  # 'play' is the default command: its options work without the word
+    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _play_options(commands.add_parser("play", help="play a game (the default)", description="Play a game."))
+    _history_options(commands.add_parser("history", help="list finished games and statistics",
+                                         description="Show finished games and statistics."))
+    commands.add_parser("arena", help="pit two computer levels against each other", add_help=False)
+    return parser
+
+
+def _safe_streams() -> None:
+    """Characters the terminal's encoding lacks are written as escapes, not a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``sos-tui`` with ``argv`` (default: the process's arguments); returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _safe_streams()
+    command = argv[0] if argv and argv[0] in (*COMMANDS, "arena") else ""
+    try:
+        if command == "arena":
+            return arena(argv[1:])
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command or "play"](args)
+    except _Exit as done:  # --help, --version
+        return done.status
+    except UsageError as error:
+        return fail(command, f"{error} (see {PROG}{' ' + command if command else ''} --help)")
+    except BrokenPipeError:  # `sos-tui history | head`
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ import os
 import time
 from pathlib import Path
 
-import pytest
 from textual.app import App
 from textual.widgets import DataTable, Input, Label, Select, Static
 
@@ -59,13 +58,6 @@ class Host(App):
 
     def on_mount(self) -> None:
         self.push_screen(self.make_screen(), self.results.append)
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(folder))
-    return folder
 
 
 def text_of(widget) -> str:

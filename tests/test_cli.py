@@ -2,18 +2,41 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+import time
 
 import pytest
 
-from sos_tui.cli import build_parser, game_from_args, main
+from sos_tui import cli
+from sos_tui.cli import build_parser, format_history, game_from_args, main
 from sos_tui.engine import PlayerInfo
+from sos_tui.storage import History
+
+from .test_storage import sample_games
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
+def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sos_tui", *args], capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+                          timeout=60, stdin=subprocess.DEVNULL, **kwargs)
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def filled(data, utc) -> History:
+    with History() as history:
+        for record in sample_games():
+            history.record_game(record)
+        yield history
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -42,7 +65,7 @@ def test_a_bad_save_file_is_refused_on_the_command_line(tmp_path):
 def test_version_and_help():
     assert run_cli("--version").stdout.strip().startswith("sos-tui ")
     text = run_cli("--help").stdout
-    for option in ("--size", "--mode", "--players", "--no-mouse", "--load", "arena", "history"):
+    for option in ("--size", "--mode", "--players", "--no-mouse", "--load", "arena", "history", "play"):
         assert option in text
 
 
@@ -59,3 +82,182 @@ def test_subcommands_are_dispatched(capsys):
     assert "No finished games in the history yet" in capsys.readouterr().out
     assert main(["arena", "hard"]) == 2
     assert "required: LEVEL_B" in capsys.readouterr().err
+
+
+# -- play --------------------------------------------------------------------------------------
+@pytest.fixture
+def launched(monkeypatch):
+    """Record app launches instead of running the app, and pretend to have a terminal."""
+    calls = []
+    monkeypatch.setattr(cli, "launch", lambda game, mouse: calls.append((game, mouse)))
+    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    return calls
+
+
+def test_play_is_the_default_command_and_has_its_own_name(launched):
+    assert main(["--size", "5"]) == 0
+    assert main(["play", "--size", "5", "--no-mouse"]) == 0
+    assert [(g.size, mouse) for g, mouse in launched] == [(5, True), (5, False)]
+
+
+@pytest.mark.parametrize(("players", "rule"), [
+    ("Ana,Bo\x1b[31m", "seat 2: a name cannot hold a control character (\\x1b)"),
+    ("Ana,\u202eoB", "seat 2: a name cannot hold an invisible formatting character (\\u202e)"),
+    ("An\udce9,Bo", "seat 1: a name cannot hold a lone surrogate (\\udce9)"),  # --players $'An\xe9',Bo
+    ("Ana," + "x" * 25, "seat 2: a name can be at most 24 characters, not 25"),
+    ("Ana, ", "seat 2: a name cannot be empty"),
+    ("Ana,ana", "two players are called 'ana'"),
+    ("A,B,C,D,E,F,G", "needs 2 to 6 names, not 7"),
+])
+def test_a_bad_name_is_refused_saying_which_rule(players, rule, capsys, launched):
+    assert main(["--players", players]) == 2
+    err = capsys.readouterr().err
+    assert rule in err and err.count("\n") == 1 and "\x1b" not in err and "\u202e" not in err
+    assert launched == []
+
+
+def test_names_are_trimmed_not_cut(launched):
+    assert main(["--players", " Ana , Bo "]) == 0
+    assert [p.name for p in launched[0][0].players] == ["Ana", "Bo"]
+
+
+def test_without_a_terminal_play_exits_at_once(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "launch", lambda game, mouse: pytest.fail("the app must not start"))
+    assert main([]) == 2  # pytest's stdin is not a terminal
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a terminal" in err
+
+
+def test_without_a_terminal_the_real_command_exits_quickly():
+    started = time.monotonic()
+    result = run_cli()
+    assert result.returncode == 2 and "needs a terminal" in result.stderr
+    assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize(("path", "reason"), [
+    ("", "no file name given"),
+    ("x" * 300 + ".json", "the name is too long"),
+    ("/", "is a folder"),
+    ("nowhere/\x1b]0;pwned\x07.json", "no such file"),
+])
+def test_load_errors_are_one_escaped_line(path, reason, capsys, launched):
+    assert main(["--load", path]) == 2
+    err = capsys.readouterr().err
+    assert reason in err and err.count("\n") == 1 and "\x1b" not in err and "\x07" not in err
+    assert launched == []
+
+
+def test_a_symlink_loop_is_a_load_error(tmp_path, capsys, launched):
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    assert main(["--load", str(loop)]) == 2
+    assert "too many symbolic links" in capsys.readouterr().err
+
+
+def test_load_cannot_be_combined_with_new_game_options(tmp_path, capsys, launched):
+    assert main(["--load", "game.json", "--size", "5"]) == 2
+    assert "--load cannot be combined" in capsys.readouterr().err
+
+
+# -- history -----------------------------------------------------------------------------------
+def test_format_history_lists_games_then_statistics(filled):
+    text = format_history(filled.games(), filled.stats())
+    lines = text.splitlines()
+    assert lines[0].split() == ["Date", "Players", "Size", "Mode", "Score", "Result"]
+    assert lines[2].split("  ")[0] == "2026-01-05 10:00"
+    assert "Ana vs Bo" in lines[2] and "4x4" in lines[2] and "2-2" in lines[2] and lines[2].endswith("draw")
+    assert lines[4].startswith("2026-01-03 10:00") and "Deep Blue (hard) vs Ana" in lines[4]
+    assert lines[4].endswith("Ana wins")
+    assert lines[6].startswith("2026-01-01 10:00") and "6-0" in lines[6]
+    assert "Statistics over 5 games, from the first human player's side:" in text
+    assert any(line.split() == ["easy", "2", "1", "0", "1", "0.5"] for line in lines)
+    assert any(line.split() == ["human", "2", "1", "1", "0", "4.0"] for line in lines)
+    assert any(line.split() == ["all", "5", "3", "1", "1", "2.0"] for line in lines)
+    assert "Longest SOS chain: 6 in one turn by Ana (Ana vs Bo, 2026-01-01 10:00)" in text
+    assert "Best game: Ana won by 6 (6-0, Ana vs Bo, 2026-01-01 10:00)" in text
+
+
+def test_history_command_with_an_empty_history(capsys, data):
+    assert main(["history"]) == 0
+    out = capsys.readouterr().out
+    assert out == "No finished games in the history yet. Play one with `sos-tui`!\n"
+    assert not (data / "history.sqlite3").exists()  # looking does not create the database
+
+
+def test_history_command_prints_the_table_with_filters_and_limit(filled, capsys):
+    assert main(["history", "--opponent", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "2026-01-04 10:00" in out and "2026-01-02 10:00" in out and "2026-01-05" not in out
+    assert "Statistics over 2 games" in out
+    assert main(["history", "--limit", "1", "--mode", "general"]) == 0
+    out = capsys.readouterr().out
+    assert "2026-01-05 10:00" in out and "2026-01-02" not in out
+    assert "(showing the 1 newest of 3 games)" in out
+    assert main(["history", "--size", "5"]) == 0
+    assert capsys.readouterr().out == "No games in the history match those filters.\n"
+
+
+@pytest.mark.parametrize(("argv", "complaint"), [
+    (["--size", "2"], "--size: expected a whole number from 3 to 26, not '2'"),
+    (["--size", "six"], "--size: expected a whole number from 3 to 26, not 'six'"),
+    (["--mode", "tricky"], "--mode: invalid choice: 'tricky'"),
+    (["--limit", "0"], "--limit: expected a whole number at least 1, not '0'"),
+    (["--colour"], "unrecognized arguments: --colour"),
+    (["--opponent", "godlike"], "no opponent kind 'godlike': choose human, easy, medium, hard, expert"),
+    (["--opponent", "\udcff"], "no opponent kind '\\udcff'"),  # --opponent $'\xff'
+])
+def test_history_command_bad_arguments_give_one_line_and_exit_2(capsys, argv, complaint):
+    assert main(["history", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("sos-tui history: ")
+    assert complaint in captured.err
+
+
+def test_history_command_help(capsys):
+    assert main(["history", "--help"]) == 0
+    assert "--opponent KIND" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", [b"garbage" * 100, b"", b"SQLite format 3\x00" + b"\x00" * 100])
+def test_a_broken_database_is_one_line_and_exit_2(capsys, data, content):
+    data.mkdir()
+    (data / "history.sqlite3").write_bytes(content)
+    assert main(["history"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sos-tui history: the history ") and "left as it is" in err
+    assert (data / "history.sqlite3").read_bytes() == content
+
+
+def test_a_damaged_row_is_skipped_with_a_warning(filled, capsys):
+    import sqlite3
+
+    with sqlite3.connect(filled.path) as conn:
+        conn.execute("UPDATE games SET players = '{' WHERE finished_at LIKE '2026-01-03%'")
+    conn.close()
+    assert main(["history"]) == 0
+    captured = capsys.readouterr()
+    assert "2026-01-05" in captured.out and "Deep Blue" not in captured.out
+    assert captured.err.startswith("sos-tui history: warning: skipped 1 damaged game (row ")
+
+
+def test_history_json_lists_every_game_for_scripts(filled, capsys):
+    assert main(["history", "--json", "--limit", "1"]) == 0  # --limit is for the table only
+    document = json.loads(capsys.readouterr().out)
+    assert document["format"] == "sos-tui-history" and len(document["games"]) == 5
+    hard = document["games"][2]
+    assert hard == {
+        "id": sample_games()[2].game_id, "started": "2026-01-03T10:00:00+00:00",
+        "finished": "2026-01-03T10:00:00+00:00", "size": 3, "mode": "simple",
+        "players": [{"name": "Deep Blue", "kind": "computer", "level": "hard"},
+                    {"name": "Ana", "kind": "human", "level": None}],
+        "scores": [0, 1], "winners": [1], "result": "Ana wins",
+    }
+    assert main(["history", "--json", "--opponent", "easy"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["games"]) == 2
+
+
+def test_history_json_of_an_empty_history(capsys):
+    assert main(["history", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == []

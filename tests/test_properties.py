@@ -160,3 +160,24 @@ def test_replaying_the_moves_gives_an_equal_state(size, players, mode, seed):
     replay = GameState.from_moves([str(m) for m in state.moves], size=size, mode=mode, players=players)
     assert replay == state
     assert hash(replay) == hash(state)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=sizes, players=player_counts, mode=modes, data=st.data())
+def test_points_by_move_and_the_outcome_agree_with_the_scores(size, players, mode, data):
+    state = GameState.new(size=size, mode=mode, players=players)
+    while not state.is_over and state.move_count < 30:
+        move = data.draw(st.sampled_from(state.legal_moves()))
+        before = state
+        state = state.play(move)
+        gained = sum(state.scores) - sum(before.scores)
+        assert state.points_by_move[-1] == len(before.completes(move)) == gained
+        assert state.points_by_move[:-1] == before.points_by_move
+    totals = [0] * players
+    for mover, points in zip(state.movers, state.points_by_move, strict=True):
+        totals[mover] += points
+    assert tuple(totals) == state.scores
+    if state.is_over:
+        assert (state.outcome.scores, state.outcome.winners) == (state.scores, state.winners)
+    else:
+        assert state.outcome is None

@@ -670,3 +670,18 @@ def test_pickle_round_trip_gives_an_equal_state(moves, mode, players):
 def test_from_moves_accepts_notation_and_move_values():
     assert GameState.from_moves(["S a1", Move(0, 1, "O")], size=3) == GameState.from_moves(
         [Move(0, 0, "S"), "O b1"], size=3)
+
+
+def test_points_by_move_and_outcome_are_facts_of_the_state():
+    from sos_tui.engine import Outcome
+
+    state = GameState.from_moves(["S a1", "S c3", "S c1", "S a3", "O b2", "O b1"], size=3)
+    assert state.points_by_move == (0, 0, 0, 0, 2, 1)
+    assert state.outcome is None
+    drawn = Outcome(scores=(2, 2, 1), winners=(0, 1))
+    assert (drawn.is_draw, drawn.winner) == (True, None)
+    assert (drawn.result_for(0), drawn.result_for(2)) == ("draw", "loss")
+    won = Outcome(scores=(0, 5), winners=(1,))
+    assert (won.winner, won.result_for(1), won.margin(1), won.margin(0)) == (1, "win", 5, -5)
+    final = GameState.from_moves(["S a1", "S c1", "O b1"], size=3, mode="simple")
+    assert final.outcome == Outcome((1, 0), (0,))

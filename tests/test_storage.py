@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -15,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, transcript
 from sos_tui.storage import (
+    Filters,
     History,
     HistoryError,
     LoadError,
@@ -24,21 +27,27 @@ from sos_tui.storage import (
     autosave,
     autosave_path,
     autosaves_dir,
+    clean_stale_temp_files,
     clear_autosave,
     data_dir,
     default_save_name,
-    format_history,
+    delete_save,
+    export_transcript,
     history_db_path,
     list_autosaves,
     list_saves,
     load_autosave,
     load_record,
+    prune_autosaves,
+    resolve_open_path,
+    resolve_save_path,
     save_record,
     saves_dir,
+    transcript_path,
     unique_save_path,
 )
 from sos_tui.storage import paths as paths_module
-from sos_tui.storage.history import longest_chain, main
+from sos_tui.storage.history import longest_chain
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,9 +70,12 @@ DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a
 
 
 def make_record(moves, size=3, mode="general", players=(ANA, BO), when="2026-01-01T10:00:00+00:00",
-                started=None) -> GameRecord:
+                started=None, game_id=None) -> GameRecord:
+    """A record whose game id follows from its arguments, so the same call makes the same game."""
     state = GameState.from_moves(moves, size, mode, len(players))
-    return GameRecord(size, Mode(mode), tuple(players), state.moves, started or when, when)
+    key = repr((moves, size, mode, players, when, started)).encode()
+    game_id = game_id or hashlib.sha256(key).hexdigest()[:32]
+    return GameRecord(size, Mode(mode), tuple(players), state.moves, started or when, when, game_id)
 
 
 def sample_games() -> list[GameRecord]:
@@ -83,13 +95,11 @@ def sample_games() -> list[GameRecord]:
 
 
 @pytest.fixture(autouse=True)
-def data(tmp_path, monkeypatch) -> Path:
-    """Every test gets its own data folder, and local time is UTC so dates print predictably."""
-    folder = tmp_path / "data"
-    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(folder))
+def utc(monkeypatch) -> None:
+    """Local time is UTC, so dates print predictably."""
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
-    yield folder
+    yield
     monkeypatch.undo()
     time.tzset()
 
@@ -163,7 +173,7 @@ def test_a_failed_save_leaves_the_old_file_intact_and_no_temp_file(tmp_path, mon
         save_record(make_record(SIMPLE_P1), path)
     monkeypatch.undo()
     assert "could not save" in str(caught.value) and str(path) in str(caught.value)
-    assert "No space left on device" in str(caught.value)
+    assert "the disk is full" in str(caught.value)
     assert isinstance(caught.value, OSError)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
@@ -343,6 +353,67 @@ def test_a_corrupt_autosave_is_ignored_and_left_for_inspection():
     assert load_autosave().state.is_over and path.exists()
 
 
+def test_the_autosave_is_named_by_the_game_id_and_an_empty_game_deletes_it():
+    record = make_record(P1_SWEEP[:2])
+    assert autosave(record) == autosaves_dir() / f"{record.game_id}.json"
+    undone = record.with_state(GameState.new(3))  # undone back to the empty board
+    assert autosave(undone) is None
+    assert not autosave_path(record).exists() and load_autosave() is None
+    assert autosave(undone) is None  # nothing to delete: still fine
+
+
+def test_an_old_autosave_name_gives_way_to_the_game_id_name():
+    old = make_record(P1_SWEEP[:2])
+    data = json.loads(old.to_json())
+    del data["id"]  # written by sos-tui 0.1, named by a hash of the start and names
+    legacy = autosaves_dir() / "20260101100000-6230a8f4.json"
+    from sos_tui.storage.files import _legacy_autosave_path
+
+    record = GameRecord.from_dict(data)
+    assert _legacy_autosave_path(record) == legacy
+    legacy.write_text(json.dumps(data))
+    assert load_autosave().game_id == record.game_id  # the same game each time it is read
+    autosave(record.with_state(record.state.play(Move.parse("S c1"))))
+    assert [p.name for p in autosaves_dir().iterdir()] == [f"{record.game_id}.json"]
+
+
+def test_delete_save(tmp_path):
+    path = save_record(make_record([]), tmp_path / "a.json")
+    assert delete_save(path) is True and not path.exists()
+    assert delete_save(path) is False
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(StorageError, match="could not delete"):
+        delete_save(folder)
+
+
+def test_prune_keeps_the_newest_unfinished_autosaves_one_per_game():
+    games = [make_record(P1_SWEEP[:2], started=f"2026-01-01T10:{i:02d}:00+00:00") for i in range(25)]
+    for age, record in enumerate(games):
+        os.utime(autosave(record), (1000 + age, 1000 + age))
+    finished = save_record(make_record(SIMPLE_P1, mode="simple"), autosaves_dir() / "finished.json")
+    copy = save_record(games[-1].with_state(games[-1].state), autosaves_dir() / "copy.json")  # same game
+    os.utime(copy, (10, 10))
+    corrupt = autosaves_dir() / "corrupt.json"
+    corrupt.write_text("{")
+    assert prune_autosaves() == 25 + 2 - 20
+    left = {p.name for p in autosaves_dir().iterdir()}
+    assert left == {"corrupt.json"} | {f"{r.game_id}.json" for r in games[5:]}
+    assert not finished.exists()
+    assert prune_autosaves(keep=0) == 20 and corrupt.exists()
+
+
+def test_temp_files_left_by_an_interrupted_save_are_cleaned_once_stale():
+    old = autosaves_dir() / ".abc.json.x1y2.tmp"
+    young = saves_dir() / ".game.json.q9.tmp"
+    kept = saves_dir() / "notes.tmp"
+    for path in (old, young, kept):
+        path.write_text("half a game")
+    os.utime(old, (time.time() - 120, time.time() - 120))
+    assert clean_stale_temp_files() == 1
+    assert not old.exists() and young.exists() and kept.exists()
+
+
 CRASHING_PLAYER = """
 import sys, time
 from sos_tui.engine import GameRecord, GameState, Move, PlayerInfo
@@ -441,7 +512,7 @@ def test_the_database_is_created_in_the_data_folder_in_wal_mode(filled, data):
     assert filled.path == data / "history.sqlite3"
     with sqlite3.connect(filled.path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
 
 
 def test_an_unfinished_game_is_not_recorded(filled):
@@ -455,12 +526,23 @@ def test_recording_the_same_game_twice_keeps_one(filled):
     assert filled.record_game(game) is False
     with History() as other:
         assert other.record_game(game) is False
-    renewed = GameRecord(game.size, game.mode, game.players, game.moves, game.started, "2027-01-01T00:00:00Z")
-    assert filled.record_game(renewed) is False  # same start and moves: the same game
+    renewed = GameRecord(game.size, game.mode, game.players, game.moves, game.started, "2027-01-01T00:00:00Z",
+                         game.game_id)
+    assert filled.record_game(renewed) is False  # the same game id: the same game
     assert filled.count() == 5
     later = make_record(P1_SWEEP, when="2026-02-01T10:00:00+00:00")  # a rematch with the same moves
     assert filled.record_game(later) is True
     assert filled.count() == 6
+
+
+def test_a_game_undone_and_finished_differently_replaces_its_row(filled):
+    game = sample_games()[0]  # Ana beat Bo 6-0
+    undone = game.with_state(GameState.from_moves(P2_SWEEP, 3))  # back to move 4, then Bo swept 0-5
+    assert undone.game_id == game.game_id
+    assert filled.record_game(undone) is False
+    rows = [e for e in filled.games() if e.game_id == game.game_id]
+    assert len(rows) == 1 and rows[0].scores == (0, 5) and rows[0].outcome == "loss"
+    assert filled.count() == 5
 
 
 def test_filters(filled):
@@ -613,91 +695,163 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_games(data):
         assert history.record_game(sample_games()[2]) is True
     with sqlite3.connect(path) as conn:
         columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-        assert {"game_key", "winners", "opponent", "pov", "outcome", "longest_chain", "margin"} <= columns
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert {"game_key", "winners", "opponent", "pov", "outcome", "longest_chain", "margin", "game_id",
+                "pov_score"} <= columns
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
     conn.close()
 
 
-def test_a_newer_or_foreign_database_is_refused_untouched(data):
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _sqlite_file(path: Path, *statements: str) -> Path:
+    conn = sqlite3.connect(path)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    return path
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda p: _sqlite_file(p, "PRAGMA user_version = 4"), "newer sos-tui (schema 4"),
+    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 4"), "newer sos-tui"),
+    (lambda p: _sqlite_file(p, "CREATE TABLE recipes (name TEXT)"), "not an sos-tui history"),
+    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 2"),
+     "not an sos-tui history"),
+    (lambda p: p.write_bytes(b"this is not a database at all" * 100), "damaged or is not an SQLite database"),
+    (lambda p: p.write_bytes(b""), "an empty file"),
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), "damaged or is not an SQLite database"),
+], ids=["newer", "newer-with-table", "foreign", "wrong-shape", "garbage", "empty", "torn-header"])
+def test_a_newer_foreign_damaged_or_empty_file_is_refused_byte_for_byte_untouched(data, make, says):
     data.mkdir()
-    newer = data / "newer.sqlite3"
-    with sqlite3.connect(newer) as conn:
-        conn.execute("PRAGMA user_version = 3")
+    path = data / "history.sqlite3"
+    make(path)
+    before = _sha(path)
+    with pytest.raises(HistoryError, match=re.escape(says)):
+        History(path)
+    assert _sha(path) == before  # no WAL switch, no table created
+    assert sorted(p.name for p in data.iterdir()) == ["history.sqlite3"]  # no -wal or -shm file either
+
+
+def test_a_busy_database_is_a_history_error_in_words_after_the_timeout(data):
+    with History() as history:
+        history.record_game(sample_games()[0])
+    blocker = sqlite3.connect(history_db_path(), isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        with pytest.raises(HistoryError, match="busy \\(another sos-tui is writing to it\\)"), \
+                History(timeout=0.2) as history:
+            history.record_game(sample_games()[1])
+        assert time.monotonic() - started < 5
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
+def test_a_damaged_row_is_skipped_and_the_rest_shown(filled):
+    with sqlite3.connect(filled.path) as conn:
+        conn.execute("UPDATE games SET players = 'not json' WHERE finished_at LIKE '2026-01-03%'")
+        conn.execute("UPDATE games SET scores = '[1, \"x\"]' WHERE finished_at LIKE '2026-01-01%'")
     conn.close()
-    with pytest.raises(HistoryError, match="newer sos-tui"):
-        History(newer)
-    garbage = data / "garbage.sqlite3"
-    garbage.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(HistoryError, match="not a usable history database"):
-        History(garbage)
-    assert garbage.read_bytes() == b"this is not a database at all" * 100
-    foreign = data / "foreign.sqlite3"
-    with sqlite3.connect(foreign) as conn:
-        conn.execute("CREATE TABLE recipes (name TEXT)")
-    conn.close()
-    with pytest.raises(HistoryError, match="not an sos-tui history"):
-        History(foreign)
+    entries = filled.games()
+    assert [e.finished_at.day for e in entries] == [5, 4, 2]
+    assert len(filled.skipped) == 2
+    assert filled.stats().games == 5  # the statistics still count every game
 
 
-# -- the text report and `sos-tui history` -----------------------------------------------------
-def test_format_history_lists_games_then_statistics(filled):
-    text = format_history(filled.games(), filled.stats())
-    lines = text.splitlines()
-    assert lines[0].split() == ["Date", "Players", "Size", "Mode", "Score", "Result"]
-    assert lines[2].split("  ")[0] == "2026-01-05 10:00"
-    assert "Ana vs Bo" in lines[2] and "4x4" in lines[2] and "2-2" in lines[2] and lines[2].endswith("draw")
-    assert lines[4].startswith("2026-01-03 10:00") and "Deep Blue (hard) vs Ana" in lines[4]
-    assert lines[4].endswith("Ana wins")
-    assert lines[6].startswith("2026-01-01 10:00") and "6-0" in lines[6]
-    assert "Statistics over 5 games, from the first human player's side:" in text
-    assert any(line.split() == ["easy", "2", "1", "0", "1", "0.5"] for line in lines)
-    assert any(line.split() == ["human", "2", "1", "1", "0", "4.0"] for line in lines)
-    assert any(line.split() == ["all", "5", "3", "1", "1", "2.0"] for line in lines)
-    assert "Longest SOS chain: 6 in one turn by Ana (Ana vs Bo, 2026-01-01 10:00)" in text
-    assert "Best game: Ana won by 6 (6-0, Ana vs Bo, 2026-01-01 10:00)" in text
+def test_statistics_and_filters_come_from_sql(filled):
+    assert filled.filters() == Filters(opponents=("easy", "hard", "human"), sizes=(3, 4),
+                                       modes=("general", "simple"))
+    assert History.stats.__doc__ and "SQL" in History.stats.__doc__
 
 
-def test_history_command_with_an_empty_history(capsys, data):
-    assert main([]) == 0
-    out = capsys.readouterr().out
-    assert out == "No finished games in the history yet. Play one with `sos-tui`!\n"
-    assert not (data / "history.sqlite3").exists()  # looking does not create the database
-
-
-def test_history_command_prints_the_table_with_filters_and_limit(filled, capsys):
-    assert main(["--opponent", "easy"]) == 0
-    out = capsys.readouterr().out
-    assert "2026-01-04 10:00" in out and "2026-01-02 10:00" in out and "2026-01-05" not in out
-    assert "Statistics over 2 games" in out
-    assert main(["--limit", "1", "--mode", "general"]) == 0
-    out = capsys.readouterr().out
-    assert "2026-01-05 10:00" in out and "2026-01-02" not in out
-    assert "(showing the 1 newest of 3 games)" in out
-    assert main(["--size", "5"]) == 0
-    assert capsys.readouterr().out == "No games in the history match those filters.\n"
-
-
-@pytest.mark.parametrize(("argv", "complaint"), [
-    (["--size", "2"], "--size: expected a whole number from 3 to 26, not '2'"),
-    (["--size", "six"], "--size: expected a whole number from 3 to 26, not 'six'"),
-    (["--mode", "tricky"], "--mode: invalid choice: 'tricky'"),
-    (["--limit", "0"], "--limit: expected a whole number at least 1, not '0'"),
-    (["--colour"], "unrecognized arguments: --colour"),
+# -- paths: every OS error is a LoadError, and the path policy ----------------------------------
+@pytest.mark.parametrize(("make", "reason"), [
+    (lambda d: d / ("x" * 300 + ".json"), "the name is too long"),
+    (lambda d: d / ("y" * 256) / "game.json", "the name is too long"),
+    (lambda d: d, "is a folder, not a game file"),
+    (lambda d: d / "missing.json", "no such file"),
+    (lambda d: (d / "file.json").write_text("{}") and d / "file.json" / "inner.json",
+     "a part of the path is not a folder"),
+    (lambda d: (d / "loop.json").symlink_to(d / "loop.json") or d / "loop.json", "too many symbolic links"),
+    (lambda d: d / "nul\x00.json", "not a usable file name"),
+    (lambda d: str(d / "bad\ud800.json"), "not a usable file name"),
 ])
-def test_history_command_bad_arguments_give_one_line_and_exit_2(capsys, argv, complaint):
-    assert main(argv) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert captured.err.count("\n") == 1 and captured.err.startswith("sos-tui history: ")
-    assert complaint in captured.err
+def test_every_os_error_from_a_path_is_a_load_error_with_path_and_reason(tmp_path, make, reason):
+    path = make(tmp_path)
+    with pytest.raises(LoadError) as caught:
+        load_record(path)
+    assert reason in caught.value.reason and caught.value.path == path
+    message = str(caught.value)
+    assert "\n" not in message and "\x00" not in message and len(message) < 400
 
 
-def test_history_command_help_and_a_broken_database(capsys, data, monkeypatch):
-    assert main(["--help"]) == 0
-    assert "--opponent KIND" in capsys.readouterr().out
-    data.mkdir()
-    (data / "history.sqlite3").write_bytes(b"garbage" * 100)
-    assert main([]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a usable history database" in err
+def test_an_empty_path_is_refused_not_the_current_folder():
+    for empty in ("", "   "):
+        with pytest.raises(LoadError, match="no file name given"):
+            load_record(empty)
+    with pytest.raises(LoadError, match="no file name given"):
+        resolve_open_path("  ")
+    with pytest.raises(StorageError, match="no file name given"):
+        resolve_save_path("")
 
+
+def test_a_path_with_escapes_is_shown_escaped(tmp_path):
+    path = tmp_path / "\x1b]0;pwned\x07\u202e.json"
+    with pytest.raises(LoadError) as caught:
+        load_record(path)
+    assert "\\x1b]0;pwned\\x07\\u202e.json: no such file" in str(caught.value)
+    assert caught.value.path == path
+
+
+def test_saving_to_a_folder_saves_inside_it_under_the_default_name(tmp_path):
+    record = make_record([])
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = save_record(record, folder)
+    assert path == folder / "2026-01-01-1000 Ana vs Bo 3x3.json" and load_record(path) == record
+    assert not (tmp_path / "games.json").exists()
+    assert resolve_save_path(str(folder), record) == folder / "2026-01-01-1000 Ana vs Bo 3x3 (2).json"
+    (saves_dir() / "mine").mkdir()
+    assert resolve_save_path("mine", record).parent == saves_dir() / "mine"
+    assert resolve_save_path("mygame") == saves_dir() / "mygame.json"
+    assert resolve_save_path("~/x.json").is_absolute()
+
+
+def test_resolve_open_path_looks_in_the_saves_folder_first(tmp_path):
+    save_record(make_record([]), saves_dir() / "kept.json")
+    assert resolve_open_path("kept") == saves_dir() / "kept.json"
+    assert resolve_open_path("kept.json") == saves_dir() / "kept.json"
+    assert resolve_open_path(str(tmp_path / "elsewhere.json")) == tmp_path / "elsewhere.json"
+    assert resolve_open_path("x" * 300) == Path("x" * 300)  # no OSError on a long name
+
+
+def test_a_save_into_a_path_too_long_is_a_storage_error_in_words(tmp_path):
+    with pytest.raises(StorageError, match="the name is too long"):
+        save_record(make_record([]), tmp_path / ("x" * 300 + ".json"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_transcript_is_atomic_and_never_overwrites_another_game(tmp_path):
+    record = make_record(P1_SWEEP)
+    path = export_transcript(record, tmp_path)
+    assert path == transcript_path(record, tmp_path) and path.read_text() == transcript(record)
+    assert export_transcript(record, tmp_path) == path  # the same transcript: written again
+    other = make_record(P2_SWEEP)  # same start and names, so the same file name
+    second = export_transcript(other, tmp_path)
+    assert second.name == "2026-01-01-1000 Ana vs Bo 3x3 (2).txt" and path.read_text() == transcript(record)
+    assert {p.name for p in tmp_path.iterdir()} == {path.name, second.name}
+    with pytest.raises(StorageError, match="the folder does not exist"):
+        export_transcript(record, tmp_path / "missing")
+
+
+def test_six_long_names_in_any_script_still_make_a_file_name_that_saves(tmp_path):
+    seats = tuple(PlayerInfo(chr(0x4E00 + i) * 24) for i in range(6))  # 6 x 24 CJK characters
+    record = make_record([], players=seats)
+    name = default_save_name(record)
+    assert len(name.encode("utf-8")) <= 255 and name.endswith("… 3x3.json")
+    assert load_record(save_record(record, unique_save_path(record, tmp_path))) == record
+    assert export_transcript(record, tmp_path).exists()

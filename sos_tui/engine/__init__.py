@@ -24,6 +24,7 @@ from .rules import (
     InvalidMoveError,
     Mode,
     Move,
+    Outcome,
     SosLine,
     cell_name,
     parse_cell,
@@ -33,6 +34,6 @@ from .text import printable, shorten
 __all__ = [
     "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
     "MIN_SIZE", "VERSION", "GameRecord", "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move",
-    "PlayerInfo", "RecordError", "SosLine", "cell_name", "check_name", "check_names", "parse_cell",
+    "Outcome", "PlayerInfo", "RecordError", "SosLine", "cell_name", "check_name", "check_names", "parse_cell",
     "printable", "shorten", "transcript",
 ]  # fmt: skip

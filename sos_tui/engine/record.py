@@ -271,9 +271,9 @@ def _player(index: int, seat) -> PlayerInfo:
 
 
 def transcript(record: GameRecord) -> str:
-    """A plain-text account of the game: header, numbered moves with points, board, result."""
-    state = GameState.new(record.size, record.mode, len(record.players))
-    shown = [printable(p.name) for p in record.players]  # names are data: no escapes reach a terminal
+    """A plain-text account of the game: header, numbered moves with points, board, result.
+    Names are shown as data (``printable``): no escape sequence in a name reaches a terminal."""
+    shown = [printable(p.name) for p in record.players]
     names = [shown[i] + (f" (computer, {p.level})" if p.is_computer and p.level else "")
              for i, p in enumerate(record.players)]
     out = [
@@ -282,14 +282,12 @@ def transcript(record: GameRecord) -> str:
         f"Started: {record.started}",
         "",
     ]
+    state = record.state
     width = len(str(len(record.moves)))
-    for number, move in enumerate(record.moves, start=1):
-        mover = state.to_move
-        before = state.scores[mover]
-        state = state.play(move)
-        gained = state.scores[mover] - before
-        points = f"  +{gained}" if gained else ""
-        out.append(f"{number:>{width}}. {shown[mover]}: {move}{points}")
+    for number, (move, mover, points) in enumerate(
+            zip(state.moves, state.movers, state.points_by_move, strict=True), start=1):
+        gained = f"  +{points}" if points else ""
+        out.append(f"{number:>{width}}. {shown[mover]}: {move}{gained}")
     out += ["", str(state), ""]
     out.append("Scores: " + ", ".join(f"{shown[i]} {s}" for i, s in enumerate(state.scores)))
     out.append("Result: " + printable(record.result_text(state)))

@@ -96,6 +96,39 @@ class SosLine(NamedTuple):
     move_index: int
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: the final scores and the player(s) sharing the top score.
+
+    >>> outcome = Outcome(scores=(3, 1, 3), winners=(0, 2))
+    >>> outcome.is_draw, outcome.winner, outcome.result_for(1), outcome.margin(0)
+    (True, None, 'loss', 0)
+    """
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) > 1
+
+    @property
+    def winner(self) -> int | None:
+        """The one winner, or None for a draw."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def result_for(self, player: int) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"``, from ``player``'s side."""
+        if player not in self.winners:
+            return "loss"
+        return "draw" if self.is_draw else "win"
+
+    def margin(self, player: int) -> int:
+        """``player``'s score minus the best other score (negative when behind)."""
+        others = [s for i, s in enumerate(self.scores) if i != player]
+        return self.scores[player] - max(others)
+
+
 class _Triples(NamedTuple):
     """For each cell index, the triples a letter written there could complete.
 
@@ -251,6 +284,22 @@ class GameState:
                 chain = chain[0]
             cached = self._cache[key] = tuple(reversed(items))
         return cached
+
+    @property
+    def points_by_move(self) -> tuple[int, ...]:
+        """The SOS lines each move completed, oldest first (a move can complete up to 8)."""
+        cached = self._cache.get("points")
+        if cached is None:
+            points = [0] * self._count
+            for line in self.lines:
+                points[line.move_index] += 1
+            cached = self._cache["points"] = tuple(points)
+        return cached
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; then the final scores and winners."""
+        return Outcome(self._scores, self.winners) if self._over else None
 
     @property
     def last_move(self) -> Move | None:

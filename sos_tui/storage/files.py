@@ -1,9 +1,11 @@
-"""Game files: atomic saves, careful loading, the list of saves and the autosave.
+"""Game files: atomic saves, careful loading, the list of saves, the autosave and path policy.
 
-Saving writes the whole record to a temporary file in the same folder, flushes it to disk and then
+Saving writes the whole text to a temporary file in the same folder, flushes it to disk and then
 renames it over the target, so a crash or a full disk leaves either the old file or the new one,
-never half of each. Loading only reads: a bad file raises one error type, LoadError, whose message
-names the file and the problem, and the file itself is never changed, moved or deleted.
+never half of each; a temporary file left by a crash is removed later by
+``clean_stale_temp_files``. Loading only reads: a bad file raises one error type, LoadError,
+with the file (``path``) and the problem (``reason``), and the file itself is never changed,
+moved or deleted.
 """
 
 from __future__ import annotations
@@ -15,45 +17,49 @@ import os
 import re
 import stat
 import tempfile
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from sos_tui.engine import GameRecord, RecordError
+from sos_tui.engine import GameRecord, RecordError, transcript
 
-from .errors import LoadError, StorageError
+from .errors import LoadError, StorageError, describe, shown_path
 from .paths import autosaves_dir, saves_dir
 
 __all__ = [
-    "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path", "clear_autosave",
-    "default_save_name", "list_autosaves", "list_saves", "load_autosave", "load_record", "save_record",
-    "unique_save_path",
+    "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path",
+    "clean_stale_temp_files", "clear_autosave", "default_save_name", "delete_save", "export_transcript",
+    "list_autosaves", "list_saves", "load_autosave", "load_record", "prune_autosaves", "resolve_open_path",
+    "resolve_save_path", "save_record", "transcript_path", "unique_save_path", "write_atomic",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Files bigger than this are refused: a real game record is a few kilobytes."""
+_LIMIT = f"{MAX_FILE_BYTES // (1024 * 1024)} MB"
+TEMP_SUFFIX = ".tmp"
+STALE_TEMP_SECONDS = 60
 
 PathLike = str | os.PathLike[str]
 
 
 # -- saving ------------------------------------------------------------------------------------
-def save_record(record: GameRecord, path: PathLike) -> Path:
-    """Write ``record`` as JSON to ``path`` atomically and return the path.
+def write_atomic(path: PathLike, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically and return the path.
 
     The folder must exist. An existing file keeps its permission bits; a new one is private to
     the user (0600 on POSIX). On any failure the temporary file is removed, an existing file at
     ``path`` is left exactly as it was, and StorageError (an OSError) is raised naming the file.
     """
     path = Path(path)
-    text = record.to_json()  # before touching the disk: a bug here must not leave a temp file
     folder = path.parent
     temp_name: str | None = None
     try:
         with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", newline="\n", dir=folder, prefix=f".{path.name}.", suffix=".tmp",
-            delete=False,
+            "w", encoding="utf-8", newline="\n", dir=folder, prefix=f".{path.name[:100]}.",
+            suffix=TEMP_SUFFIX, delete=False,
         ) as handle:
             temp_name = handle.name
             handle.write(text)
@@ -64,13 +70,25 @@ def save_record(record: GameRecord, path: PathLike) -> Path:
         os.replace(temp_name, path)
         temp_name = None
         _sync_folder(folder)
-    except OSError as error:
-        raise StorageError(f"could not save {path}: {_reason(error)}") from error
+    except (OSError, ValueError) as error:  # ValueError: a NUL or unencodable character in the name
+        raise StorageError(f"could not save {shown_path(path)}: {_save_reason(error)}") from error
     finally:
         if temp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp_name)
     return path
+
+
+def save_record(record: GameRecord, path: PathLike) -> Path:
+    """Write ``record`` as JSON to ``path`` atomically (see ``write_atomic``) and return the path.
+
+    When ``path`` is an existing folder the game is saved inside it under a fresh default name.
+    """
+    text = record.to_json()  # before touching the disk: a bug here must not leave a temp file
+    path = Path(path)
+    if _is_dir(path):
+        path = unique_save_path(record, path)
+    return write_atomic(path, text)
 
 
 def _sync_folder(folder: Path) -> None:
@@ -85,77 +103,92 @@ def _sync_folder(folder: Path) -> None:
             os.close(fd)
 
 
-def _reason(error: OSError) -> str:
+def _save_reason(error: BaseException) -> str:
     if isinstance(error, FileNotFoundError):
         return "the folder does not exist"
-    if isinstance(error, PermissionError):
-        return "permission denied"
-    if isinstance(error, IsADirectoryError):
-        return "it is a folder"
-    return error.strerror or str(error) or type(error).__name__
+    if isinstance(error, ValueError):
+        return "the name holds a character no file name can have"
+    return describe(error)
+
+
+def delete_save(path: PathLike) -> bool:
+    """Delete the game file at ``path``; True if it was there. Raises StorageError if it cannot be."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as error:
+        raise StorageError(f"could not delete {shown_path(path)}: {_save_reason(error)}") from error
+    return True
 
 
 # -- loading -----------------------------------------------------------------------------------
 def load_record(path: PathLike) -> GameRecord:
     """Read and check the game record at ``path``; only reads, never changes the file.
 
-    Raises LoadError, with a message starting with the file name, when the file is missing,
+    Raises LoadError (with ``path`` and ``reason``) when the path is empty, the file is missing,
     unreadable, a folder or other non-file, bigger than 5 MB, empty, not UTF-8 text, not JSON,
-    not a game record, from a newer sos-tui, or holds an illegal move.
+    not a game record, from a newer sos-tui, or holds an illegal move; and for any error the OS
+    reports about the path (a name too long, a loop of links, ...).
     """
-    path = Path(path)
+    if not str(path).strip():
+        raise LoadError(str(path), "no file name given")
     data = _read_bytes(path)
     if not data.strip():
-        raise LoadError(f"{path}: the file is empty")
+        raise LoadError(path, "the file is empty")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise LoadError(f"{path}: not a game record: the file is not UTF-8 text "
-                        f"(bad byte at position {error.start})") from None
+        raise LoadError(path, f"not a game record: the file is not UTF-8 text "
+                              f"(bad byte at position {error.start})") from None
     if "\x00" in text:
-        raise LoadError(f"{path}: not a game record: the file holds binary data")
+        raise LoadError(path, "not a game record: the file holds binary data")
     try:
         return GameRecord.from_json(text)
     except RecordError as error:
-        raise LoadError(f"{path}: {error}") from None
+        raise LoadError(path, str(error)) from None
     except RecursionError:
-        raise LoadError(f"{path}: not a game record: the JSON is nested too deeply") from None
+        raise LoadError(path, "not a game record: the JSON is nested too deeply") from None
     except (ValueError, TypeError, KeyError) as error:  # belt and braces: the engine should not
-        raise LoadError(f"{path}: not a game record ({error})") from None
+        raise LoadError(path, f"not a game record ({describe(error)})") from None
 
 
-def _read_bytes(path: Path) -> bytes:
-    if path.is_dir():  # on Windows opening a folder is a PermissionError; say what it really is
-        raise LoadError(f"{path}: is a folder, not a game file")
+def _open_reason(error: BaseException, path: PathLike) -> str:
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, IsADirectoryError) or (isinstance(error, PermissionError) and os.path.isdir(path)):
+        return "is a folder, not a game file"  # on Windows opening a folder is a PermissionError
+    if isinstance(error, PermissionError):
+        return "permission denied, cannot read the file"
+    if isinstance(error, ValueError):
+        return "not a usable file name (it holds a NUL or an unencodable character)"
+    return f"cannot open the file ({describe(error)})"
+
+
+def _read_bytes(path: PathLike) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)  # non-blocking: a named pipe must not hang the app
-    except FileNotFoundError:
-        raise LoadError(f"{path}: no such file") from None
-    except PermissionError:
-        raise LoadError(f"{path}: permission denied, cannot read the file") from None
-    except IsADirectoryError:
-        raise LoadError(f"{path}: is a folder, not a game file") from None
-    except OSError as error:
-        raise LoadError(f"{path}: cannot open the file ({_reason(error)})") from None
+    except (OSError, ValueError) as error:
+        raise LoadError(path, _open_reason(error, path)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise LoadError(f"{path}: is a folder, not a game file")
+            raise LoadError(path, "is a folder, not a game file")
         if not stat.S_ISREG(info.st_mode):
-            raise LoadError(f"{path}: not a regular file")
+            raise LoadError(path, "not a regular file")
         if info.st_size > MAX_FILE_BYTES:
-            raise LoadError(f"{path}: the file is too big to be a game record "
-                            f"({info.st_size / 1024 / 1024:.1f} MB; the limit is 5 MB)")
+            raise LoadError(path, f"the file is too big to be a game record "
+                                  f"({info.st_size / 1024 / 1024:.1f} MB; the limit is {_LIMIT})")
         chunks, total = [], 0
         while chunk := os.read(fd, 1 << 16):
             chunks.append(chunk)
             total += len(chunk)
             if total > MAX_FILE_BYTES:  # it grew while we read
-                raise LoadError(f"{path}: the file is too big to be a game record (the limit is 5 MB)")
+                raise LoadError(path, f"the file is too big to be a game record (the limit is {_LIMIT})")
         return b"".join(chunks)
     except OSError as error:
-        raise LoadError(f"{path}: cannot read the file ({_reason(error)})") from None
+        raise LoadError(path, f"cannot read the file ({describe(error)})") from None
     finally:
         os.close(fd)
 
@@ -233,6 +266,7 @@ def list_saves(folder: PathLike | None = None) -> list[SaveInfo]:
     return infos
 
 
+NAMES_BYTES = 160
 _UNSAFE = re.compile(r"[^\w\- ]+")
 _SPACES = re.compile(r"\s+")
 
@@ -246,7 +280,9 @@ def default_save_name(record: GameRecord, when: datetime | None = None) -> str:
     """A file name like ``"2026-11-30-1405 Ana vs Bo 6x6.json"``.
 
     The time is ``when``, else the record's start in local time (now if that is unreadable).
-    Names keep only letters, digits, spaces and hyphens, so the result is safe on every OS.
+    Names keep only letters, digits, spaces and hyphens, so the result is safe on every OS, and
+    the players' part is cut to ``NAMES_BYTES`` bytes of UTF-8, so six long names in any script
+    still fit a file name (at most 255 bytes on most file systems).
     """
     if when is None:
         try:
@@ -256,6 +292,8 @@ def default_save_name(record: GameRecord, when: datetime | None = None) -> str:
         except ValueError:
             when = datetime.now()
     names = " vs ".join(_safe(p.name, f"Player {i + 1}") for i, p in enumerate(record.players))
+    if len(names.encode("utf-8")) > NAMES_BYTES:
+        names = names.encode("utf-8")[:NAMES_BYTES].decode("utf-8", "ignore").rstrip(" -") + "…"
     return f"{when:%Y-%m-%d-%H%M} {names} {record.size}x{record.size}.json"
 
 
@@ -265,25 +303,129 @@ def unique_save_path(record: GameRecord, folder: PathLike | None = None) -> Path
     name = default_save_name(record)
     path = folder / name
     number = 2
-    while path.exists():
+    while _exists(path):
         path = folder / f"{name[:-5]} ({number}).json"
         number += 1
     return path
 
 
+# -- path policy: what a typed name means --------------------------------------------------------
+def resolve_save_path(text: str, record: GameRecord | None = None) -> Path:
+    """Where a typed name is saved: ``~`` expanded, a relative path or bare name inside the saves
+    folder, ``.json`` added when missing; an existing folder means a fresh default name inside it
+    (``record`` gives the name). Raises StorageError for an empty name or when the saves folder
+    cannot be made."""
+    if not text.strip():
+        raise StorageError("no file name given")
+    path = Path(text.strip()).expanduser()
+    if not path.is_absolute():
+        path = saves_dir() / path
+    if _is_dir(path):
+        return unique_save_path(record, path) if record is not None else path / "game.json"
+    if path.suffix.lower() != ".json":
+        path = path.with_name(path.name + ".json")
+    return path
+
+
+def resolve_open_path(text: str) -> Path:
+    """The file a typed path means: ``~`` expanded; a relative name is looked for in the saves
+    folder first (also with ``.json`` added), then taken as it is. Raises LoadError when empty."""
+    if not text.strip():
+        raise LoadError(text, "no file name given")
+    path = Path(text.strip()).expanduser()
+    if path.is_absolute():
+        return path
+    try:
+        folder = saves_dir()
+    except StorageError:
+        return path
+    candidates = [folder / path]
+    if path.suffix.lower() != ".json":
+        candidates.append(folder / path.with_name(path.name + ".json"))
+    return next((candidate for candidate in candidates if _exists(candidate)), path)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _exists(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def transcript_path(record: GameRecord, folder: PathLike | None = None) -> Path:
+    """``<saves>/<default save name>.txt``: where a transcript of ``record`` is exported."""
+    folder = Path(folder) if folder is not None else saves_dir()
+    return folder / (Path(default_save_name(record)).stem + ".txt")
+
+
+def export_transcript(record: GameRecord, folder: PathLike | None = None) -> Path:
+    """Write the transcript of ``record`` atomically to ``transcript_path(record)``; return the path.
+
+    The same transcript is simply written again; a different game's file of that name is kept
+    and `` (2)``, `` (3)``... is added instead. Raises StorageError on failure.
+    """
+    text = transcript(record)
+    base = transcript_path(record, folder)
+    path, number = base, 2
+    while _exists(path) and _read_text(path) != text:
+        path = base.with_name(f"{base.stem} ({number}).txt")
+        number += 1
+    return write_atomic(path, text)
+
+
+def _read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 # -- autosave ----------------------------------------------------------------------------------
-# One file per game in progress, named after the game: two windows playing at once each keep
+# One file per game in progress, named by its game id: two windows playing at once each keep
 # their own game, and continuing a game goes on writing to the same file.
+KEEP_AUTOSAVES = 20
+
+
 def autosave_path(record: GameRecord) -> Path:
     """The file ``record``'s game is autosaved to (it may not exist)."""
+    return autosaves_dir() / f"{record.game_id}.json"
+
+
+def _legacy_autosave_path(record: GameRecord) -> Path:
+    """Where sos-tui 0.1 autosaved this game (named by a hash of start, settings and names)."""
     key = "|".join([record.started, str(record.size), record.mode.value, *(p.name for p in record.players)])
     stamp = re.sub(r"\D", "", record.started)[:14] or "game"
-    return autosaves_dir() / f"{stamp}-{hashlib.sha256(key.encode()).hexdigest()[:8]}.json"
+    return autosaves_dir() / f"{stamp}-{hashlib.sha256(key.encode('utf-8', 'replace')).hexdigest()[:8]}.json"
 
 
-def autosave(record: GameRecord) -> Path:
-    """Write ``record`` atomically to its autosave file; raises StorageError on failure."""
-    return save_record(record, autosave_path(record))
+def autosave(record: GameRecord) -> Path | None:
+    """Write ``record`` atomically to its autosave file and return the path; raises StorageError.
+
+    A game with no moves has nothing to keep: its autosave is deleted instead, and None returned.
+    """
+    if not record.moves:
+        clear_autosave(record)
+        return None
+    path = save_record(record, autosave_path(record))
+    with contextlib.suppress(StorageError):
+        delete_save(_legacy_autosave_path(record))  # the same game under its old name
+    return path
+
+
+def clear_autosave(record: GameRecord) -> bool:
+    """Delete ``record``'s autosave; True if there was one. Raises StorageError if it cannot be."""
+    deleted = delete_save(autosave_path(record))
+    with contextlib.suppress(StorageError):
+        deleted = delete_save(_legacy_autosave_path(record)) or deleted
+    return deleted
 
 
 def list_autosaves() -> list[SaveInfo]:
@@ -302,18 +444,49 @@ def load_autosave(strict: bool = False) -> GameRecord | None:
         if info.ok:
             return info.record
         if strict:
-            raise LoadError(info.error)
+            raise LoadError(info.path, info.error or "unreadable")
         log.warning("ignoring an autosave: %s", info.error)
     return None
 
 
-def clear_autosave(record: GameRecord) -> bool:
-    """Delete ``record``'s autosave; True if there was one. Raises StorageError if it cannot be."""
-    path = autosave_path(record)
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        return False
-    except OSError as error:
-        raise StorageError(f"could not delete {path}: {_reason(error)}") from error
-    return True
+def prune_autosaves(keep: int = KEEP_AUTOSAVES) -> int:
+    """Keep the ``keep`` newest unfinished autosaves (one per game); delete finished ones, older
+    copies of the same game and the rest. Corrupt files are left for inspection. Returns how many
+    files were deleted; a file that cannot be deleted is skipped."""
+    seen: set[str] = set()
+    deleted = 0
+    for info in list_autosaves():
+        if not info.ok or info.record is None:
+            continue
+        game_id = info.record.game_id
+        if info.finished or game_id in seen or len(seen) >= keep:
+            try:
+                deleted += delete_save(info.path)
+            except StorageError as error:
+                log.warning("could not prune an autosave: %s", error)
+            continue
+        seen.add(game_id)
+    return deleted
+
+
+def clean_stale_temp_files(older_than: float = STALE_TEMP_SECONDS) -> int:
+    """Delete temporary files left by an interrupted save in the autosaves and saves folders,
+    if older than ``older_than`` seconds (a younger one may be a save in progress). Returns how
+    many were deleted."""
+    deleted = 0
+    now = time.time()
+    for folder in (autosaves_dir(), saves_dir()):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if not (entry.name.startswith(".") and entry.name.endswith(TEMP_SUFFIX)):
+                continue
+            try:
+                if entry.is_file(follow_symlinks=False) and now - entry.stat().st_mtime > older_than:
+                    os.unlink(entry.path)
+                    deleted += 1
+            except OSError:
+                continue
+    return deleted

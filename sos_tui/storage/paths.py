@@ -13,7 +13,7 @@ from pathlib import Path
 
 import platformdirs
 
-from .errors import StorageError
+from .errors import StorageError, describe, shown_path
 
 APP_NAME = "sos-tui"
 ENV_VAR = "SOS_TUI_DATA_DIR"
@@ -26,9 +26,9 @@ def _ensure(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise StorageError(f"cannot create the folder {folder}: {error.strerror or error}") from error
+        raise StorageError(f"cannot create the folder {shown_path(folder)}: {describe(error)}") from error
     if not folder.is_dir():
-        raise StorageError(f"{folder} is not a folder")
+        raise StorageError(f"{shown_path(folder)} is not a folder")
     return folder
 
 

@@ -1,0 +1,147 @@
+"""``Recorder``: files finished games in the history, and never loses one.
+
+When the history cannot be written (busy, full disk, damaged file) the game stays pending: in
+memory, and in an outbox folder beside the database (``<data>/pending/<game id>.json``, written
+atomically) so that it survives the app closing. Every later ``record`` and ``flush`` retries the
+pending games first, including those an earlier run left in the outbox. The history keys games
+by id, so a game retried twice still has one row.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from sos_tui.engine import GameRecord
+
+from .errors import HistoryError, LoadError, StorageError
+from .files import delete_save, load_record, save_record
+from .history import BUSY_TIMEOUT, History
+from .paths import history_db_path
+
+__all__ = ["OUTBOX_NAME", "Recorder"]
+
+log = logging.getLogger(__name__)
+
+OUTBOX_NAME = "pending"
+
+
+class Recorder:
+    """One per app: ``record(record)`` files a finished game; ``flush()`` retries pending ones.
+
+    Thread-safe. ``path`` is the history database (default ``history_db_path()``), ``timeout``
+    how long to wait for another sos-tui's write.
+    """
+
+    def __init__(self, path: str | Path | None = None, timeout: float = BUSY_TIMEOUT) -> None:
+        self._path = Path(path) if path is not None else None
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._pending: dict[str, GameRecord] = {}
+        self._files: dict[str, Path] = {}  # outbox files read from disk, by game id
+
+    @property
+    def path(self) -> Path:
+        return self._path if self._path is not None else history_db_path()
+
+    @property
+    def outbox(self) -> Path:
+        """The folder of games waiting to be recorded: ``pending/`` beside the database."""
+        return self.path.parent / OUTBOX_NAME
+
+    @property
+    def pending(self) -> tuple[GameRecord, ...]:
+        """The games not yet in the history, oldest first (this run's and the outbox's)."""
+        with self._lock:
+            self._read_outbox()
+            return tuple(self._pending.values())
+
+    def record(self, record: GameRecord) -> None:
+        """Put the finished game ``record`` into the history, after any games still pending.
+
+        Raises ValueError for an unfinished game, and StorageError, with a message for the
+        player, when the history cannot be written: the game is then kept pending.
+        """
+        if record.state.outcome is None:
+            raise ValueError("only finished games go into the history; this one is still running")
+        with self._lock:
+            self._read_outbox()
+            self._pending.pop(record.game_id, None)
+            self._pending[record.game_id] = record  # last, so earlier games go first
+            _, error = self._flush()
+            if record.game_id not in self._pending:
+                return
+            kept = "and will be added later"
+            try:
+                self._write_outbox(record)
+            except StorageError as outbox_error:
+                log.warning("could not keep the game in the outbox: %s", outbox_error)
+                kept = "until sos-tui closes; it will be added as soon as the history can be written"
+            raise StorageError(f"The game could not be added to the history ({error}). It is kept {kept}.")
+
+    def flush(self) -> int:
+        """Retry every pending game; return how many went into the history. Never raises for
+        an unusable history: the games stay pending."""
+        with self._lock:
+            self._read_outbox()
+            recorded, _ = self._flush()
+            return recorded
+
+    # -- inside the lock ---------------------------------------------------------------------
+    def _flush(self) -> tuple[int, Exception | None]:
+        if not self._pending:
+            return 0, None
+        recorded = 0
+        try:
+            with History(self.path, timeout=self._timeout) as history:
+                for game_id, record in list(self._pending.items()):
+                    try:
+                        history.record_game(record)
+                    except ValueError as error:  # an unfinished game from a foreign outbox file
+                        log.warning("dropping a pending game that cannot be recorded: %s", error)
+                    del self._pending[game_id]
+                    recorded += 1
+                    self._forget(game_id)
+        except (HistoryError, StorageError) as error:
+            return recorded, error
+        return recorded, None
+
+    def _outbox_file(self, game_id: str) -> Path:
+        return self.outbox / f"{game_id}.json"
+
+    def _write_outbox(self, record: GameRecord) -> None:
+        try:
+            self.outbox.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(f"cannot create {self.outbox}") from error
+        save_record(record, self._outbox_file(record.game_id))
+
+    def _forget(self, game_id: str) -> None:
+        try:
+            delete_save(self._files.pop(game_id, None) or self._outbox_file(game_id))
+        except StorageError as error:  # recorded anyway; a retry later only replaces the same row
+            log.warning("could not remove a recorded game from the outbox: %s", error)
+
+    def _read_outbox(self) -> None:
+        try:
+            files = sorted(self.outbox.glob("*.json"), key=_modified)
+        except (OSError, StorageError):
+            return
+        for path in files:
+            if path.stem in self._pending or path in self._files.values():
+                continue  # this run's copy is the newer one
+            try:
+                record = load_record(path)
+            except LoadError as error:
+                log.warning("ignoring a damaged file in the outbox: %s", error)
+                continue
+            self._pending.setdefault(record.game_id, record)
+            self._files[record.game_id] = path
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
