@@ -140,8 +140,9 @@ def _has_terminal() -> bool:
 def launch(game: GameRecord | None, mouse: bool) -> None:
     """Run the terminal app (replaced by tests)."""
     from sos_tui.app import SosApp
+    from sos_tui.storage import load_settings
 
-    SosApp(game, mouse=mouse).run(mouse=mouse)
+    SosApp(game, mouse=mouse, settings=load_settings()).run(mouse=mouse)
 
 
 def play(args: argparse.Namespace) -> int:

@@ -64,7 +64,7 @@ async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_huma
         assert app.state.move_count == 0 and app.state.to_move == 0
         await pilot.press("r")
         assert app.state.move_count >= 2 and app.state.to_move == 0
-        app.computer.delay = 5  # the computer now takes its time...
+        app.game_screen.computer_delay = 5  # the computer now takes its time...
         await pilot.press("right", "o")
         await pilot.pause(0.2)
         assert app.workers  # ...and is thinking
@@ -94,8 +94,9 @@ async def test_hint_shows_a_move_without_playing_it():
             await pilot.pause(0.05)
         assert board_of(app).hint == Move(0, 1, "O")  # the SOS on offer
         assert app.state.move_count == 2  # shown, not played
-        await pilot.press("space")
-        assert app.state.scores == (1, 0) or app.state.cell(0, 1) is not None
+        assert board_of(app).cursor == (0, 1)  # the cursor is on the hinted cell
+        await pilot.press("o")
+        assert app.state.scores == (1, 0)
 
 
 async def test_all_computer_games_play_themselves_and_pause():

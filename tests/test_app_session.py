@@ -86,11 +86,11 @@ async def test_a_game_undone_and_finished_differently_is_one_history_entry():
     app = make_app(mode="simple")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*SIMPLE_WIN)  # Ana wins 1-0
-        await pilot.press("escape", "u", "u")  # back to Ana's O b1... and before it
-        await pilot.press("right", "s", "down", "o")
+        await pilot.press("escape", "u", "u")  # back to S a1 only
+        await pilot.press("left", "left", "down", "o")  # Bo: O a2
         assert not app.state.is_over
-        await pilot.press("left", "left", "s", "up", "s")  # ... and Bo finishes it
-        assert app.state.is_over
+        await pilot.press("down", "s")  # Ana: S a3, the column this time
+        assert app.state.is_over and app.state.moves[-1] == Move.parse("S a3")
     with History() as history:
         games = history.games()
     assert len(games) == 1

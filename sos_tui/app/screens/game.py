@@ -93,7 +93,9 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#scoreboard").border_title = "Players"
-        self.query_one("#log").border_title = "Moves"
+        log = self.query_one("#log", MoveLog)
+        log.border_title = "Moves"
+        log.can_focus = False  # the keys stay with the board; the replay view steps through moves
         self.board.focus()
 
     @property

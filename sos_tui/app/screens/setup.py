@@ -125,7 +125,7 @@ class SetupScreen(Screen[GameRecord | None]):
             self.query_one(selector).display = record is not None
         if record is not None:
             self.query_one("#resume-preview", Static).update(resume_preview(record))
-            if self.focused is self.query_one("#start"):
+            if not isinstance(self.focused, Input):  # unless the player is typing a name
                 self.query_one("#continue", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:

@@ -41,7 +41,7 @@ def canvas_size(size: int) -> Size:
     return Size(size * CELL_W, size * CELL_H)
 
 
-CROSSING = "╳"
+CROSSING = "\u2573"  # box drawings light diagonal cross
 
 
 def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int | None]]:

@@ -24,7 +24,7 @@ from sos_tui.engine import GameState, PlayerInfo
 
 from .board import MARKS, MAX_PLAYER_STYLES
 
-NUMBER_W, MOVE_W, POINTS_W = 4, 6, 4
+NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
 
 
 class MoveLog(ScrollView, can_focus=True):
