@@ -311,7 +311,10 @@ def arena(argv: list[str]) -> int:
     """``sos-tui arena ...``: handed to the arena's own command line (a thin call)."""
     from sos_tui.ai.arena import main as arena_main
 
-    return arena_main(argv)
+    try:
+        return arena_main(argv)
+    except SystemExit as done:  # its --help
+        return done.code if isinstance(done.code, int) else 0
 
 
 # -- the entry point ---------------------------------------------------------------------------
@@ -356,6 +359,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return done.status
     except UsageError as error:
         return fail(command, f"{error} (see {PROG}{' ' + command if command else ''} --help)")
+    except KeyboardInterrupt:  # ctrl+c: stop quietly
+        return 130
     except BrokenPipeError:  # `sos-tui history | head`
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

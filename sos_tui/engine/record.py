@@ -149,11 +149,11 @@ class GameRecord:
         return GameState.from_moves(self.moves, self.size, self.mode, len(self.players))
 
     def result_text(self, state: GameState | None = None) -> str:
-        state = state or self.state
-        if not state.is_over:
+        outcome = (state or self.state).outcome
+        if outcome is None:
             return "unfinished"
-        names = [self.players[p].name for p in state.winners]
-        if state.is_draw:
+        names = [self.players[p].name for p in outcome.winners]
+        if outcome.is_draw:
             return "draw between " + ", ".join(names) if len(names) < len(self.players) else "draw"
         return f"{names[0]} wins"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sos_tui.engine import GameRecord
 
-from .errors import HistoryError, LoadError, StorageError
+from .errors import HistoryError, LoadError, StorageError, describe, shown_path
 from .files import delete_save, load_record, save_record
 from .history import BUSY_TIMEOUT, History
 from .paths import history_db_path
@@ -114,7 +114,8 @@ class Recorder:
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise StorageError(f"cannot create {self.outbox}") from error
+            folder = shown_path(self.outbox)
+            raise StorageError(f"cannot create the folder {folder}: {describe(error)}") from error
         save_record(record, self._outbox_file(record.game_id))
 
     def _forget(self, game_id: str) -> None:
