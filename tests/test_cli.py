@@ -261,3 +261,14 @@ def test_history_json_lists_every_game_for_scripts(filled, capsys):
 def test_history_json_of_an_empty_history(capsys):
     assert main(["history", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == []
+
+
+def test_a_damaged_row_gives_one_warning_line_in_a_real_run(filled, data):
+    import sqlite3
+
+    with sqlite3.connect(filled.path) as conn:
+        conn.execute("UPDATE games SET players = '{' WHERE finished_at LIKE '2026-01-03%'")
+    conn.close()
+    result = run_cli("history")
+    assert result.returncode == 0
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("sos-tui history: warning")
