@@ -87,7 +87,7 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(
-            f"--players needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
+            f"needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
     seats = []
     for index, part in enumerate(parts):
         kind, _, level = part.strip().partition(":")
@@ -95,17 +95,17 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
                 raise argparse.ArgumentTypeError(
-                    f"--players: unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
+                    f"unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
             seats.append(PlayerInfo(f"Computer {index + 1}", "computer", level))
             continue
         try:
             seats.append(PlayerInfo(check_name(part)))
         except ValueError as error:
-            raise argparse.ArgumentTypeError(f"--players: seat {index + 1}: {error}") from None
+            raise argparse.ArgumentTypeError(f"seat {index + 1}: {error}") from None
     try:
         check_names(seat.name for seat in seats)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"--players: {error}") from None
+        raise argparse.ArgumentTypeError(str(error)) from None
     return tuple(seats)
 
 
@@ -113,9 +113,9 @@ def _size(text: str) -> int:
     try:
         size = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--size must be a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
+        raise argparse.ArgumentTypeError(f"must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
     return size
 
 

@@ -40,10 +40,10 @@ def filled(data, utc) -> History:
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (["--size", "2"], "--size must be from 3 to 26, not 2"),
-    (["--size", "big"], "--size must be a whole number, not 'big'"),
+    (["--size", "2"], "argument --size: must be from 3 to 26, not 2"),
+    (["--size", "big"], "argument --size: must be a whole number, not 'big'"),
     (["--mode", "foo"], "invalid choice: 'foo'"),
-    (["--players", "Ana"], "--players needs 2 to 6 names, not 1"),
+    (["--players", "Ana"], "argument --players: needs 2 to 6 names, not 1"),
     (["--players", "Ana,computer:godlike"], "unknown computer level 'godlike'"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
@@ -272,3 +272,11 @@ def test_a_damaged_row_gives_one_warning_line_in_a_real_run(filled, data):
     result = run_cli("history")
     assert result.returncode == 0
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("sos-tui history: warning")
+
+
+def test_a_name_that_is_not_utf8_is_refused_in_a_real_run():
+    result = subprocess.run([sys.executable, "-m", "sos_tui", "--players", b"An\xe9,Bo"], capture_output=True,
+                            timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert result.stderr.decode() == ("sos-tui: argument --players: seat 1: a name cannot hold a lone "
+                                      "surrogate (\\udce9) (see sos-tui --help)\n")
