@@ -90,6 +90,12 @@ class PlayerInfo:
     def is_computer(self) -> bool:
         return self.kind == "computer"
 
+    @property
+    def label(self) -> str:
+        """``"Ana"``, or ``"Deep (hard)"`` for a computer with a level: a seat in a list or table.
+        The name as given: pass it through ``printable`` before it reaches a terminal."""
+        return f"{self.name} ({self.level})" if self.is_computer and self.level else self.name
+
     def to_dict(self) -> dict:
         data = {"name": self.name, "kind": self.kind}
         if self.level is not None:
