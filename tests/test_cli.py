@@ -280,3 +280,13 @@ def test_a_name_that_is_not_utf8_is_refused_in_a_real_run():
     assert result.returncode == 2
     assert result.stderr.decode() == ("sos-tui: argument --players: seat 1: a name cannot hold a lone "
                                       "surrogate (\\udce9) (see sos-tui --help)\n")
+
+
+def test_a_data_folder_that_cannot_be_made_is_one_escaped_line(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "file\x1b[2J"
+    blocker.write_text("")
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(blocker / "data"))
+    assert main(["history"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot create the folder" in err and "file\\x1b[2J" in err
+    assert "\x1b" not in err
