@@ -34,12 +34,20 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
+from sos_tui.storage import (
+    History,
+    HistoryError,
+    LoadError,
+    Stats,
+    StorageError,
+    history_db_path,
+    load_record,
+)
+from sos_tui.storage.history.facts import OPPONENT_KINDS
 
 PROG = "sos-tui"
 MAX_MESSAGE = 300
 """The longest error line printed: a megabyte of argument is not echoed back."""
-OPPONENTS = ("human", *COMPUTER_LEVELS, "computer", "mixed", "computer-only")
-"""Every opponent kind the history knows (see ``storage.history.facts``)."""
 
 
 class UsageError(Exception):
@@ -79,7 +87,7 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(
-            f"--players needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
+            f"needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
     seats = []
     for index, part in enumerate(parts):
         kind, _, level = part.strip().partition(":")
@@ -87,17 +95,17 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
                 raise argparse.ArgumentTypeError(
-                    f"--players: unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
+                    f"unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
             seats.append(PlayerInfo(f"Computer {index + 1}", "computer", level))
             continue
         try:
             seats.append(PlayerInfo(check_name(part)))
         except ValueError as error:
-            raise argparse.ArgumentTypeError(f"--players: seat {index + 1}: {error}") from None
+            raise argparse.ArgumentTypeError(f"seat {index + 1}: {error}") from None
     try:
         check_names(seat.name for seat in seats)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"--players: {error}") from None
+        raise argparse.ArgumentTypeError(str(error)) from None
     return tuple(seats)
 
 
@@ -105,9 +113,9 @@ def _size(text: str) -> int:
     try:
         size = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--size must be a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
+        raise argparse.ArgumentTypeError(f"must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
     return size
 
 
@@ -151,8 +159,6 @@ def play(args: argparse.Namespace) -> int:
         if game is not None:
             raise UsageError("--load cannot be combined with --size, --mode or --players "
                              "(the saved game has its own)")
-        from sos_tui.storage import LoadError, load_record
-
         try:
             game = load_record(args.load)
         except LoadError as error:
@@ -181,14 +187,14 @@ def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
 
 def _opponent(text: str) -> str:
     kind = text.strip().lower()
-    if kind not in OPPONENTS:
-        raise argparse.ArgumentTypeError(f"no opponent kind {text!r}: choose {', '.join(OPPONENTS)}")
+    if kind not in OPPONENT_KINDS:
+        raise argparse.ArgumentTypeError(f"no opponent kind {text!r}: choose {', '.join(OPPONENT_KINDS)}")
     return kind
 
 
 def _history_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opponent", metavar="KIND", type=_opponent,
-                        help=f"only games against this opponent: {', '.join(OPPONENTS)}")
+                        help=f"only games against this opponent: {', '.join(OPPONENT_KINDS)}")
     parser.add_argument("--size", type=_int_in(MIN_SIZE, MAX_SIZE), metavar="N",
                         help=f"only games on an N x N board ({MIN_SIZE}-{MAX_SIZE})")
     parser.add_argument("--mode", choices=[m.value for m in Mode], help="only games in this mode")
@@ -222,8 +228,7 @@ def format_history(entries: Sequence, stats) -> str:
     out = [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
     if len(entries) < stats.games:
         out.append(f"(showing the {len(entries)} newest of {stats.games} games)")
-    out += ["", f"Statistics over {stats.games} game{'s' if stats.games != 1 else ''}, "
-                "from the first human player's side:"]
+    out += ["", f"Statistics over {_plural(stats.games, 'game')}, from the first human player's side:"]
     table = [("Opponent", "Games", "Wins", "Draws", "Losses", "Avg score")]
     overall = [*stats.by_opponent.values(), stats]
     for s in overall:
@@ -269,42 +274,32 @@ def history_json(entries: Sequence) -> str:
     return json.dumps({"format": "sos-tui-history", "version": 1, "games": games}, indent=2) + "\n"
 
 
-def history(args: argparse.Namespace) -> int:
-    from sos_tui.storage import History, HistoryError, StorageError, history_db_path
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
+
+def history(args: argparse.Namespace) -> int:
+    entries, stats, skipped, total = [], Stats(), (), 0
     try:
         path = history_db_path()
-        if not (path.exists() or path.is_symlink()):  # looking must not create the database
-            entries, stats, total, skipped = [], None, 0, ()
-        else:
+        if path.exists() or path.is_symlink():  # looking must not create the database
             with History(path) as database:
-                stats = database.stats(args.opponent, args.size, args.mode)
-                entries = database.games(args.opponent, args.size, args.mode,
-                                         None if args.json else args.limit)
-                skipped = database.skipped
-                total = database.count()
+                filters = (args.opponent, args.size, args.mode)
+                stats = database.stats(*filters)
+                entries = database.games(*filters, limit=None if args.json else args.limit)
+                skipped, total = database.skipped, database.count()
     except (HistoryError, StorageError) as error:
         return fail("history", str(error))
     if skipped:
-        rows = ", ".join(str(row) for row in skipped[:10])
-        fail("history", f"warning: skipped {len(skipped)} damaged game{'s' if len(skipped) != 1 else ''} "
-                        f"(row{'s' if len(skipped) != 1 else ''} {rows})")
+        fail("history", f"warning: skipped {_plural(len(skipped), 'damaged game')} "
+                        f"(row {', '.join(str(row) for row in skipped[:10])})")
     if args.json:
         sys.stdout.write(history_json(entries))
-        return 0
-    if stats is None or (not stats.games and not total):
-        sys.stdout.write(format_history([], _empty_stats()))
-    elif not stats.games:
+    elif total and not stats.games:
         print("No games in the history match those filters.")
     else:
         sys.stdout.write(format_history(entries, stats))
     return 0
-
-
-def _empty_stats():
-    from sos_tui.storage import Stats
-
-    return Stats()
 
 
 # -- arena -------------------------------------------------------------------------------------
@@ -312,7 +307,10 @@ def arena(argv: list[str]) -> int:
     """``sos-tui arena ...``: handed to the arena's own command line (a thin call)."""
     from sos_tui.ai.arena import main as arena_main
 
-    return arena_main(argv)
+    try:
+        return arena_main(argv)
+    except SystemExit as done:  # its --help
+        return done.code if isinstance(done.code, int) else 0
 
 
 # -- the entry point ---------------------------------------------------------------------------
@@ -357,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return done.status
     except UsageError as error:
         return fail(command, f"{error} (see {PROG}{' ' + command if command else ''} --help)")
+    except KeyboardInterrupt:  # ctrl+c: stop quietly
+        return 130
     except BrokenPipeError:  # `sos-tui history | head`
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

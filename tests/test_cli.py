@@ -40,10 +40,10 @@ def filled(data, utc) -> History:
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (["--size", "2"], "--size must be from 3 to 26, not 2"),
-    (["--size", "big"], "--size must be a whole number, not 'big'"),
+    (["--size", "2"], "argument --size: must be from 3 to 26, not 2"),
+    (["--size", "big"], "argument --size: must be a whole number, not 'big'"),
     (["--mode", "foo"], "invalid choice: 'foo'"),
-    (["--players", "Ana"], "--players needs 2 to 6 names, not 1"),
+    (["--players", "Ana"], "argument --players: needs 2 to 6 names, not 1"),
     (["--players", "Ana,computer:godlike"], "unknown computer level 'godlike'"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
@@ -261,3 +261,32 @@ def test_history_json_lists_every_game_for_scripts(filled, capsys):
 def test_history_json_of_an_empty_history(capsys):
     assert main(["history", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == []
+
+
+def test_a_damaged_row_gives_one_warning_line_in_a_real_run(filled, data):
+    import sqlite3
+
+    with sqlite3.connect(filled.path) as conn:
+        conn.execute("UPDATE games SET players = '{' WHERE finished_at LIKE '2026-01-03%'")
+    conn.close()
+    result = run_cli("history")
+    assert result.returncode == 0
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("sos-tui history: warning")
+
+
+def test_a_name_that_is_not_utf8_is_refused_in_a_real_run():
+    result = subprocess.run([sys.executable, "-m", "sos_tui", "--players", b"An\xe9,Bo"], capture_output=True,
+                            timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert result.stderr.decode() == ("sos-tui: argument --players: seat 1: a name cannot hold a lone "
+                                      "surrogate (\\udce9) (see sos-tui --help)\n")
+
+
+def test_a_data_folder_that_cannot_be_made_is_one_escaped_line(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "file\x1b[2J"
+    blocker.write_text("")
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(blocker / "data"))
+    assert main(["history"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot create the folder" in err and "file\\x1b[2J" in err
+    assert "\x1b" not in err

@@ -184,6 +184,7 @@ def test_player_info():
     assert bot.is_computer and not ANN.is_computer
     assert bot.to_dict() == {"name": "Deep", "kind": "computer", "level": "hard"}
     assert ANN.to_dict() == {"name": "Ann", "kind": "human"}
+    assert (bot.label, ANN.label, PlayerInfo("Eve", "computer").label) == ("Deep (hard)", "Ann", "Eve")
 
 
 def test_missing_timestamps_load_as_empty_and_updated_defaults_to_started():

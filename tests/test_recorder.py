@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
-from sos_tui.storage import History, Recorder, StorageError, describe, history_db_path
+from sos_tui.storage import History, Recorder, StorageError, describe, history_db_path, save_record
 
 SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]
 
@@ -171,3 +171,26 @@ def test_describe_of_a_real_full_sqlite_error():
     with pytest.raises(sqlite3.Error) as caught:
         conn.executemany("INSERT INTO t VALUES (?)", [("x" * 1000,)] * 100)
     assert describe(caught.value) == "the disk is full"
+
+
+def test_games_kept_only_in_memory_reach_the_outbox_when_it_can_be_written(data, tmp_path, locked):
+    blocker = tmp_path / "pending-blocker"
+    recorder = Recorder(timeout=0.1)
+    (data / "pending").write_text("a file where the outbox folder should be")
+    with pytest.raises(StorageError, match="until sos-tui closes"):
+        recorder.record(finished(8))
+    (data / "pending").rename(blocker)
+    with pytest.raises(StorageError, match="will be added later"):
+        recorder.record(finished(9))
+    assert sorted(p.name for p in (data / "pending").iterdir()) == ["game8.json", "game9.json"]
+    locked()
+    assert Recorder().flush() == 2  # as the next run would
+    assert rows_by_id() == {"game8": 1, "game9": 1}
+
+
+def test_a_foreign_or_damaged_outbox_file_is_left_alone(data):
+    (data / "pending").mkdir(parents=True)
+    (data / "pending" / "junk.json").write_text("{")
+    save_record(finished(10), data / "pending" / "renamed.json")
+    assert Recorder().pending == ()
+    assert Recorder().flush() == 0

@@ -90,6 +90,12 @@ class PlayerInfo:
     def is_computer(self) -> bool:
         return self.kind == "computer"
 
+    @property
+    def label(self) -> str:
+        """``"Ana"``, or ``"Deep (hard)"`` for a computer with a level: a seat in a list or table.
+        The name as given: pass it through ``printable`` before it reaches a terminal."""
+        return f"{self.name} ({self.level})" if self.is_computer and self.level else self.name
+
     def to_dict(self) -> dict:
         data = {"name": self.name, "kind": self.kind}
         if self.level is not None:
@@ -149,11 +155,11 @@ class GameRecord:
         return GameState.from_moves(self.moves, self.size, self.mode, len(self.players))
 
     def result_text(self, state: GameState | None = None) -> str:
-        state = state or self.state
-        if not state.is_over:
+        outcome = (state or self.state).outcome
+        if outcome is None:
             return "unfinished"
-        names = [self.players[p].name for p in state.winners]
-        if state.is_draw:
+        names = [self.players[p].name for p in outcome.winners]
+        if outcome.is_draw:
             return "draw between " + ", ".join(names) if len(names) < len(self.players) else "draw"
         return f"{names[0]} wins"
 

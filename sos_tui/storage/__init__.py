@@ -5,6 +5,8 @@ Imports only the engine, the standard library and platformdirs. Never prints; ev
 StorageError, LoadError or HistoryError whose message a player can read (see ``describe``).
 """
 
+import logging
+
 from .errors import HistoryError, LoadError, StorageError, describe
 from .files import (
     MAX_FILE_BYTES,
@@ -32,6 +34,8 @@ from .history import Filters, History, HistoryEntry, OpponentStats, Stats
 from .paths import ENV_VAR, autosaves_dir, data_dir, history_db_path, saves_dir
 from .recorder import Recorder
 from .settings import load_settings, save_settings
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())  # warnings go where the app sends them
 
 __all__ = [
     "ENV_VAR", "MAX_FILE_BYTES", "Filters", "History", "HistoryEntry", "HistoryError", "LoadError",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sos_tui.engine import GameRecord
 
-from .errors import HistoryError, LoadError, StorageError
+from .errors import HistoryError, LoadError, StorageError, describe, shown_path
 from .files import delete_save, load_record, save_record
 from .history import BUSY_TIMEOUT, History
 from .paths import history_db_path
@@ -39,7 +39,7 @@ class Recorder:
         self._timeout = timeout
         self._lock = threading.Lock()
         self._pending: dict[str, GameRecord] = {}
-        self._files: dict[str, Path] = {}  # outbox files read from disk, by game id
+        self._unsaved: set[str] = set()  # pending games whose latest copy is not in the outbox
 
     @property
     def path(self) -> Path:
@@ -69,12 +69,13 @@ class Recorder:
             self._read_outbox()
             self._pending.pop(record.game_id, None)
             self._pending[record.game_id] = record  # last, so earlier games go first
+            self._unsaved.add(record.game_id)
             _, error = self._flush()
             if record.game_id not in self._pending:
                 return
             kept = "and will be added later"
             try:
-                self._write_outbox(record)
+                self._write_outbox()
             except StorageError as outbox_error:
                 log.warning("could not keep the game in the outbox: %s", outbox_error)
                 kept = "until sos-tui closes; it will be added as soon as the history can be written"
@@ -101,6 +102,7 @@ class Recorder:
                     except ValueError as error:  # an unfinished game from a foreign outbox file
                         log.warning("dropping a pending game that cannot be recorded: %s", error)
                     del self._pending[game_id]
+                    self._unsaved.discard(game_id)
                     recorded += 1
                     self._forget(game_id)
         except (HistoryError, StorageError) as error:
@@ -110,16 +112,20 @@ class Recorder:
     def _outbox_file(self, game_id: str) -> Path:
         return self.outbox / f"{game_id}.json"
 
-    def _write_outbox(self, record: GameRecord) -> None:
+    def _write_outbox(self) -> None:
+        """Write every pending game not yet on disk (this one, and any kept only in memory)."""
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise StorageError(f"cannot create {self.outbox}") from error
-        save_record(record, self._outbox_file(record.game_id))
+            folder = shown_path(self.outbox)
+            raise StorageError(f"cannot create the folder {folder}: {describe(error)}") from error
+        for game_id in list(self._unsaved):
+            save_record(self._pending[game_id], self._outbox_file(game_id))
+            self._unsaved.discard(game_id)
 
     def _forget(self, game_id: str) -> None:
         try:
-            delete_save(self._files.pop(game_id, None) or self._outbox_file(game_id))
+            delete_save(self._outbox_file(game_id))
         except StorageError as error:  # recorded anyway; a retry later only replaces the same row
             log.warning("could not remove a recorded game from the outbox: %s", error)
 
@@ -129,15 +135,17 @@ class Recorder:
         except (OSError, StorageError):
             return
         for path in files:
-            if path.stem in self._pending or path in self._files.values():
-                continue  # this run's copy is the newer one
+            if path.stem in self._pending:
+                continue  # known already; this run's copy is the newer one
             try:
                 record = load_record(path)
             except LoadError as error:
                 log.warning("ignoring a damaged file in the outbox: %s", error)
                 continue
-            self._pending.setdefault(record.game_id, record)
-            self._files[record.game_id] = path
+            if record.game_id != path.stem:  # not written by a Recorder: one file per game id
+                log.warning("ignoring %s in the outbox: it holds game %s", path.name, record.game_id)
+                continue
+            self._pending[record.game_id] = record
 
 
 def _modified(path: Path) -> float:

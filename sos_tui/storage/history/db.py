@@ -62,8 +62,7 @@ class HistoryEntry:
     @property
     def players_text(self) -> str:
         """``"Ana vs Computer (hard)"`` (names as stored: escape them before printing)."""
-        return " vs ".join(p.name + (f" ({p.level})" if p.is_computer and p.level else "")
-                           for p in self.players)
+        return " vs ".join(p.label for p in self.players)
 
     @property
     def score_text(self) -> str:

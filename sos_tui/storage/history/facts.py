@@ -14,9 +14,12 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from sos_tui.engine import GameRecord, PlayerInfo, printable
+from sos_tui.engine import COMPUTER_LEVELS, GameRecord, PlayerInfo, printable
 
-__all__ = ["game_facts", "longest_chain", "point_of_view", "utc_text"]
+__all__ = ["OPPONENT_KINDS", "game_facts", "longest_chain", "point_of_view", "utc_text"]
+
+OPPONENT_KINDS = ("human", *COMPUTER_LEVELS, "computer", "mixed", "computer-only")
+"""Every kind of opponent ``point_of_view`` can name (an unknown level from an old file aside)."""
 
 
 def longest_chain(record: GameRecord) -> tuple[int, int | None]:

@@ -15,17 +15,19 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import stat
 from pathlib import Path
 from urllib.request import pathname2url
 
 from sos_tui.engine import GameRecord
 
-from ..errors import HistoryError, describe, history_error, shown_path
+from ..errors import HistoryError, history_error, shown_path
 from .facts import game_facts
 
 __all__ = ["SCHEMA_VERSION", "connect"]
 
 SCHEMA_VERSION = 3
+DAMAGED_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 SCHEMA_V1 = """
 CREATE TABLE games (
@@ -157,10 +159,14 @@ def _refuse(path: Path, why: str) -> HistoryError:
 def _check_ours(path: Path, timeout: float) -> None:
     """Look at an existing file read-only; HistoryError unless it is an sos-tui history we read."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except OSError as error:
         raise history_error(path, error, "open") from None
-    if size == 0:
+    if stat.S_ISDIR(info.st_mode):
+        raise _refuse(path, "is a folder, not a database")
+    if not stat.S_ISREG(info.st_mode):  # a named pipe would hang SQLite
+        raise _refuse(path, "is not a regular file")
+    if info.st_size == 0:
         raise _refuse(path, "is an empty file, not an sos-tui history")
     try:
         conn = sqlite3.connect(f"file:{pathname2url(str(path))}?mode=ro", uri=True, timeout=timeout)
@@ -172,8 +178,8 @@ def _check_ours(path: Path, timeout: float) -> None:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
         columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
     except sqlite3.DatabaseError as error:
-        if describe(error).startswith("the history database is busy"):
-            raise history_error(path, error, "open") from None
+        if (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF not in DAMAGED_CODES:
+            raise history_error(path, error, "open") from None  # busy, unreadable, a folder...
         raise _refuse(path, "is damaged or is not an SQLite database") from None
     finally:
         conn.close()
