@@ -56,11 +56,13 @@ class GameScreen(Screen):
         Binding("ctrl+r", "rematch", "Rematch", show=False),
     ]
 
-    state: reactive[GameState | None] = reactive(None, always_update=True)
-    seats: reactive[tuple[PlayerInfo, ...]] = reactive(())
-    paused: reactive[bool] = reactive(False)
-    thinking: reactive[bool] = reactive(False)
-    letter: reactive[str] = reactive("S")
+    # Bound to the widgets with data_bind; the screen itself draws none of them (repaint=False:
+    # repainting the whole screen on every move would cost a full redraw).
+    state: reactive[GameState | None] = reactive(None, always_update=True, repaint=False)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), repaint=False)
+    paused: reactive[bool] = reactive(False, repaint=False)
+    thinking: reactive[bool] = reactive(False, repaint=False)
+    letter: reactive[str] = reactive("S", repaint=False)
 
     class ComputerMoved(Message):
         """The computer's move for the session at ``version``."""

@@ -101,10 +101,12 @@ class Board(ScrollView, can_focus=True):
         *(f"board--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
-    state: reactive[GameState | None] = reactive(None, always_update=True)
-    cursor: reactive[tuple[int, int]] = reactive((0, 0))
-    hover: reactive[tuple[int, int] | None] = reactive(None)
-    letter: reactive[str] = reactive("S", init=False)
+    # repaint=False: the watchers repaint just the lines that changed (a whole 26x26 board is
+    # tens of milliseconds)
+    state: reactive[GameState | None] = reactive(None, always_update=True, repaint=False)
+    cursor: reactive[tuple[int, int]] = reactive((0, 0), repaint=False)
+    hover: reactive[tuple[int, int] | None] = reactive(None, repaint=False)
+    letter: reactive[str] = reactive("S", init=False, repaint=False)
     hint: reactive[Move | None] = reactive(None)
     interactive: reactive[bool] = reactive(True)
 

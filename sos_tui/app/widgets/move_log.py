@@ -25,6 +25,11 @@ from sos_tui.engine import GameState, PlayerInfo
 from .board import MARKS, MAX_PLAYER_STYLES
 
 NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
+# A new scrollable height means a layout pass of the whole screen (tens of milliseconds with a big
+# board), so the height is the view's own while the moves fit, and past that grows in steps of
+# this many rows: the pass is paid once per step, not once per move.
+GROWTH = 32
+PAGE_CONTEXT = 3  # earlier moves kept in view when the log turns a page
 
 
 class MoveLog(ScrollView, can_focus=True):
@@ -46,9 +51,10 @@ class MoveLog(ScrollView, can_focus=True):
         *(f"move-log--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
-    state: reactive[GameState | None] = reactive(None, always_update=True)
+    # repaint=False: the watchers repaint the lines that changed
+    state: reactive[GameState | None] = reactive(None, always_update=True, repaint=False)
     seats: reactive[tuple[PlayerInfo, ...]] = reactive(())
-    cursor_row: reactive[int] = reactive(-1)  # -1: no move to point at
+    cursor_row: reactive[int] = reactive(-1, repaint=False)  # -1: no move to point at
 
     class Highlighted(Message):
         def __init__(self, move_log: MoveLog, row: int) -> None:
@@ -84,23 +90,33 @@ class MoveLog(ScrollView, can_focus=True):
         grew = bool(shown) and len(moves) > len(shown) and moves[: len(shown)] == shown
         self._points = _points_by_move(state) if state is not None else []
         self._shown = moves
-        height = len(moves) + 1
-        if self.virtual_size.height != height:
-            self.virtual_size = Size(self.virtual_size.width, height)
-        self.move_cursor(len(moves) - 1)
+        self._fit()
+        self.move_cursor(len(moves) - 1, page=True)
         if grew:
             for row in range(len(shown) - 1, len(moves)):
                 self.refresh_line(row + 1 - int(self.scroll_offset.y))
         else:
             self.refresh()
 
-    def move_cursor(self, row: int, scroll: bool = True) -> None:
-        """Put the cursor on ``row`` (clamped), and bring it into view; posts no message."""
+    def _fit(self) -> None:
+        """Make the scrollable height fit the rows (see GROWTH)."""
+        view = self.scrollable_content_region.height if self.is_mounted else 0
+        needed = len(self._shown) + 1
+        height = view if needed <= view else view + -(-(needed - view) // GROWTH) * GROWTH
+        if height != self.virtual_size.height:
+            self.virtual_size = Size(self.scrollable_content_region.width, height)
+
+    def move_cursor(self, row: int, scroll: bool = True, page: bool = False) -> None:
+        """Put the cursor on ``row`` (clamped), and bring it into view; posts no message.
+
+        ``page``: a cursor past the bottom goes near the top of the view (following a game as it
+        grows, the log then scrolls once a page instead of once a move, each scroll repainting
+        every line of it)."""
         self.cursor_row = max(-1, min(row, self.row_count - 1))
         if scroll:
-            self._scroll_to_cursor()
+            self._scroll_to_cursor(page)
 
-    def _scroll_to_cursor(self) -> None:
+    def _scroll_to_cursor(self, page: bool = False) -> None:
         if not self.is_mounted:
             return
         view = max(1, self.scrollable_content_region.height - 1)  # the header is pinned
@@ -108,7 +124,8 @@ class MoveLog(ScrollView, can_focus=True):
         if row < top:
             self.scroll_to(y=max(0, row), animate=False, immediate=True)
         elif row >= top + view:
-            self.scroll_to(y=row - view + 1, animate=False, immediate=True)
+            context = min(PAGE_CONTEXT, view - 1) if page else view - 1
+            self.scroll_to(y=max(0, row - context), animate=False, immediate=True)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         top = int(self.scroll_offset.y)
@@ -117,7 +134,7 @@ class MoveLog(ScrollView, can_focus=True):
                 self.refresh_line(row + 1 - top)
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, self.row_count + 1)
+        self._fit()
         self._scroll_to_cursor()
 
     # -- input ------------------------------------------------------------------------------

@@ -108,8 +108,11 @@ class Scoreboard(Widget):
             if points:
                 text.append(f"{mover.name} scored {points}", self._style("scoreboard--banner"))
             return text
+        # the banner's line is kept when empty: a height that changes every move costs a layout pass
         if points and state.move_count:
             text.append(f"{mover.name} scored {points} — move again!\n", self._style("scoreboard--banner"))
+        else:
+            text.append("\n")
         if self.paused:
             text.append("Paused — p to resume\n", self._style("scoreboard--dim"))
         elif mover.is_computer:
