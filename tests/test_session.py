@@ -35,7 +35,8 @@ def record(*seats, size=3, mode="general", moves=()) -> GameRecord:
 
 
 def test_importing_the_session_leaves_textual_out():
-    code = "import sys, sos_tui.session, sos_tui.ai; print('textual' in sys.modules)"
+    # The search process imports sos_tui.ai, and (spawned from the sos-tui script) sos_tui.cli
+    code = "import sys, sos_tui.session, sos_tui.ai, sos_tui.cli; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -110,6 +110,8 @@ class Keeper:
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until every job queued so far is done (for tests and quitting); False on timeout."""
+        if not self._thread.is_alive():
+            return True  # closed: everything was written, or given up, already
         done = threading.Event()
         self._jobs.put(("mark", done, 0))
         return done.wait(timeout)
