@@ -100,6 +100,11 @@ def screen_lines(app) -> list[str]:
     return lines
 
 
+def screen_lines_of(widget) -> list[str]:
+    width, height = widget.outer_size
+    return [strip.text for strip in widget.render_lines(Region(0, 0, width, height))]
+
+
 def shows(app, name: str) -> bool:
     return any(visible(name) in line for line in screen_lines(app))
 
@@ -121,7 +126,7 @@ def game_app(record: GameRecord, **kwargs) -> SosApp:
 async def test_game_screen_shows_a_hostile_name_literally(key):
     name = NAMES[key]
     app = game_app(record_for(name, SWEEP[:3]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         scoreboard = app.screen.query_one("#scoreboard")
         log = app.screen.query_one("#log")
@@ -143,12 +148,15 @@ async def test_a_notification_naming_a_hostile_player_is_literal(key):
         await asyncio.Event().wait()
 
     app.computer.choose = never
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("enter")  # Ana writes S at a1; the computer is to move and never does
         await pilot.pause()
         await pilot.press("right", "enter")  # Ana tries again: refused, naming the computer
         await pilot.pause()
-        assert any("Wait for" in notice.message for notice in app.notices)
+        notice = next(notice.message for notice in app.notices if "Wait for" in notice.message)
+        assert visible(name) in notice and notice.isprintable()
+        toasts = [line for toast in app.screen.query("Toast") for line in screen_lines_of(toast)]
+        assert any(visible(name)[:8] in line for line in toasts)
         assert shows(app, name)
 
 
@@ -157,7 +165,7 @@ async def test_a_notification_naming_a_hostile_player_is_literal(key):
 async def test_game_over_shows_a_hostile_winner_literally(key):
     name = NAMES[key]
     app = game_app(record_for(name, SWEEP[:-1]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         app.game_screen.apply(Move.parse(SWEEP[-1]))
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
@@ -174,7 +182,7 @@ async def test_setup_previews_an_autosave_with_a_markup_name_literally(key):
     name = NAMES[key]
     autosave(record_for(name, SWEEP[:3]))
     app = recording(SosApp())
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.resume is not None)
         await pilot.pause()
         assert shows(app, name)
@@ -192,7 +200,7 @@ async def test_an_autosave_whose_name_holds_a_lone_surrogate_is_listed_and_can_b
     bad = folder / "hostile.json"
     bad.write_text(json.dumps(data), encoding="utf-8")  # "\\udce9" in the file
     app = recording(SosApp())
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause(0.3)
         assert isinstance(app.screen, SetupScreen) and app.screen.resume is None  # not offered
         screen_lines(app)
@@ -214,7 +222,7 @@ async def test_an_autosave_whose_name_holds_a_lone_surrogate_is_listed_and_can_b
 async def test_setup_after_a_hostile_game_prefills_a_safe_name(key):
     name = NAMES[key]
     app = game_app(record_for(name, SWEEP[:2]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         await pilot.pause()
@@ -229,7 +237,7 @@ async def test_setup_after_a_hostile_game_prefills_a_safe_name(key):
 
 async def test_setup_input_length_follows_max_name():
     app = recording(SosApp())
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#name-0", Input).max_length == MAX_NAME
 
@@ -241,7 +249,7 @@ async def test_setup_input_length_follows_max_name():
 ])
 async def test_setup_refuses_a_bad_name_saying_which_rule(typed, rule):
     app = recording(SosApp())
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         app.screen.query_one("#name-0", Input).value = typed
         await pilot.press("ctrl+s")
@@ -254,7 +262,7 @@ async def test_setup_refuses_a_bad_name_saying_which_rule(typed, rule):
 
 async def test_setup_refuses_two_players_of_the_same_name():
     app = recording(SosApp())
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         app.screen.query_one("#name-0", Input).value = "Ann"
         app.screen.query_one("#name-1", Input).value = " ann "
@@ -271,7 +279,7 @@ async def test_setup_refuses_two_players_of_the_same_name():
 async def test_setup_ignores_a_remembered_setup_with_bad_names():
     setup = {"size": 5, "mode": "general", "seats": [{"name": "\x1b]0;pwned\x07"}, {"name": "Bo"}]}
     app = recording(SosApp(settings={"setup": setup}))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#name-0", Input).value == "Player 1"
         screen_lines(app)
@@ -282,7 +290,7 @@ async def test_setup_ignores_a_remembered_setup_with_bad_names():
 async def test_save_dialog_shows_a_hostile_name_literally(key):
     name = NAMES[key]
     app = game_app(record_for(name, SWEEP[:2]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
@@ -299,7 +307,7 @@ async def test_save_dialog_saves_into_a_folder_of_that_name(tmp_path):
     folder = tmp_path / "games"
     folder.mkdir()
     app = game_app(record_for("Ann", SWEEP[:2]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
         app.screen.query_one("#path", Input).value = str(folder)
@@ -312,7 +320,7 @@ async def test_save_dialog_saves_into_a_folder_of_that_name(tmp_path):
 async def test_save_dialog_shows_an_error_about_a_hostile_path_literally(tmp_path):
     where = tmp_path / "[b]no[/b]\x1b]0;pwned\x07" / "x.json"
     app = game_app(record_for("Ann", SWEEP[:2]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
         app.screen.query_one("#path", Input).value = str(where)
@@ -335,7 +343,7 @@ def hostile_saves() -> None:
 async def test_open_dialog_lists_hostile_saves_literally():
     hostile_saves()
     app = SosApp(record_for("Ann"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
         assert app.screen.query_one("#saves", DataTable).row_count == len(NAMES) + 1
@@ -354,7 +362,7 @@ async def test_open_dialog_lists_hostile_saves_literally():
 async def test_open_dialog_loads_a_markup_name_and_plays_it():
     save_record(record_for("[b red]x[/]", SWEEP[:3]), saves_dir() / "g.json")
     app = SosApp(record_for("Ann"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
         assert app.screen.query_one("#saves", DataTable).row_count == 1
@@ -378,7 +386,7 @@ def hostile_history(data):
 
 async def test_history_lists_hostile_names_literally(hostile_history):
     app = SosApp(record_for("Ann"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         assert app.screen.query_one("#games", DataTable).row_count == len(NAMES)
@@ -392,7 +400,7 @@ async def test_history_lists_hostile_names_literally(hostile_history):
 async def test_replay_title_shows_a_hostile_name_literally(key):
     name = NAMES[key]
     app = game_app(record_for(name, SWEEP))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         app.replay(app.game)
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
@@ -408,7 +416,7 @@ async def test_replay_title_shows_a_hostile_name_literally(key):
 @needs_names
 async def test_help_over_a_hostile_game(key):
     app = game_app(record_for(NAMES[key], SWEEP[:2]))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.pause()
@@ -428,7 +436,7 @@ async def test_history_queries_once_per_filter_change_off_the_ui_thread(hostile_
 
     monkeypatch.setattr(History, "games", counting)
     app = SosApp(record_for("Ann"))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and calls)
         await app.workers.wait_for_complete()
