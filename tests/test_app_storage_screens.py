@@ -12,14 +12,23 @@ from textual.widgets import DataTable, Input, Label, Select, Static
 import sos_tui.app
 from sos_tui.app.screens.history import EMPTY_TEXT, NO_MATCH_TEXT, HistoryScreen
 from sos_tui.app.screens.open_dialog import EMPTY_TEXT as NO_SAVES_TEXT
-from sos_tui.app.screens.open_dialog import OpenDialog
-from sos_tui.app.screens.replay import ReplayScreen, export_transcript, transcript_path
+from sos_tui.app.screens.open_dialog import ConfirmDelete, OpenDialog
+from sos_tui.app.screens.replay import ReplayScreen
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
-from sos_tui.storage import History, history_db_path, load_record, save_record, saves_dir
+from sos_tui.storage import (
+    History,
+    autosaves_dir,
+    export_transcript,
+    history_db_path,
+    load_record,
+    save_record,
+    saves_dir,
+    transcript_path,
+)
 
 SIZE = (100, 32)
 STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
@@ -73,6 +82,19 @@ async def wait_for(pilot, condition, seconds: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         await pilot.pause(0.05)
+
+
+async def loaded(pilot, app) -> None:
+    """Wait until the open dialog or the history screen has shown what its thread worker read."""
+    await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))
+    await pilot.pause()
+
+
+async def requeried(pilot, app) -> None:
+    """Wait for the query a filter change started."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 # -- the save dialog ---------------------------------------------------------------------------
@@ -178,6 +200,7 @@ async def test_open_dialog_lists_saves_newest_first_and_opens_one():
     older, newer = two_saves()
     app = Host(OpenDialog)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         table = app.screen.query_one("#saves", DataTable)
         assert table.row_count == 2
         first, second = cells(table, 0), cells(table, 1)
@@ -197,6 +220,7 @@ async def test_open_dialog_shows_why_a_corrupt_file_does_not_open_and_leaves_it_
     bad.write_bytes(content)
     app = Host(OpenDialog)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         table = app.screen.query_one("#saves", DataTable)
         assert table.row_count == 3
         row = cells(table, 0)  # the newest file
@@ -224,6 +248,7 @@ async def test_open_dialog_on_an_empty_folder_opens_a_typed_path(tmp_path):
     elsewhere = save_record(record, tmp_path / "elsewhere.json")
     app = Host(OpenDialog)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         empty = app.screen.query_one("#empty", Label)
         assert empty.display and text_of(empty) == NO_SAVES_TEXT
         assert not app.screen.query_one("#saves", DataTable).display
@@ -242,6 +267,7 @@ async def test_open_dialog_finds_a_typed_name_in_the_saves_folder():
     older, _ = two_saves()
     app = Host(OpenDialog)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         app.screen.query_one("#path", Input).focus()
         await pilot.press(*"older", "enter")
         await pilot.pause()
@@ -252,9 +278,94 @@ async def test_open_dialog_escape_cancels():
     two_saves()
     app = Host(OpenDialog)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         await pilot.press("escape")
         await pilot.pause()
     assert app.results == [None]
+
+
+async def test_open_dialog_reads_the_list_in_a_thread(monkeypatch):
+    import threading
+
+    import sos_tui.app.screens.open_dialog as open_dialog
+
+    two_saves()
+    threads = []
+    real = open_dialog.list_saves
+
+    def listing(*args, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(open_dialog, "list_saves", listing)
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        assert app.screen.query_one("#saves", DataTable).row_count == 2
+    assert threads == [False]
+
+
+def an_autosave() -> Path:
+    """An abandoned game in the autosaves folder, newer than the two saves."""
+    record = game(P1_SWEEP[:3], day=3)
+    folder = autosaves_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return save_record(record, folder / f"{record.game_id}.json")
+
+
+async def test_open_dialog_deletes_an_autosave_only_after_a_confirmation():
+    two_saves()
+    autosaved = an_autosave()
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        table = app.screen.query_one("#saves", DataTable)
+        assert "(autosaved)" in cells(table, 0)[-1]
+        for stray in ("enter", "escape", "n"):  # the focused answer, escape and "no" keep it
+            await pilot.press("delete")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmDelete)
+            assert "autosaved game in progress" in str(app.screen.query_one("#question", Label).content)
+            await pilot.press(stray)
+            await pilot.pause()
+            assert isinstance(app.screen, OpenDialog) and autosaved.exists(), stray
+        await pilot.press("delete", "delete", "d", "d")  # a key pressed again is no confirmation
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDelete) and autosaved.exists()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: table.row_count == 2)
+        assert not autosaved.exists()
+        assert "(autosaved)" not in cells(table, 0)[-1]
+    assert app.results == []  # still open
+
+
+async def test_open_dialog_deletes_a_saved_game_with_the_delete_button():
+    _, newer = two_saves()
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("down", "d")  # the older game
+        await pilot.pause()
+        assert "the saved game older.json" in str(app.screen.query_one("#question", Label).content)
+        await pilot.click("#delete")
+        await wait_for(pilot, lambda: app.screen.query_one("#saves", DataTable).row_count == 1)
+        await pilot.press("enter")
+        await pilot.pause()
+    assert not (saves_dir() / "older.json").exists()
+    assert app.results == [newer]
+
+
+async def test_open_dialog_d_in_the_path_is_typed_not_a_delete():
+    two_saves()
+    app = Host(OpenDialog)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        app.screen.query_one("#path", Input).focus()
+        await pilot.press("d", "delete")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenDialog)
+        assert app.screen.query_one("#path", Input).value == "d"
+    assert len(list(saves_dir().glob("*.json"))) == 2
 
 
 # -- the history -------------------------------------------------------------------------------
@@ -276,6 +387,7 @@ async def test_history_lists_games_newest_first_and_filters():
     record_games()
     app = Host(HistoryScreen)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         screen = app.screen
         table = screen.query_one("#games", DataTable)
         assert table.row_count == 4
@@ -286,22 +398,22 @@ async def test_history_lists_games_newest_first_and_filters():
         assert screen.opponent_kinds == ["easy", "human"] and screen.board_sizes == [3, 4]
 
         screen.query_one("#mode", Select).value = "simple"
-        await pilot.pause()
+        await requeried(pilot, app)
         assert table.row_count == 1 and cells(table, 0)[3] == "simple"
         assert "1 game" in text_of(screen.query_one("#stats", Static))
 
         screen.query_one("#mode", Select).value = "any"
         screen.query_one("#size", Select).value = 4
-        await pilot.pause()
+        await requeried(pilot, app)
         assert table.row_count == 1 and cells(table, 0)[4] == "2-2"
 
         screen.query_one("#size", Select).value = "any"
         opponent.value = "easy"
-        await pilot.pause()
+        await requeried(pilot, app)
         assert table.row_count == 1 and cells(table, 0)[4] == "0-5"
 
         screen.query_one("#mode", Select).value = "simple"
-        await pilot.pause()
+        await requeried(pilot, app)
         assert table.row_count == 0
         assert screen.message == NO_MATCH_TEXT
 
@@ -309,7 +421,8 @@ async def test_history_lists_games_newest_first_and_filters():
 async def test_history_statistics_show_the_right_numbers():
     record_games()
     app = Host(HistoryScreen)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         text = text_of(app.screen.query_one("#stats", Static))
     assert "4 games" in text
     assert "Wins 2 · Draws 1 · Losses 1" in text
@@ -327,6 +440,7 @@ async def test_history_enter_replays_the_game_and_escape_goes_back():
     record_games()
     app = Host(HistoryScreen)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         history = app.screen
         await pilot.press("down", "enter")  # the second newest: the simple game
         await pilot.pause()
@@ -347,7 +461,8 @@ async def test_history_enter_replays_the_game_and_escape_goes_back():
 
 async def test_history_when_empty_says_so():
     app = Host(HistoryScreen)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         assert app.screen.message == EMPTY_TEXT
         assert not app.screen.query_one("#games", DataTable).display
         assert "No games" in text_of(app.screen.query_one("#stats", Static))
@@ -357,7 +472,8 @@ async def test_history_when_empty_says_so():
 async def test_history_with_a_broken_database_shows_the_error():
     history_db_path().write_bytes(b"this is not an SQLite database, just text" * 50)
     app = Host(HistoryScreen)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
         message = app.screen.query_one("#history-message", Label)
         assert message.display and message.has_class("error")
         assert "Cannot read the history" in text_of(message) and "history.sqlite3" in text_of(message)

@@ -21,6 +21,7 @@ from .screens.open_dialog import OpenDialog
 from .screens.replay import ReplayScreen
 from .screens.save_dialog import SaveDialog
 from .screens.setup import SetupScreen
+from .text import shown
 
 # Okabe-Ito colours, which colour-blind players can tell apart; one set for dark themes, one for light.
 DARK_PLAYERS = ("#56B4E9", "#E69F00", "#3DDC97", "#F07FC0", "#F0E442", "#FF7F50")
@@ -153,7 +154,7 @@ class SosApp(App):
 
         def saved(path) -> None:
             if path is not None:
-                self.notify(str(path), title="Game saved", timeout=4, markup=False)
+                self.notify(shown(path, 300), title="Game saved", timeout=4, markup=False)
 
         self.push_screen(SaveDialog(record), saved)
 

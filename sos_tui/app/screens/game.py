@@ -32,6 +32,7 @@ from sos_tui.session import (
     SeatKind,
 )
 
+from ..text import shown
 from ..widgets.board import Board
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
@@ -163,8 +164,8 @@ class GameScreen(Screen):
         try:
             session.play_human(move)
         except NotYourTurnError:
-            self.notify(f"Wait for {session.seat_to_move.name} to move.", severity="warning", timeout=2,
-                        markup=False)
+            self.notify(f"Wait for {shown(session.seat_to_move.name)} to move.", severity="warning",
+                        timeout=2, markup=False)
             return False
         except IllegalMoveError as error:
             state = session.state
@@ -194,7 +195,7 @@ class GameScreen(Screen):
         loop = asyncio.get_running_loop()
         started = loop.time()
         self.thinking = True
-        name = self.session.seat_to_move.name
+        name = shown(self.session.seat_to_move.name)
         try:
             move = await self.computer.choose(
                 level, state, on_retry=lambda why: self.notify(f"{why}.", title=f"{name} is thinking",

@@ -10,13 +10,15 @@ from textual.widgets import Button, Label
 
 from sos_tui.engine import GameState, PlayerInfo
 
+from ..text import shown
 from ..widgets.board import MARKS, MAX_PLAYER_STYLES
 from ..widgets.scoreboard import seat_label
 
 
 def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
+    """``"Ana wins!"`` or who drew, with the names escaped and shortened (shown as plain text)."""
     if state.is_draw:
-        names = [seats[p].name for p in state.winners]
+        names = [shown(seats[p].name) for p in state.winners]
         if len(names) == len(seats):
             return "A draw!" if state.scores[0] == 0 else f"A draw at {state.scores[0]} each!"
         return "A draw between " + " and ".join(names) + "!"

@@ -1,17 +1,29 @@
-"""Past games and statistics, with filters; enter replays a game."""
+"""Past games and statistics, with filters; enter replays a game. The history is read in a thread
+worker, once when the screen opens (with the filters' options) and once per filter change."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, Select, Static
+from textual.worker import get_current_worker
 
-from sos_tui.engine import GameRecord, Mode, RecordError
-from sos_tui.storage import History, HistoryEntry, HistoryError, Stats, StorageError, history_db_path
+from sos_tui.engine import GameRecord, Mode, PlayerInfo, RecordError
+from sos_tui.storage import (
+    Filters,
+    History,
+    HistoryEntry,
+    HistoryError,
+    Stats,
+    StorageError,
+    history_db_path,
+)
 
+from ..text import cell, literal, shown
 from .replay import ReplayScreen
 
 ANY = "any"
@@ -23,8 +35,17 @@ def _when(entry: HistoryEntry) -> str:
     return f"{entry.finished_at.astimezone():%Y-%m-%d %H:%M}"
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _players(players: tuple[PlayerInfo, ...], width: int = 16) -> str:
+    """``"Ana vs Computer (easy)"``, each name escaped and shortened."""
+    return " vs ".join(shown(p.name, width) + (f" ({p.level})" if p.is_computer and p.level else "")
+                       for p in players)
+
+
+def _result(entry: HistoryEntry) -> str:
+    """``"Ana wins"`` or ``"draw"``, the winner's name escaped."""
+    if len(entry.winners) == 1 and 0 <= entry.winners[0] < len(entry.players):
+        return f"{shown(entry.players[entry.winners[0]].name, 16)} wins"
+    return shown(entry.result, 30)
 
 
 def stats_text(stats: Stats) -> Text:
@@ -38,25 +59,27 @@ def stats_text(stats: Stats) -> Text:
     text.append(" (from the first human player's side)\n", style="dim")
     text.append(f"Wins {stats.wins} · Draws {stats.draws} · Losses {stats.losses}\n")
     text.append(f"Average score {stats.average_score:.1f}\n\n")
-    width = max([8, *(len(name) for name in stats.by_opponent)])
+    opponents = {name: shown(name, 20) for name in stats.by_opponent}
+    width = max([8, *(len(name) for name in opponents.values())])
     text.append(f"{'Opponent':<{width}}  Games  W  D  L   Avg\n", style="bold")
     for s in stats.by_opponent.values():
-        text.append(f"{s.opponent:<{width}}  {s.games:>5} {s.wins:>2} {s.draws:>2} {s.losses:>2} "
+        text.append(f"{opponents[s.opponent]:<{width}}  {s.games:>5} {s.wins:>2} {s.draws:>2} {s.losses:>2} "
                     f"{s.average_score:>5.1f}\n")
     text.append("\n")
     game = stats.longest_chain_game
     if game is not None:
-        who = game.players[game.chain_player].name if game.chain_player is not None else "?"
+        seat = game.chain_player
+        who = shown(game.players[seat].name, 20) if seat is not None and seat < len(game.players) else "?"
         text.append("Longest SOS chain: ", style="bold")
-        text.append(f"{stats.longest_chain} in one turn by {who} ({game.players_text}, {_when(game)})\n")
+        text.append(f"{stats.longest_chain} in one turn by {who} ({_players(game.players)}, {_when(game)})\n")
     else:
         text.append("Longest SOS chain: ", style="bold")
         text.append("none yet\n", style="dim")
     best = stats.best_game
     text.append("Best game: ", style="bold")
     if best is not None:
-        text.append(f"{best.pov_name} won by {best.margin} ({best.score_text}, {best.players_text}, "
-                    f"{_when(best)})")
+        text.append(f"{shown(best.pov_name, 20)} won by {best.margin} ({best.score_text}, "
+                    f"{_players(best.players)}, {_when(best)})")
     else:
         text.append("no win yet", style="dim")
     return text
@@ -117,7 +140,9 @@ class HistoryScreen(Screen[GameRecord | None]):
         self.entries: list[HistoryEntry] = []
         self.stats = Stats()
         self.error: str | None = None
-        self._ready = False
+        self.loaded = False
+        """True once the first query has been shown."""
+        self._asked: tuple | None = None  # the filters of the latest query
         self.opponent_kinds: list[str] = []
         """The opponent kinds in the history, offered by the filter (besides "any")."""
         self.board_sizes: list[int] = []
@@ -135,7 +160,7 @@ class HistoryScreen(Screen[GameRecord | None]):
         with Horizontal(id="history-body"):
             with Vertical(id="games-pane"):
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-                yield Label("", id="history-message")
+                yield Label("", id="history-message", markup=False)
             with VerticalScroll(id="stats-pane"):
                 yield Static("", id="stats")
         with Horizontal(id="buttons"):
@@ -149,33 +174,21 @@ class HistoryScreen(Screen[GameRecord | None]):
         for label, key in (("Date", "date"), ("Players", "players"), ("Board", "size"), ("Mode", "mode"),
                            ("Score", "score"), ("Result", "result")):
             table.add_column(label, key=key)
-        self._fill_filters()
-        self._ready = True
-        self.refresh_games()
         table.focus()
+        self.refresh_games(with_filters=True)
 
-    # -- queries ----------------------------------------------------------------------------
-    def _query(self, opponent: str | None = None, size: int | None = None,
-               mode: str | None = None) -> tuple[list[HistoryEntry], Stats]:
-        """Games and statistics for the filters; raises HistoryError or StorageError."""
+    # -- queries: in a thread, the newest filter change wins ---------------------------------
+    @staticmethod
+    def _query(opponent: str | None, size: int | None, mode: str | None,
+               with_filters: bool) -> tuple[list[HistoryEntry], Stats, Filters | None]:
+        """Games and statistics for the filters (and the filters' options); raises HistoryError or
+        StorageError."""
         path = history_db_path()
         if not path.exists():  # never create the database just to read it
-            return [], Stats()
+            return [], Stats(), Filters()
         with History(path) as history:
-            entries = history.games(opponent, size, mode)
-            return entries, history.stats(opponent, size, mode)
-
-    def _fill_filters(self) -> None:
-        try:
-            everything, _ = self._query()
-        except (HistoryError, StorageError):
-            return  # refresh_games shows the error
-        self.opponent_kinds = opponents = sorted({e.opponent for e in everything})
-        self.board_sizes = sizes = sorted({e.size for e in everything})
-        self.query_one("#opponent", Select).set_options([("any", ANY), *((o, o) for o in opponents)])
-        self.query_one("#size", Select).set_options([("any", ANY), *((f"{n}x{n}", n) for n in sizes)])
-        for select_id in ("#opponent", "#size"):
-            self.query_one(select_id, Select).value = ANY
+            options = history.filters() if with_filters else None
+            return history.games(opponent, size, mode), history.stats(opponent, size, mode), options
 
     @property
     def filters(self) -> tuple[str | None, int | None, str | None]:
@@ -186,33 +199,60 @@ class HistoryScreen(Screen[GameRecord | None]):
             values.append(None if value == ANY or value == Select.NULL else value)
         return values[0], values[1], values[2]
 
-    def refresh_games(self) -> None:
-        """Query the history with the current filters and show the games and statistics."""
+    def refresh_games(self, with_filters: bool = False) -> None:
+        """Query the history with the current filters, off the UI thread, and show the result."""
+        self._asked = self.filters
+        self._load(self._asked, with_filters)
+
+    @work(thread=True, exclusive=True, group="history")
+    def _load(self, filters: tuple[str | None, int | None, str | None], with_filters: bool) -> None:
+        worker = get_current_worker()
+        try:
+            entries, stats, options = self._query(*filters, with_filters)
+            error = None
+        except (HistoryError, StorageError) as problem:
+            entries, stats, options, error = [], Stats(), None, str(problem)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show, filters, entries, stats, options, error)
+
+    def _show(self, filters, entries: list[HistoryEntry], stats: Stats, options: Filters | None,
+              error: str | None) -> None:
+        if options is not None:
+            self._fill_filters(options)
+        self.entries, self.stats, self.error = entries, stats, error
         table = self.query_one("#games", DataTable)
         table.clear()
-        self.error = None
-        try:
-            self.entries, self.stats = self._query(*self.filters)
-        except (HistoryError, StorageError) as error:
-            self.entries, self.stats = [], Stats()
-            self.error = str(error)
-        for entry in self.entries:
-            table.add_row(_when(entry), _clip(entry.players_text, 36), f"{entry.size}x{entry.size}",
-                          entry.mode, entry.score_text, entry.result, key=str(entry.id))
-        self.query_one("#stats", Static).update(stats_text(self.stats))
-        if self.error is not None:
-            message = f"Cannot read the history: {self.error}"
-        elif self.entries:
+        for entry in entries:
+            table.add_row(_when(entry), cell(_players(entry.players), 60), f"{entry.size}x{entry.size}",
+                          cell(entry.mode, 10), entry.score_text, cell(_result(entry), 30), key=str(entry.id))
+        self.query_one("#stats", Static).update(stats_text(stats))
+        if error is not None:
+            message = f"Cannot read the history: {error}"
+        elif entries:
             message = ""
-        elif any(self.filters):
+        elif any(value is not None for value in filters):
             message = NO_MATCH_TEXT
         else:
             message = EMPTY_TEXT
         label = self.query_one("#history-message", Label)
-        label.update(message)
+        label.update(literal(message, 400))
         label.set_class(bool(message), "-shown")
-        label.set_class(self.error is not None, "error")
-        table.display = bool(self.entries)
+        label.set_class(error is not None, "error")
+        table.display = bool(entries)
+        self.loaded = True
+
+    def _fill_filters(self, options: Filters) -> None:
+        """Offer the opponent kinds and board sizes in the history; filling the menus is no change
+        of filter (no query)."""
+        self.opponent_kinds = list(options.opponents)
+        self.board_sizes = list(options.sizes)
+        with self.prevent(Select.Changed):
+            self.query_one("#opponent", Select).set_options(
+                [("any", ANY), *((cell(o, 20), o) for o in self.opponent_kinds)])
+            self.query_one("#size", Select).set_options(
+                [("any", ANY), *((f"{n}x{n}", n) for n in self.board_sizes)])
+            for select_id in ("#opponent", "#size"):
+                self.query_one(select_id, Select).value = ANY
 
     @property
     def message(self) -> str:
@@ -221,8 +261,10 @@ class HistoryScreen(Screen[GameRecord | None]):
 
     # -- events -----------------------------------------------------------------------------
     def on_select_changed(self, event: Select.Changed) -> None:
+        """A new filter: query again. (The menus announce their first value as they mount: that is
+        no change, and asks nothing.)"""
         event.stop()
-        if self._ready:
+        if self.filters != self._asked:
             self.refresh_games()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -247,8 +289,8 @@ class HistoryScreen(Screen[GameRecord | None]):
         try:
             record = self.entries[index].record
         except (RecordError, ValueError) as error:
-            self.notify(f"This game's record cannot be read: {error}", title="Cannot replay",
-                        severity="error")
+            self.notify(f"This game's record cannot be read: {shown(error, 300)}", title="Cannot replay",
+                        severity="error", markup=False)
             return
         self.app.push_screen(ReplayScreen(record), self._replayed)
 

@@ -1,10 +1,14 @@
-"""The open dialog (ctrl+o): the saved games, newest first, or any game file by its path."""
+"""The open dialog (ctrl+o): the saved and autosaved games, newest first, or any game file by its
+path. The list is read in a thread; ``delete`` (or ``d``) on a highlighted row deletes that file
+after a confirmation whose default answer keeps it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,58 +20,101 @@ from sos_tui.storage import (
     LoadError,
     SaveInfo,
     StorageError,
-    autosaves_dir,
+    delete_save,
     list_autosaves,
     list_saves,
     load_record,
-    saves_dir,
+    resolve_open_path,
 )
+from sos_tui.storage.errors import shown_path
+
+from ..text import ShowHidden, cell, literal, shown
 
 EMPTY_TEXT = "No saved games yet — type a path"
+LOADING_TEXT = "Reading the saved games…"
 ERROR_WIDTH = 32
 PLAYERS_WIDTH = 28
-
-
-def resolve_open_path(text: str) -> Path:
-    """The file a typed path means: ``~`` expanded; a relative name is looked for in the saves
-    folder first (also with ``.json`` added), then taken as it is."""
-    path = Path(text.strip()).expanduser()
-    if path.is_absolute():
-        return path
-    try:
-        folder = saves_dir()
-    except StorageError:
-        return path
-    candidates = [folder / path]
-    if path.suffix.lower() != ".json":
-        candidates.append(folder / path.with_name(path.name + ".json"))
-    return next((candidate for candidate in candidates if candidate.exists()), path)
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+NAME_WIDTH = 16
 
 
 def short_reason(info: SaveInfo) -> str:
-    """Why a save does not load, without its path and details: ``"not valid JSON"``."""
-    reason = info.error or "unreadable"
-    prefix = f"{info.path}: "
-    reason = reason.removeprefix(prefix).removeprefix("not a game record: ").removeprefix("the file is ")
-    reason = reason.split(" (", 1)[0]
-    return _clip(reason, ERROR_WIDTH)
+    """Why a save does not load, in a few words, without its path or details: ``"not valid JSON"``,
+    ``"a name cannot hold a control c…"``."""
+    reason = (info.error or "unreadable").removeprefix(shown_path(info.path) + ": ")
+    reason = reason.split(" (", 1)[0].rsplit(": ", 1)[-1].removeprefix("the file is ")
+    return shown(reason, ERROR_WIDTH)
 
 
-def save_row(info: SaveInfo) -> tuple:
-    """The cells shown for one save: date, players, size, mode, score, status (or what is wrong)."""
+@dataclass(frozen=True)
+class Listed:
+    """A row of the list: a game file, and whether it is an autosave (a game left unfinished)."""
+
+    info: SaveInfo
+    autosaved: bool
+
+
+def save_row(info: SaveInfo, autosaved: bool = False) -> tuple:
+    """The cells shown for one save: date, players, size, mode, score, status (or what is wrong).
+    Every cell is a Rich Text of escaped text: names and file names are never markup."""
     when = f"{info.modified:%Y-%m-%d %H:%M}"
     if not info.ok:
-        return (when, Text(_clip(info.name, PLAYERS_WIDTH), style="dim"), "", "", "",
+        return (when, cell(info.name, PLAYERS_WIDTH, "dim"), "", "", "",
                 Text("⚠ " + short_reason(info), style="bold red"))
     status = Text("finished", style="dim") if info.finished else Text("unfinished", style="bold")
-    if info.path.parent.name == autosaves_dir().name:
+    if autosaved:
         status.append(" (autosaved)", style="dim")
-    return (when, _clip(", ".join(info.players), PLAYERS_WIDTH), f"{info.size}x{info.size}", info.mode or "",
+    players = ", ".join(shown(name, NAME_WIDTH) for name in info.players)
+    return (when, cell(players, PLAYERS_WIDTH), f"{info.size}x{info.size}", cell(info.mode or "", 10),
             "-".join(str(s) for s in info.scores), status)
+
+
+def read_saves() -> list[Listed]:
+    """Saved games and the games in progress autosaved by any window, newest first; raises
+    StorageError when the saves folder itself cannot be made. Reads every file: call it in a thread."""
+    saves = [Listed(info, False) for info in list_saves()]
+    try:
+        autosaves = [Listed(info, True) for info in list_autosaves()]
+    except StorageError:
+        autosaves = []
+    return sorted(saves + autosaves, key=lambda listed: listed.info.modified, reverse=True)
+
+
+class ConfirmDelete(ModalScreen[bool]):
+    """Asks before a game file is deleted; the focused answer, enter and escape keep it."""
+
+    AUTO_FOCUS = "#keep"
+
+    BINDINGS = [
+        Binding("escape,n", "answer(False)", "Keep it"),
+        Binding("y", "answer(True)", "Delete it"),
+    ]
+
+    def __init__(self, listed: Listed) -> None:
+        super().__init__()
+        self.listed = listed
+
+    def compose(self) -> ComposeResult:
+        info = self.listed.info
+        what = ("the autosaved game in progress" if self.listed.autosaved else "the saved game") if info.ok \
+            else "the unreadable file"
+        players = (" (" + ", ".join(shown(name, NAME_WIDTH) for name in info.players) + ")") if info.players \
+            else ""
+        with Vertical(id="dialog"):
+            yield Label("Delete a game file?", id="title")
+            yield Label(literal(f"Delete {what} {shown(info.name, 80)}{players}? It cannot be undone.", 400),
+                        id="question")
+            with Horizontal(id="buttons"):
+                yield Label("y delete · n/esc keep", id="keys")
+                yield Button("Delete", id="delete", variant="error")
+                yield Button("Keep", id="keep", variant="primary")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "delete")
+
+    def action_answer(self, delete: bool) -> None:
+        self.dismiss(delete)
 
 
 class OpenDialog(ModalScreen[GameRecord | None]):
@@ -102,22 +149,31 @@ class OpenDialog(ModalScreen[GameRecord | None]):
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
+        Binding("delete,d", "delete", "Delete the highlighted game file"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
-        self.saves: list[SaveInfo] = []
+        self.listed: list[Listed] = []
+        self.loaded = False
+        """True once the list has been read (``listed`` holds it)."""
         self.path: Path | None = None
+
+    @property
+    def saves(self) -> list[SaveInfo]:
+        """The game files listed, in the order shown."""
+        return [listed.info for listed in self.listed]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("Open a saved game", id="title")
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
-            yield Label(EMPTY_TEXT, id="empty")
-            yield Input(placeholder="…or type the path of a game file and press enter", id="path")
-            yield Label("", id="message")
+            yield Label(LOADING_TEXT, id="empty")
+            yield Input(placeholder="…or type the path of a game file and press enter", id="path",
+                        highlighter=ShowHidden())
+            yield Label("", id="message", markup=False)
             with Horizontal(id="buttons"):
-                yield Label("⏎ open · esc cancel", id="keys")
+                yield Label("⏎ open · del delete · esc cancel", id="keys")
                 yield Button("Open", id="open", variant="primary")
                 yield Button("Cancel", id="cancel")
 
@@ -126,30 +182,53 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         for label, key in (("Saved", "date"), ("Players", "players"), ("Board", "size"), ("Mode", "mode"),
                            ("Score", "score"), ("Status", "status")):
             table.add_column(label, key=key)
+        self.set_class(True, "-empty")
+        self.load()
+
+    # -- the list, read in a thread ---------------------------------------------------------
+    @work(thread=True, exclusive=True, group="saves")
+    def load(self, cursor: int = 0) -> None:
+        """Read the list of game files (every one is loaded to describe it) off the UI thread."""
         try:
-            # saved games, and the games in progress autosaved by any window
-            self.saves = sorted(list_saves() + list_autosaves(), key=lambda info: info.modified, reverse=True)
-        except StorageError as error:  # the saves folder itself cannot be made
-            self.saves = []
-            self._show(str(error))
-        for index, info in enumerate(self.saves):
-            table.add_row(*save_row(info), key=str(index))
-        self.set_class(not self.saves, "-empty")
-        if self.saves:
-            table.focus()
+            listed, error = read_saves(), None
+        except StorageError as problem:  # the saves folder itself cannot be made
+            listed, error = [], str(problem)
+        self.app.call_from_thread(self._fill, listed, error, cursor)
+
+    def _fill(self, listed: list[Listed], error: str | None, cursor: int) -> None:
+        self.listed, self.loaded = listed, True
+        table = self.query_one("#saves", DataTable)
+        typing = bool(self.query_one("#path", Input).value)  # the player is typing a path: leave the focus
+        with self.prevent(DataTable.RowHighlighted):
+            table.clear()
+            for index, item in enumerate(listed):
+                table.add_row(*save_row(item.info, item.autosaved), key=str(index))
+        self.query_one("#empty", Label).update(EMPTY_TEXT)
+        self.set_class(not listed, "-empty")
+        if error is not None:
+            self._show(error)
+        if listed:
+            table.move_cursor(row=max(0, min(cursor, len(listed) - 1)))
+            self._show_error_of(table.cursor_row)
+            if not typing:
+                table.focus()
         else:
             self.query_one("#path", Input).focus()
 
+    def _show_error_of(self, row: int) -> None:
+        """An unreadable file shows its whole error when highlighted."""
+        if 0 <= row < len(self.listed):
+            self._show(self.listed[row].info.error or "")
+
     # -- events -----------------------------------------------------------------------------
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """An unreadable save shows its whole error when highlighted."""
         event.stop()
-        info = self.saves[int(event.row_key.value)]
-        self._show(info.error or "")
+        self._show_error_of(event.cursor_row)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.open_path(self.saves[int(event.row_key.value)].path)
+        if 0 <= event.cursor_row < len(self.listed):
+            self.open_path(self.listed[event.cursor_row].info.path)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -158,12 +237,15 @@ class OpenDialog(ModalScreen[GameRecord | None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         self._show("")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#open")
+    def _open_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "open":
-            self.action_open()
-        else:
-            self.action_cancel()
+        self.action_open()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()
 
     # -- actions ----------------------------------------------------------------------------
     def action_cancel(self) -> None:
@@ -173,12 +255,17 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         """Open the typed path if there is one, else the highlighted save."""
         text = self.query_one("#path", Input).value
         if text.strip():
-            if not self.open_path(resolve_open_path(text)):
+            try:
+                path = resolve_open_path(text)
+            except LoadError as error:
+                self._show(str(error))
+                return
+            if not self.open_path(path):
                 self.query_one("#path", Input).focus()
             return
         table = self.query_one("#saves", DataTable)
-        if self.saves and 0 <= table.cursor_row < len(self.saves):
-            self.open_path(self.saves[table.cursor_row].path)
+        if self.listed and 0 <= table.cursor_row < len(self.listed):
+            self.open_path(self.listed[table.cursor_row].info.path)
         else:
             self._show("Type the path of a game file.")
 
@@ -193,7 +280,32 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         self.dismiss(record)
         return True
 
+    def action_delete(self) -> None:
+        """Ask, then delete the highlighted game file (a saved game, an autosave, an unreadable file)."""
+        table = self.query_one("#saves", DataTable)
+        row = table.cursor_row
+        if self.focused is not table or not 0 <= row < len(self.listed):
+            return
+        listed = self.listed[row]
+
+        def answered(delete: bool | None) -> None:
+            if delete:
+                self._delete(listed.info.path, row)
+
+        self.app.push_screen(ConfirmDelete(listed), answered)
+
+    @work(thread=True, group="delete")
+    def _delete(self, path: Path, row: int) -> None:
+        try:
+            delete_save(path)
+        except StorageError as error:
+            self.app.call_from_thread(self._show, str(error))
+        else:
+            self.app.call_from_thread(self.notify, shown(path.name, 80), title="Deleted", timeout=4,
+                                      markup=False)
+        self.app.call_from_thread(self.load, row)
+
     def _show(self, message: str) -> None:
         label = self.query_one("#message", Label)
-        label.update(message)
+        label.update(literal(message, 400))
         label.set_class(bool(message), "error")

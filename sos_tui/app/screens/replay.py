@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,9 +10,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label
 
-from sos_tui.engine import GameRecord, GameState, transcript
-from sos_tui.storage import default_save_name, saves_dir
+from sos_tui.engine import GameRecord, GameState
+from sos_tui.storage import StorageError, export_transcript
 
+from ..text import literal, result_shown, shown
 from ..widgets.board import Board
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
@@ -26,27 +25,6 @@ DEFAULT_DELAY = 0.5
 
 class ReplayBoard(Board, can_focus=False):
     """A board that only shows: no focus, so the replay keys reach the screen."""
-
-
-def transcript_path(record: GameRecord) -> Path:
-    """``<saves>/<default save name>.txt``: where ``x`` exports the transcript."""
-    return saves_dir() / (Path(default_save_name(record)).stem + ".txt")
-
-
-def export_transcript(record: GameRecord) -> Path:
-    """Write the transcript of ``record`` to ``transcript_path(record)`` and return the path.
-
-    The same transcript is simply written again; a different game's file of that name is kept
-    and `` (2)``, `` (3)``... is added instead. Raises OSError (StorageError) on failure.
-    """
-    text = transcript(record)
-    base = transcript_path(record)
-    path, number = base, 2
-    while path.exists() and path.read_text(encoding="utf-8", errors="replace") != text:
-        path = base.with_name(f"{base.stem} ({number}).txt")
-        number += 1
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 class ReplayScreen(Screen[GameRecord | None]):
@@ -121,9 +99,10 @@ class ReplayScreen(Screen[GameRecord | None]):
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         record = self.record
-        names = " vs ".join(p.name for p in record.players)
-        yield Label(f"Replay · {names} · {record.mode.value} {record.size}x{record.size} · "
-                    f"{record.result_text(self.states[-1])}", id="replay-title", markup=False)
+        names = " vs ".join(shown(p.name, 24) for p in record.players)
+        result = result_shown(record, self.states[-1])
+        yield Label(literal(f"Replay · {names} · {record.mode.value} {record.size}x{record.size} · {result}",
+                            400), id="replay-title")
         with Horizontal(id="replay-main"):
             with Container(id="replay-board-area"):
                 yield ReplayBoard(id="replay-board", mouse=False)
@@ -265,10 +244,11 @@ class ReplayScreen(Screen[GameRecord | None]):
     def action_export(self) -> None:
         try:
             path = export_transcript(self.record)
-        except OSError as error:  # StorageError is an OSError
-            self.notify(f"Could not write the transcript: {error}", title="Export failed", severity="error")
+        except (StorageError, OSError) as error:
+            self.notify(f"Could not write the transcript: {shown(error, 300)}", title="Export failed",
+                        severity="error", markup=False)
             return
-        self.notify(str(path), title="Transcript saved", timeout=5)
+        self.notify(shown(path, 300), title="Transcript saved", timeout=5, markup=False)
 
     def action_back(self) -> None:
         self._pause()

@@ -11,18 +11,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
 from sos_tui.engine import GameRecord
-from sos_tui.storage import StorageError, save_record, saves_dir, unique_save_path
+from sos_tui.storage import StorageError, resolve_save_path, save_record, unique_save_path
+
+from ..text import ShowHidden, literal, result_shown, shown
 
 
-def resolve_save_path(text: str) -> Path:
-    """Where a typed name is saved: ``~`` expanded, a relative path or bare name inside the saves
-    folder, ``.json`` added when missing. Raises StorageError if the saves folder cannot be made."""
-    path = Path(text.strip()).expanduser()
-    if not path.is_absolute():
-        path = saves_dir() / path
-    if path.suffix.lower() != ".json":
-        path = path.with_name(path.name + ".json")
-    return path
+def _is_file(path: Path) -> bool:
+    """True if something other than a folder is at ``path`` (a bad path is no file, not a crash)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 class SaveDialog(ModalScreen[Path | None]):
@@ -67,15 +66,16 @@ class SaveDialog(ModalScreen[Path | None]):
             default, where = str(unique_save_path(record)), "Names without a folder go into the saves folder."
         except StorageError as error:
             default, where = "", f"No saves folder: {error}"
-        names = " vs ".join(p.name for p in record.players)
+        names = " vs ".join(shown(p.name, 24) for p in record.players)
         moves = len(record.moves)
+        result = result_shown(record, record.state)
         with Vertical(id="dialog"):
             yield Label("Save game", id="title")
-            yield Label(f"{names} · {record.mode.value} {record.size}x{record.size} · "
-                        f"{moves} move{'s' if moves != 1 else ''} · {record.result_text()}", id="about")
-            yield Input(value=default, placeholder="file name or path", id="path")
-            yield Label(where, id="where")
-            yield Label("", id="message")
+            yield Label(literal(f"{names} · {record.mode.value} {record.size}x{record.size} · "
+                                f"{moves} move{'s' if moves != 1 else ''} · {result}", 400), id="about")
+            yield Input(value=default, placeholder="file name or path", id="path", highlighter=ShowHidden())
+            yield Label(literal(where), id="where")
+            yield Label("", id="message", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -109,13 +109,13 @@ class SaveDialog(ModalScreen[Path | None]):
             self._show("Type a file name.")
             return
         try:
-            path = resolve_save_path(text)
+            path = resolve_save_path(text, self.record)
         except StorageError as error:
             self._show(str(error))
             return
-        if path.exists() and not path.is_dir() and self._confirm_overwrite != path:
+        if _is_file(path) and self._confirm_overwrite != path:
             self._confirm_overwrite = path
-            self._show(f"{path.name} already exists: press Save again to replace it.", "warning")
+            self._show(f"{shown(path.name, 80)} already exists: press Save again to replace it.", "warning")
             return
         try:
             written = save_record(self.record, path)
@@ -126,9 +126,10 @@ class SaveDialog(ModalScreen[Path | None]):
         self.dismiss(written)
 
     def _show(self, message: str, kind: str = "error") -> None:
-        """Show ``message`` under the path (empty: clear it); a problem sends the focus to the path."""
+        """Show ``message`` under the path (empty: clear it), literally; a problem sends the focus to
+        the path."""
         label = self.query_one("#message", Label)
-        label.update(message)
+        label.update(literal(message, 400))
         label.set_class(bool(message) and kind == "error", "error")
         label.set_class(bool(message) and kind == "warning", "warning")
         if message:

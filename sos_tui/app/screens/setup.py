@@ -6,30 +6,57 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from sos_tui import storage
 from sos_tui.ai import LEVELS
-from sos_tui.engine import MAX_SIZE, MIN_SIZE, GameRecord, Mode, PlayerInfo
+from sos_tui.engine import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_SIZE,
+    MIN_SIZE,
+    GameRecord,
+    Mode,
+    PlayerInfo,
+    check_name,
+    check_names,
+    printable,
+    shorten,
+)
 
-MAX_SEATS = 6
+from ..text import ShowHidden, literal, shown
+
+MAX_SEATS = MAX_PLAYERS
 KIND_OPTIONS = [("Human", "human"), *((f"Computer · {level}", level) for level in LEVELS)]
 
 
 def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
-    """The seat a setup row describes; a blank name gets a default."""
-    name = name.strip()
-    if kind == "human":
-        return PlayerInfo(name or f"Player {index + 1}")
-    return PlayerInfo(name or f"Computer {index + 1}", "computer", kind)
+    """The seat a setup row describes; a blank name gets a default. Raises ValueError, saying
+    which seat and which rule, for a name the record format refuses (``check_name``)."""
+    name = name.strip() or (f"Player {index + 1}" if kind == "human" else f"Computer {index + 1}")
+    try:
+        name = check_name(name)
+    except ValueError as error:
+        raise ValueError(f"Seat {index + 1}: {error}") from None
+    return PlayerInfo(name) if kind == "human" else PlayerInfo(name, "computer", kind)
+
+
+def editable_name(name: str) -> str:
+    """A name to prefill a seat with: as it is when valid, else its escaped form, cut to fit."""
+    try:
+        return check_name(name)
+    except ValueError:
+        return shorten(printable(str(name)[: MAX_NAME + 1]), MAX_NAME).strip()
 
 
 def resume_preview(record: GameRecord) -> str:
-    """The unfinished game in a few lines: who, the scores, the board."""
+    """The unfinished game in a few lines: who, the scores, the board (names escaped: show it as
+    plain text)."""
     state = record.state
     seats = zip(record.players, state.scores, strict=True)
-    scores = ", ".join(f"{seat.name} {score}" for seat, score in seats)
+    scores = ", ".join(f"{shown(seat.name)} {score}" for seat, score in seats)
     moves = "1 move" if state.move_count == 1 else f"{state.move_count} moves"
     return (f"Unfinished {record.mode.value} game, {record.size}x{record.size}, "
             f"{moves} — {scores}\n\n{state}")
@@ -41,6 +68,8 @@ def remembered(setup) -> GameRecord | None:
         seats = tuple(PlayerInfo(s["name"], s.get("kind", "human"), s.get("level")) for s in setup["seats"])
         if not 2 <= len(seats) <= MAX_SEATS or any(
                 not isinstance(s.name, str) or (s.is_computer and s.level not in LEVELS) for s in seats):
+            return None
+        if check_names(s.name for s in seats) != tuple(s.name for s in seats):
             return None
         size = int(setup["size"])
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -63,6 +92,7 @@ class SetupScreen(Screen[GameRecord | None]):
         super().__init__()
         self.previous = previous or remembered(setup)
         self.resume: GameRecord | None = None  # an unfinished game that "Continue" picks up
+        self._refused: tuple[str, ...] | None = None  # the names when a start was last refused
 
     def compose(self) -> ComposeResult:
         prev = self.previous
@@ -93,10 +123,12 @@ class SetupScreen(Screen[GameRecord | None]):
                     seat = seats[i] if i < len(seats) else PlayerInfo(f"Player {i + 1}")
                     with Horizontal(classes="setup-row seat", id=f"seat-{i}"):
                         yield Label(f"Seat {i + 1}", classes=f"setup-label player-{i + 1}")
-                        yield Input(seat.name, placeholder=f"Player {i + 1}", max_length=20,
-                                    id=f"name-{i}", compact=True)
+                        yield Input(editable_name(seat.name), placeholder=f"Player {i + 1}",
+                                    max_length=MAX_NAME, id=f"name-{i}", compact=True,
+                                    highlighter=ShowHidden())
                         yield Select(KIND_OPTIONS, value=seat.level if seat.is_computer else "human",
                                      allow_blank=False, id=f"kind-{i}", compact=True)
+            yield Label("", id="setup-message", markup=False)
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("Open…", id="open")
@@ -124,7 +156,7 @@ class SetupScreen(Screen[GameRecord | None]):
         for selector in ("#resume", "#new-game-label"):
             self.query_one(selector).display = record is not None
         if record is not None:
-            self.query_one("#resume-preview", Static).update(resume_preview(record))
+            self.query_one("#resume-preview", Static).update(Content(resume_preview(record)))
             if not isinstance(self.focused, Input):  # unless the player is typing a name
                 self.query_one("#continue", Button).focus()
 
@@ -137,16 +169,45 @@ class SetupScreen(Screen[GameRecord | None]):
             self.query_one(f"#seat-{i}").display = i < int(count)
 
     def game(self) -> GameRecord:
+        """The new game the screen describes; ValueError naming the seat and the rule a name breaks
+        (``check_name``), or that two names are the same (``check_names``)."""
         count = int(self.query_one("#count", Select).value)
         seats = tuple(
             seat_for(self.query_one(f"#name-{i}", Input).value, self.query_one(f"#kind-{i}", Select).value, i)
             for i in range(count)
         )
+        check_names(seat.name for seat in seats)
         return GameRecord(int(self.query_one("#size", Select).value),
                           Mode(self.query_one("#mode", Select).value), seats)
 
     def action_start(self) -> None:
-        self.dismiss(self.game())
+        try:
+            record = self.game()
+        except ValueError as error:
+            self._refuse(str(error))
+            return
+        self.dismiss(record)
+
+    def _refuse(self, message: str) -> None:
+        """Show why the game cannot start, and put the focus on the name at fault."""
+        label = self.query_one("#setup-message", Label)
+        label.update(literal(message))
+        label.add_class("error")
+        self._refused = self._names()
+        seat = message.removeprefix("Seat ").split(":", 1)[0]
+        if seat.isdigit():
+            self.query_one(f"#name-{int(seat) - 1}", Input).focus()
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(name.value for name in self.query(Input))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """A name edited since the refusal: the message no longer applies."""
+        if self._refused is not None and self._names() != self._refused:
+            self._refused = None
+            label = self.query_one("#setup-message", Label)
+            label.update("")
+            label.remove_class("error")
 
     def action_back(self) -> None:
         if self.app.state is not None:  # a game is under way behind this screen

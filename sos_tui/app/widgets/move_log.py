@@ -22,6 +22,7 @@ from textual.strip import Strip
 
 from sos_tui.engine import GameState, PlayerInfo
 
+from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
 
 NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
@@ -183,8 +184,8 @@ class MoveLog(ScrollView, can_focus=True):
         state, seats = self.state, self.seats
         player = state.movers[row]
         points = self._points[row]
-        return (str(row + 1), f"{MARKS[player % len(MARKS)]} {seats[player].name}", str(state.moves[row]),
-                f"+{points}" if points else "")
+        name = f"{MARKS[player % len(MARKS)]} {shown(seats[player].name)}"
+        return str(row + 1), name, str(state.moves[row]), f"+{points}" if points else ""
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width

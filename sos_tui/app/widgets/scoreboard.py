@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from sos_tui.engine import GameState, PlayerInfo
 
+from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 def seat_label(seat: PlayerInfo) -> str:
-    return f"{seat.name} ({seat.level})" if seat.is_computer and seat.level else seat.name
+    """``"Ana"`` or ``"Deep (hard)"``, as a screen shows it: escaped and shortened."""
+    name = shown(seat.name)
+    return f"{name} ({seat.level})" if seat.is_computer and seat.level else name
 
 
 def last_move_points(state: GameState) -> int:
@@ -72,16 +76,17 @@ class Scoreboard(Widget):
         title = f"SOS · {state.mode.value} · {state.size}x{state.size}\n"
         text.append(title, self._style("scoreboard--title"))
         over = state.is_over
-        width = min(22, max(len(seat_label(seat)) for seat in seats))
-        for i, seat in enumerate(seats):
+        labels = [seat_label(seat) for seat in seats]
+        width = min(22, max(cell_len(label) for label in labels))
+        for i, label in enumerate(labels):
             player_style = self._style(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
             turn = not over and i == state.to_move
             bold = self._style("scoreboard--turn")
             text.append("▶ " if turn else "  ", bold)
             text.append(f"{MARKS[i % len(MARKS)]} ", player_style)
-            label = seat_label(seat)
-            label = label if len(label) <= width else label[: width - 1] + "…"
-            text.append(label.ljust(width), player_style + bold if turn else player_style)
+            if cell_len(label) > width:
+                label = set_cell_size(label, width - 1) + "…"
+            text.append(set_cell_size(label, width), player_style + bold if turn else player_style)
             text.append(f" {state.scores[i]:>3}", bold if turn else "")
             if over and i in state.winners:
                 text.append(" =" if state.is_draw else " ★", bold)
@@ -103,23 +108,24 @@ class Scoreboard(Widget):
                             self._style("scoreboard--banner"))
             return text
         mover = seats[state.to_move]
+        name = shown(mover.name)
         points = last_move_points(state)
         if not self.live:
             if points:
-                text.append(f"{mover.name} scored {points}", self._style("scoreboard--banner"))
+                text.append(f"{name} scored {points}", self._style("scoreboard--banner"))
             return text
         # the banner's line is kept when empty: a height that changes every move costs a layout pass
         if points and state.move_count:
-            text.append(f"{mover.name} scored {points} — move again!\n", self._style("scoreboard--banner"))
+            text.append(f"{name} scored {points} — move again!\n", self._style("scoreboard--banner"))
         else:
             text.append("\n")
         if self.paused:
             text.append("Paused — p to resume\n", self._style("scoreboard--dim"))
         elif mover.is_computer:
             spin = SPINNER[self._frame % len(SPINNER)] if self.thinking else "·"
-            text.append(f"{spin} {mover.name} is thinking…\n", self._style("scoreboard--dim"))
+            text.append(f"{spin} {name} is thinking…\n", self._style("scoreboard--dim"))
         else:
-            text.append(f"{mover.name} to move\n")
+            text.append(f"{name} to move\n")
         text.append("Letter: ")
         for letter in "SO":
             chosen = letter == self.letter
