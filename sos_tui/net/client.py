@@ -260,6 +260,11 @@ class RemoteGame:
             if len(record.players) != len(seats):
                 raise NetError("the server's seats do not match its game", retry=False)
             self.record, self.state = record, record.state
+        elif self.record is None:  # the lobby: an empty board of the game to come
+            try:
+                self.state = GameState.new(message.get("size"), message.get("mode"), len(seats))
+            except (TypeError, ValueError):
+                raise NetError("the server sent a game with impossible settings", retry=False) from None
         self.seat_list = seats
         version = message.get("version")
         self.version = version if isinstance(version, int) else self.version
@@ -302,6 +307,12 @@ class RemoteGame:
 
     async def play(self, move: Move) -> None:
         """Send ``move``; NotYourTurnError or IllegalMoveError (checked here first) if it cannot be."""
+        self.check(move)
+        await self._send({"type": "move", "move": str(move), "version": self.version})
+
+    def check(self, move: Move) -> None:
+        """NotYourTurnError or IllegalMoveError if ``move`` cannot be played from here now (the server
+        checks again)."""
         state = self.state
         if state is None or self.phase == "lobby":
             raise NotYourTurnError("the game starts when every seat is taken")
@@ -313,7 +324,6 @@ class RemoteGame:
         if not state.is_legal(move):
             state.play(move)  # raises the engine's own IllegalMoveError, with its reason
             raise IllegalMoveError(f"{move} is not a legal move")
-        await self._send({"type": "move", "move": str(move), "version": self.version})
 
     async def request_undo(self) -> None:
         await self._send({"type": "undo"})

@@ -93,6 +93,9 @@ class SeatSpec:
     name: str | None = None
     level: str | None = None
 
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "level": self.level}
+
 
 def check_seats(size, mode, seats) -> tuple[int, Mode, list[SeatSpec]]:
     """Validate a room's settings (from a command line or a ``create`` message); ProtocolError
@@ -342,6 +345,8 @@ class Room:
             "type": "state",
             "room": self.code,
             "phase": self.phase,
+            "size": self.size,
+            "mode": self.mode.value,
             "version": session.version if session else 0,
             "change": change,
             "move": str(move) if move is not None else None,
@@ -525,6 +530,7 @@ class Server:
                  on_event: Callable[[Room, str], None] | None = None) -> None:
         self.limits = limits or Limits()
         self._computer = computer
+        self._owns_computer = computer is None
         self.computer_delay = computer_delay
         self.allow_create = allow_create
         self.listeners = list(listeners)
@@ -571,6 +577,9 @@ class Server:
             self._ws.close()
             await self._ws.wait_closed()
             self._ws = None
+        if self._owns_computer and self._computer is not None:
+            self._computer.shutdown()
+            self._computer = None
 
     async def __aenter__(self) -> Server:
         return self
