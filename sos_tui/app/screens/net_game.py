@@ -185,6 +185,10 @@ class NetGameScreen(GameScreen):
         return game
 
     def _lost(self, problem: NetError) -> None:
+        game = self.game
+        if game is not None and game.state is not None and game.state.is_over:
+            self._status()  # the game ended and its server closed it: nothing was lost
+            return
         self.lost = problem
         self._status()
         if self.game is None or (not self.game.my_seats and not problem.retry):
