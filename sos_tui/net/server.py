@@ -348,13 +348,14 @@ class Room:
             "size": self.size,
             "mode": self.mode.value,
             "version": session.version if session else 0,
+            "to_move": session.state.to_move if session and not session.state.is_over else None,
             "change": change,
             "move": str(move) if move is not None else None,
             "seats": [{"name": s.name, "kind": "computer" if not s.person else "human", "level": s.level,
                        "connected": s.client is not None or not s.person} for s in self.seats],
             "waiting_for": self.waiting_for,
             "spectators": sum(1 for c in self.clients if not c.seats),
-            "game": session.record.to_dict() if session else None,
+            "game": session.record.to_dict(session.state) if session else None,
         }
 
     def send_state(self, change: str = "join", move: Move | None = None) -> None:
