@@ -337,7 +337,9 @@ def parse_host_players(text: str):
     seats = []
     for index, part in enumerate(parts):
         kind, _, level = part.strip().partition(":")
-        if kind.lower() == "remote" and not level:
+        if kind.lower() == "remote":
+            if level:
+                raise argparse.ArgumentTypeError(f"seat {index + 1}: 'remote' takes nothing after it")
             seats.append(SeatSpec("remote"))
         elif kind.lower() == "computer":
             level = (level or "medium").lower()

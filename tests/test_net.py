@@ -207,8 +207,10 @@ async def test_names_follow_the_engine_rules_and_must_differ():
             await RemoteGame(url, "Bo\x1b[2J", tokens=TokenStore()).connect()
         with pytest.raises(NetError, match="already called"):
             await RemoteGame(url, "ANA", tokens=TokenStore()).connect()
-        with pytest.raises(NetError, match="say your name"):
-            await RemoteGame(url, None, tokens=TokenStore()).connect()
+        watcher = RemoteGame(url, None, tokens=TokenStore())  # no name: watching, even with seats open
+        await watcher.connect()
+        assert watcher.role == "spectator" and room.open_seats == 2
+        await watcher.close()
 
 
 async def test_a_client_moves_only_for_its_own_seat_on_its_turn_and_only_legal_moves():

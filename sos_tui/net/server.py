@@ -258,9 +258,7 @@ class Room:
                     self._detach(old)
                     _background(old.ws.close(4000, "replaced by a new connection"))
             self.log(f"{self._names(seats)} reconnected")
-        elif self.open_seats and self.phase == "lobby":
-            if name is None:
-                raise ProtocolError("bad-name", "say your name to take a seat")
+        elif self.open_seats and self.phase == "lobby" and name is not None:
             taken = {s.name.casefold() for s in self.seats if s.name}
             if name.casefold() in taken:
                 raise ProtocolError("name-taken", f"someone in this game is already called {name}: "
