@@ -151,3 +151,50 @@ async def test_a_spectator_watches_and_its_keys_do_nothing():
         await bo.leave()
     finally:
         await server.stop()
+
+
+async def test_the_setup_screen_offers_host_and_join():
+    from sos_tui.app.screens.net_game import JoinDialog
+    from sos_tui.app.screens.setup import SetupScreen
+
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        app = SosApp()
+        hosted = []
+        app.host_game = hosted.append
+        async with app.run_test(size=(110, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.click("#host")
+            assert [p.name for p in hosted[0].players] == ["Player 1", "Player 2"]
+            await pilot.click("#join")
+            await until(pilot, lambda: isinstance(app.screen, JoinDialog))
+            app.screen.query_one("#url").value = "http://nope"
+            await pilot.click("#join")
+            assert "starts with ws://" in str(app.screen.query_one("#problem").render())
+            app.screen.query_one("#url").value = server.url(room)
+            app.screen.query_one("#name").value = "Ana"
+            await pilot.click("#name")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            assert app.screen.game.my_seats == (0,) and room.seats[0].name == "Ana"
+            await pilot.press("ctrl+l")  # leave: back to the setup screen, the app goes on
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+    finally:
+        await server.stop()
+
+
+async def test_hosting_from_the_setup_seats_the_first_person_here_and_friends_elsewhere():
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+
+    app = SosApp()
+    async with app.run_test(size=(110, 40)) as pilot:
+        record = GameRecord(4, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"),
+                                             PlayerInfo("Bo")))
+        app.host_game(record, port=0)
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        room = next(iter(app.screen.server.rooms.values()))
+        assert [(s.kind, s.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
+                                                           ("remote", None)]
+        assert app.screen.game.my_seats == (0,) and "Waiting for 1 more player" in status(app)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
+from dataclasses import replace
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -138,6 +139,29 @@ class SosApp(App):
         if plan is not None:
             self._back_to_game()
             self.push_screen(NetGameScreen(plan, self.computer, self.keeper, mouse=self.mouse))
+
+    def host_game(self, record: GameRecord, port: int | None = None) -> None:
+        """Host the game the setup describes: the first person's seat is played here, every other
+        person's seat by a friend who joins; computers stay computers."""
+        from sos_tui.net import SeatSpec
+        from sos_tui.net.run import HostPlan
+
+        people = [i for i, seat in enumerate(record.players) if not seat.is_computer]
+        if len(people) < 2:
+            self.notify("To host, leave at least two seats to people: yours and a friend's.",
+                        severity="warning", timeout=4)
+            return
+        seats = tuple(SeatSpec("computer", seat.name, seat.level) if seat.is_computer
+                      else SeatSpec("human", seat.name) if i == people[0] else SeatSpec("remote")
+                      for i, seat in enumerate(record.players))
+        plan = HostPlan(record.size, record.mode.value, seats)
+        self.play_network(plan if port is None else replace(plan, port=port))
+
+    def action_join(self) -> None:
+        from .screens.net_game import JoinDialog
+
+        if not isinstance(self.screen, JoinDialog):
+            self.push_screen(JoinDialog(), self.play_network)
 
     def leave_network(self) -> None:
         """Close the network game; started from the command line, that ends the app."""

@@ -126,7 +126,11 @@ def check_seats(size, mode, seats) -> tuple[int, Mode, list[SeatSpec]]:
             if level not in COMPUTER_LEVELS:
                 raise ProtocolError("bad-room",
                                     f"seat {i + 1}: level must be one of {', '.join(COMPUTER_LEVELS)}")
-            specs.append(SeatSpec("computer", f"Computer {i + 1}", level))
+            try:
+                name = check_name(seat.name) if seat.name is not None else f"Computer {i + 1}"
+            except ValueError as problem:
+                raise ProtocolError("bad-room", f"seat {i + 1}: {problem}") from None
+            specs.append(SeatSpec("computer", name, level))
         else:
             raise ProtocolError("bad-room", f"seat {i + 1}: kind must be human, remote or computer")
     if all(s.kind == "computer" for s in specs):
