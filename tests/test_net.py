@@ -187,9 +187,15 @@ async def test_a_wrong_or_expired_code_and_an_old_protocol_are_refused_clearly()
         with pytest.raises(ValueError, match="not a room code"):
             parse_url(f"ws://127.0.0.1:{server.port}/nope")
         async with connect(server.url(room)) as ws:
-            await ws.send(json.dumps({"type": "hello", "protocol": 2, "name": "Ana"}))
+            await ws.send(json.dumps({"type": "hello", "protocol": True, "name": "Ana"}))
             reply = json.loads(await ws.recv())
             assert reply["code"] == "protocol" and "protocol 1" in reply["message"]
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+        async with connect(server.url(room)) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 2, "name": "Ana"}))
+            reply = json.loads(await ws.recv())
+            assert reply["code"] == "protocol" and "your client 2" in reply["message"]
             with pytest.raises(ConnectionClosed):
                 await ws.recv()
         await server.close_room(room, "the game is over")

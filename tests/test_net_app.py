@@ -198,3 +198,23 @@ async def test_hosting_from_the_setup_seats_the_first_person_here_and_friends_el
         assert [(s.kind, s.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
                                                            ("remote", None)]
         assert app.screen.game.my_seats == (0,) and "Waiting for 1 more player" in status(app)
+
+
+async def test_host_with_a_server_creates_the_game_there_and_plays_its_seat_here():
+    server = Server(computer=FirstMove(), allow_create=True)
+    await server.start("127.0.0.1", 0)
+    try:
+        plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")),
+                        server_url=f"ws://127.0.0.1:{server.port}")
+        app = SosApp(network=plan)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            screen = app.screen
+            assert screen.server is None and screen.join_url.startswith(f"ws://127.0.0.1:{server.port}/")
+            bo = await Friend(screen.join_url, "Bo").join()
+            await until(pilot, lambda: "Your turn" in status(app))
+            await pilot.press("o")
+            await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+            await bo.leave()
+    finally:
+        await server.stop()

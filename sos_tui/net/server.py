@@ -313,7 +313,8 @@ class Room:
                                                                   | {self.undo_request["by"]}):
             self._undo_done(False, f"{self._names(client.seats)} left")
         client.room = None
-        self._stop_computer()
+        if client.seats:
+            self._stop_computer()  # the game waits for the seat
 
     def _start(self) -> None:
         record = GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats))
@@ -673,7 +674,7 @@ class Server:
         kind, version = first["type"], first.get("protocol")
         if kind not in ("hello", "create"):
             return await self._refuse(client, "hello-first", "the first message must be hello (or create)")
-        if version != PROTOCOL:
+        if version != PROTOCOL or isinstance(version, bool):
             return await self._refuse(
                 client, "protocol", f"this server speaks protocol {PROTOCOL}, your client "
                 f"{printable(str(version))[:20]}: use the same version of sos-tui as the host", 4001)
