@@ -148,3 +148,16 @@ def test_ctrl_c_ends_host_headless_cleanly_and_tells_the_players(tmp_path):
         assert host.lines[-1] == "stopped"
     finally:
         host.stop()
+
+
+def test_listening_beyond_this_machine_prints_a_warning(capsys):
+    from sos_tui.cli import _warn_bind
+    from sos_tui.net.run import reachable_host
+
+    for bind in ("127.0.0.1", "localhost", "::1"):
+        _warn_bind("host", bind)
+    assert capsys.readouterr().err == ""
+    _warn_bind("server", "0.0.0.0")
+    err = capsys.readouterr().err
+    assert err.startswith("sos-tui server: warning: listening on 0.0.0.0") and err.count("\n") == 1
+    assert reachable_host("127.0.0.1") == "127.0.0.1" and reachable_host("0.0.0.0")

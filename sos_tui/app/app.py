@@ -88,7 +88,7 @@ class SosApp(App):
         for command in super().get_system_commands(screen):
             if command.title not in _UNWANTED_COMMANDS:
                 yield command
-        game = self.game_screen
+        game = screen if isinstance(screen, GameScreen) else self.game_screen  # a network game's too
         yield SystemCommand("New game", "Choose the board, variant and players (ctrl+n)",
                             self.action_new_game)
         yield SystemCommand("Rematch", "Play again with the same settings (ctrl+r)", game.action_rematch)

@@ -225,7 +225,7 @@ class NetGameScreen(GameScreen):
         elif kind == "undo-request":
             name = printable(str(message.get("name")))[:40]
             if message.get("vote"):
-                self.app.push_screen(Choice(f"{name} asks to take back the last move. Agree?",
+                self.app.push_screen(Choice(f"{name} asks to undo the last turn. Agree?",
                                             "Accept", "Decline"), self._answer_undo)
             else:
                 self.notify(f"{name} asks to undo; waiting for the others to answer.", timeout=4,
