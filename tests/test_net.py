@@ -371,3 +371,19 @@ def test_the_state_a_client_gets_replays_through_the_engine():
     bad = dict(message, game=dict(record.to_dict(), moves=["S a1", "O a1"]))
     with pytest.raises(NetError, match="does not replay"):
         game._take(bad)
+
+
+async def test_a_late_state_of_the_biggest_board_reaches_the_client_whole():
+    async with running() as server:
+        room = server.create_room(26, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana"), Player(url, "Bo"):
+            pass  # both seated, then gone: the server alone plays on below
+        session = room.session
+        for _ in range(600):
+            session.play(session.state.legal_moves()[-1], seat=session.state.to_move)
+        text = json.dumps(room.state_message())
+        assert len(text) > MAX_FRAME  # bigger than any client may send
+        async with Player(url, None) as watcher:
+            assert len(watcher.game.state.moves) == 600
+            assert watcher.game.waiting_for == ("Ana", "Bo")

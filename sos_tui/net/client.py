@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, RecordError, printable
 from sos_tui.session import NotYourTurnError, SeatKind
 
-from .protocol import MAX_FRAME, PROTOCOL, Address, ProtocolError, decode, encode, parse_url
+from .protocol import MAX_FRAME, MAX_SERVER_FRAME, PROTOCOL, Address, ProtocolError, decode, encode, parse_url
 
 TOKENS_NAME = "net-seats.json"
 MAX_TOKENS = 100
@@ -93,7 +93,7 @@ class Update:
 
 async def _open(address: Address, timeout: float) -> ClientConnection:
     try:
-        return await connect(str(address), open_timeout=timeout, max_size=64 * 1024, compression=None,
+        return await connect(str(address), open_timeout=timeout, max_size=MAX_SERVER_FRAME, compression=None,
                              close_timeout=2, ping_interval=20, ping_timeout=20)
     except InvalidStatus as problem:
         status = problem.response.status_code
@@ -106,7 +106,7 @@ async def _open(address: Address, timeout: float) -> ClientConnection:
 
 async def _first_reply(ws: ClientConnection, timeout: float) -> dict:
     try:
-        message = decode(await asyncio.wait_for(ws.recv(), timeout))
+        message = decode(await asyncio.wait_for(ws.recv(), timeout), MAX_SERVER_FRAME)
     except TimeoutError:
         raise NetError("the server did not answer") from None
     except ConnectionClosed as closed:
@@ -282,7 +282,7 @@ class RemoteGame:
         try:
             async for frame in ws:
                 try:
-                    message = decode(frame)
+                    message = decode(frame, MAX_SERVER_FRAME)
                 except ProtocolError:
                     continue  # a newer server's message this client cannot read
                 self._take(message)

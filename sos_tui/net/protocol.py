@@ -17,7 +17,9 @@ anything else raises it, and a server refuses a client whose number differs."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
-"""The largest message either side accepts, in bytes (UTF-8)."""
+"""The largest message a server accepts from a client, in bytes (UTF-8)."""
+MAX_SERVER_FRAME = 64 * 1024
+"""The largest message a client accepts from a server (a state holds a whole game record)."""
 
 CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 """Crockford's base 32: no i, l, o or u, so a code read aloud is not misheard."""
@@ -99,13 +101,13 @@ def encode(message: dict) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def decode(frame) -> dict:
+def decode(frame, limit: int = MAX_FRAME) -> dict:
     """One received frame -> its message; ProtocolError for anything the protocol does not allow
-    at this level (binary, too big, not JSON, not an object with a string ``type``)."""
+    at this level (binary, over ``limit`` bytes, not JSON, not an object with a string ``type``)."""
     if not isinstance(frame, str):
         raise ProtocolError("bad-frame", "send text frames holding JSON, not binary")
-    if len(frame) > MAX_FRAME or len(frame.encode("utf-8", "surrogatepass")) > MAX_FRAME:
-        raise ProtocolError("too-big", f"a message can be at most {MAX_FRAME} bytes")
+    if len(frame) > limit or len(frame.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError("too-big", f"a message can be at most {limit} bytes")
     try:
         message = json.loads(frame)
     except (ValueError, RecursionError):
