@@ -325,6 +325,16 @@ async def test_undo_is_a_request_the_other_people_accept_or_decline():
             await bo.game.answer_undo(True)
             await ana.until(lambda: ana.game.state.moves == ())
             assert room.session.state.moves == ()
+            # a move instead of an answer declines it
+            version = ana.game.version
+            await ana.game.play(Move.parse("S a1"))
+            await bo.version(version + 1)
+            await ana.game.request_undo()
+            await bo.until(lambda: bo.game.undo_request is not None)
+            await bo.game.play(Move.parse("O b1"))
+            await ana.until(lambda: any(m.get("type") == "undo-result" and "move was played" in m["reason"]
+                                        for m in ana.seen))
+            assert len(room.session.state.moves) == 2 and room.undo_request is None
 
 
 async def test_host_creates_a_room_on_a_long_lived_server():

@@ -216,13 +216,8 @@ class Room:
         self.finished_at: float | None = None
         self.undo_request: dict | None = None  # {"by": seat, "voters": set of seats, "timer": handle}
         self._computer: asyncio.Task | None = None
-        self._state_cache: tuple[int, str] | None = None
 
     # -- what it is ---------------------------------------------------------------------------
-    @property
-    def url_path(self) -> str:
-        return "/" + self.code
-
     @property
     def phase(self) -> str:
         if self.session is None:
@@ -413,14 +408,14 @@ class Room:
             raise ProtocolError("not-your-turn", f"it is {self.seats[state.to_move].name}'s turn")
         if version is not None and version != session.version:
             raise ProtocolError("stale", "the game changed before your move arrived: look again")
-        if self.undo_request is not None:
-            self._undo_done(False, "a move was played")
         try:
             session.play(move, seat=state.to_move)
         except NotYourTurnError as problem:
             raise ProtocolError("not-your-turn", str(problem)) from None
         except IllegalMoveError as problem:
             raise ProtocolError("illegal-move", str(problem)) from None
+        if self.undo_request is not None:
+            self._undo_done(False, "a move was played")
 
     # -- undo by agreement -------------------------------------------------------------------
     def _ask_undo(self, client: Client) -> None:
