@@ -76,7 +76,8 @@ async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_dr
         bo = await Friend(screen.join_url, "Bo").join()
         await until(pilot, lambda: screen.game.phase == "playing" and "Your turn" in status(app))
         await pilot.press("s")  # S at a1, from the keyboard
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1
+                    and len(screen.state.moves) == 1)
         await pilot.press("right", "o")  # not Ana's turn: refused here, nothing sent
         assert app.notices[-1].message == "Wait for Bo to move."
         await bo.game.play(Move.parse("O b1"))
