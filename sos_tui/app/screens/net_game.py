@@ -35,6 +35,7 @@ class Choice(ModalScreen[bool]):
     DEFAULT_CSS = """
     Choice { align: center middle; }
     Choice #dialog { width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
+    Choice #text { width: 100%; height: auto; }
     Choice #buttons { height: auto; margin-top: 1; align: center middle; }
     Choice Button { margin: 0 1; }
     """
@@ -45,7 +46,7 @@ class Choice(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.text, markup=False)
+            yield Static(self.text, id="text", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(self.yes, id="yes", variant="primary")
                 yield Button(self.no, id="no")
