@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Static
 from sos_tui.engine import IllegalMoveError, Move, cell_name, check_name, printable
 from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
 from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
-from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError
+from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
 
 from .game import GameScreen
 from .game_over import GameOverScreen
@@ -218,6 +218,7 @@ class NetGameScreen(GameScreen):
         if kind == "state":
             self.seats = game.seats
             self.state = game.state
+            self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
             if message and message.get("change") == "move" and game.state is not None and game.state.is_over:
                 self._finished()
         elif kind == "error":
