@@ -219,3 +219,14 @@ async def test_host_with_a_server_creates_the_game_there_and_plays_its_seat_here
             await bo.leave()
     finally:
         await server.stop()
+
+
+def test_hosting_needs_two_people_at_the_table():
+    from sos_tui.app.screens.net_game import host_plan
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+
+    alone = GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy")))
+    assert host_plan(alone) is None
+    plan = host_plan(GameRecord(5, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("Bo"))), port=0)
+    assert (plan.size, plan.mode, plan.port) == (5, "simple", 0)
+    assert [s.kind for s in plan.seats] == ["human", "remote"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
-from dataclasses import replace
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -141,21 +140,14 @@ class SosApp(App):
             self.push_screen(NetGameScreen(plan, self.computer, self.keeper, mouse=self.mouse))
 
     def host_game(self, record: GameRecord, port: int | None = None) -> None:
-        """Host the game the setup describes: the first person's seat is played here, every other
-        person's seat by a friend who joins; computers stay computers."""
-        from sos_tui.net import SeatSpec
-        from sos_tui.net.run import HostPlan
+        """Host the game the setup describes (see ``net_game.host_plan``)."""
+        from .screens.net_game import host_plan
 
-        people = [i for i, seat in enumerate(record.players) if not seat.is_computer]
-        if len(people) < 2:
+        plan = host_plan(record, port)
+        if plan is None:
             self.notify("To host, leave at least two seats to people: yours and a friend's.",
                         severity="warning", timeout=4)
-            return
-        seats = tuple(SeatSpec("computer", seat.name, seat.level) if seat.is_computer
-                      else SeatSpec("human", seat.name) if i == people[0] else SeatSpec("remote")
-                      for i, seat in enumerate(record.players))
-        plan = HostPlan(record.size, record.mode.value, seats)
-        self.play_network(plan if port is None else replace(plan, port=port))
+        self.play_network(plan)
 
     def action_join(self) -> None:
         from .screens.net_game import JoinDialog
