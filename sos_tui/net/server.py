@@ -487,6 +487,12 @@ class Room:
             move = await self.server.computer.choose(level, state)
             await asyncio.sleep(max(0.0, self.server.computer_delay - (time.monotonic() - started)))
         except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling() == 0 and not self.closed:
+                # the search was stopped under us (a shared pool's cancel), not by this room: retry
+                self._computer = None
+                asyncio.get_running_loop().call_later(0.5, self._computer_turn)
+                return
             raise
         except Exception as problem:  # the computer could not move: say so, the room lives on
             self.log(f"{self.seats[state.to_move].name} could not move: {problem}")
