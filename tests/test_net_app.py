@@ -89,6 +89,12 @@ async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_dr
         await until(pilot, lambda: isinstance(app.screen, Choice))
         await pilot.click("#yes")
         await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await until(pilot, lambda: len(screen.state.moves) == 1)
+        await bo.game.request_undo()  # then Bo moves instead: the question goes away unanswered
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await bo.game.play(Move.parse("O c3"))
+        await until(pilot, lambda: app.screen is screen and len(screen.state.moves) == 2)
+        assert app.notices[-1].message == "Undo declined: a move was played."
         await bo.leave()
         await until(pilot, lambda: "Waiting for Bo to reconnect" in status(app))
         assert app.session is None  # the local game screen was never used

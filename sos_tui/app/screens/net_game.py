@@ -137,6 +137,7 @@ class NetGameScreen(GameScreen):
         self.join_url: str | None = None
         self.lost: NetError | None = None
         self._recorded: str | None = None  # the game id already put in this player's history
+        self._undo_dialog: Choice | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Connecting…", id="net-status", markup=False)
@@ -229,12 +230,15 @@ class NetGameScreen(GameScreen):
         elif kind == "undo-request":
             name = printable(str(message.get("name")))[:40]
             if message.get("vote"):
-                self.app.push_screen(Choice(f"{name} asks to undo the last turn. Agree?",
-                                            "Accept", "Decline"), self._answer_undo)
+                self._undo_dialog = Choice(f"{name} asks to undo the last turn. Agree?", "Accept", "Decline")
+                self.app.push_screen(self._undo_dialog, self._answer_undo)
             else:
                 self.notify(f"{name} asks to undo; waiting for the others to answer.", timeout=4,
                             markup=False)
         elif kind == "undo-result":
+            dialog, self._undo_dialog = self._undo_dialog, None
+            if dialog is not None and dialog.is_current:
+                dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
             reason = printable(str(message.get("reason")))[:80]
             self.notify(f"Undo {'accepted' if message.get('accepted') else 'declined'}: {reason}.", timeout=4,
                         markup=False)
@@ -319,7 +323,8 @@ class NetGameScreen(GameScreen):
             self.notify(str(problem), severity="error", timeout=4, markup=False)
 
     def _answer_undo(self, accept: bool | None) -> None:
-        if self.game is not None and self.game.connected:
+        self._undo_dialog = None
+        if self.game is not None and self.game.connected and self.game.undo_request is not None:
             self._send(self.game.answer_undo(bool(accept)))
 
     def action_undo(self) -> None:
