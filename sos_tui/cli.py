@@ -3,6 +3,10 @@
     sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
     sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
     sos-tui arena LEVEL_A LEVEL_B [...]
+    sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
+                 [--headless] [--server URL]
+    sos-tui join ws://HOST:PORT/CODE [--name NAME]
+    sos-tui server [--bind ADDR] [--port N]
 
 One error policy for all of them: a bad argument, an unreadable file or an unusable history
 prints one line on stderr and exits 2, never a traceback. Text from outside (names, paths, error
@@ -313,8 +317,182 @@ def arena(argv: list[str]) -> int:
         return done.code if isinstance(done.code, int) else 0
 
 
+# -- network play: host, join, server ----------------------------------------------------------
+def _login_name() -> str:
+    import getpass
+
+    with contextlib.suppress(Exception):
+        return check_name(getpass.getuser()[:24])
+    return "Host"
+
+
+def parse_host_players(text: str):
+    """``"Ana,remote,computer:hard"`` -> seats: a person at this terminal, a seat for the next
+    player who joins, a computer; ArgumentTypeError otherwise."""
+    from sos_tui.net import SeatSpec
+
+    parts = text.split(",")
+    if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(parts)}")
+    seats = []
+    for index, part in enumerate(parts):
+        kind, _, level = part.strip().partition(":")
+        if kind.lower() == "remote":
+            if level:
+                raise argparse.ArgumentTypeError(f"seat {index + 1}: 'remote' takes nothing after it")
+            seats.append(SeatSpec("remote"))
+        elif kind.lower() == "computer":
+            level = (level or "medium").lower()
+            if level not in COMPUTER_LEVELS:
+                raise argparse.ArgumentTypeError(
+                    f"unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
+            seats.append(SeatSpec("computer", f"Computer {index + 1}", level))
+        else:
+            try:
+                seats.append(SeatSpec("human", check_name(part)))
+            except ValueError as error:
+                raise argparse.ArgumentTypeError(f"seat {index + 1}: {error}") from None
+    try:
+        check_names(seat.name for seat in seats if seat.name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if not any(seat.kind == "remote" for seat in seats):
+        raise argparse.ArgumentTypeError("name at least one seat 'remote' for a friend to join")
+    return tuple(seats)
+
+
+def _port(text: str) -> int:
+    return _int_in(0, 65535)(text)
+
+
+def _server_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
+                        help="the address to listen on (default 127.0.0.1: this machine only; "
+                             "0.0.0.0 for every network)")
+    parser.add_argument("--port", type=_port, default=7531,
+                        help="the port to listen on (default 7531; 0: any free port)")
+
+
+def _host_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=_size, metavar="N", default=6,
+                        help=f"board size, {MIN_SIZE} to {MAX_SIZE} (default 6)")
+    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general",
+                        help="general (most SOSs wins) or simple (first SOS wins)")
+    parser.add_argument("--players", type=parse_host_players, metavar="SEAT[,SEAT...]",
+                        help="your name for a seat at this terminal, 'remote' for a friend who joins, "
+                             "'computer:LEVEL' for a computer; default YOURNAME,remote "
+                             "(remote,remote with --headless)")
+    _server_options(parser)
+    parser.add_argument("--headless", action="store_true",
+                        help="no terminal UI and no local seat: print the join URL, log the game, "
+                             "exit when it ends")
+    parser.add_argument("--server", metavar="URL", help="create the game on a 'sos-tui server' at "
+                                                       "ws://HOST:PORT instead of starting one here")
+    parser.add_argument("--no-mouse", action="store_true", help="keyboard only")
+
+
+def _join_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", metavar="URL", help="the game's address, ws://HOST:PORT/CODE")
+    parser.add_argument("--name", help="your name in the game (default: your login name)")
+    parser.add_argument("--no-mouse", action="store_true", help="keyboard only")
+
+
+def _warn_bind(command: str, bind: str) -> None:
+    from sos_tui.net.run import is_loopback
+
+    if not is_loopback(bind):
+        fail(command, f"warning: listening on {bind}: anyone who can reach this machine on that "
+                      "network can connect; give the code only to your friends")
+
+
+def _run_async(coroutine) -> int:
+    import asyncio
+
+    return asyncio.run(coroutine)
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def host(args: argparse.Namespace) -> int:
+    from sos_tui.net import NetError, parse_url
+    from sos_tui.net.run import HostPlan, host_headless, host_on_server
+
+    seats = args.players
+    if seats is None:
+        seats = parse_host_players("remote,remote" if args.headless else f"{_login_name()},remote")
+    if args.headless and any(seat.kind == "human" for seat in seats):
+        raise UsageError("--headless has no seat at this terminal: name every person's seat 'remote'")
+    if args.server is not None:
+        try:
+            parse_url(args.server, need_code=False)
+        except ValueError as error:
+            raise UsageError(f"--server: {error}") from None
+    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server)
+    if args.headless:
+        from sos_tui.session import Keeper
+
+        try:
+            if args.server is not None:
+                return _run_async(host_on_server(args.server, args.size, args.mode, list(seats), _say))
+            _warn_bind("host", args.bind)
+            keeper = Keeper(on_error=lambda message: fail("host", message))
+            try:
+                return _run_async(host_headless(args.size, args.mode, list(seats), args.bind, args.port, _say,
+                                                listeners=[keeper.on_change]))
+            finally:
+                keeper.close()
+        except OSError as error:
+            return fail("host", f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
+        except NetError as error:
+            return fail("host", str(error))
+    if not _has_terminal():
+        return fail("host", "needs a terminal to play in; use --headless to only run the game")
+    if args.server is None:
+        _warn_bind("host", args.bind)
+    launch_network(plan, mouse=not args.no_mouse)
+    return 0
+
+
+def join(args: argparse.Namespace) -> int:
+    from sos_tui.net import parse_url
+    from sos_tui.net.run import JoinPlan
+
+    try:
+        url = str(parse_url(args.url))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    try:
+        name = check_name(args.name) if args.name is not None else _login_name()
+    except ValueError as error:
+        raise UsageError(f"--name: {error}") from None
+    if not _has_terminal():
+        return fail("join", "needs a terminal to play in (stdin and stdout must be a terminal)")
+    launch_network(JoinPlan(url, name), mouse=not args.no_mouse)
+    return 0
+
+
+def server(args: argparse.Namespace) -> int:
+    from sos_tui.net.run import serve_forever
+
+    _warn_bind("server", args.bind)
+    try:
+        return _run_async(serve_forever(args.bind, args.port, _say))
+    except OSError as error:
+        return fail("server", f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
+
+
+def launch_network(plan, mouse: bool) -> None:
+    """Run the terminal app on a network game (replaced by tests)."""
+    from sos_tui.app import SosApp
+    from sos_tui.storage import load_settings
+
+    SosApp(mouse=mouse, settings=load_settings(), network=plan).run(mouse=mouse)
+
+
 # -- the entry point ---------------------------------------------------------------------------
-COMMANDS = {"play": play, "history": history}
+COMMANDS = {"play": play, "history": history, "host": host, "join": join, "server": server}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -331,6 +509,15 @@ def build_parser() -> argparse.ArgumentParser:
     _history_options(commands.add_parser("history", help="list finished games and statistics",
                                          description="Show finished games and statistics."))
     commands.add_parser("arena", help="pit two computer levels against each other", add_help=False)
+    _host_options(commands.add_parser(
+        "host", help="host a game that friends join over the network",
+        description="Start a game server with one game in it and play your seats here; the screen "
+                    "shows the command your friends run to join."))
+    _join_options(commands.add_parser("join", help="join a game someone hosts",
+                                      description="Join a network game: sos-tui join ws://HOST:PORT/CODE"))
+    _server_options(commands.add_parser(
+        "server", help="run a long-lived game server for 'host --server'",
+        description="Run a game server; 'sos-tui host --server ws://HOST:PORT' creates games on it."))
     return parser
 
 

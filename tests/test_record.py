@@ -485,3 +485,13 @@ def test_the_transcript_shows_names_as_data():
     text = transcript(record)
     assert "\x1b" not in text and "\u202e" not in text
     assert "A\\x1b[2J" in text and "\\u202eBo[b] wins" in text
+
+
+def test_to_dict_with_the_replayed_state_gives_the_same_object_without_replaying():
+    from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
+
+    record = GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo")),
+                        tuple(Move.parse(m) for m in ("S a1", "O b1", "S c1")))
+    assert record.to_dict(record.state) == record.to_dict()
+    other = GameRecord(3, Mode.GENERAL, record.players).state  # not this record's position: ignored
+    assert record.to_dict(other) == record.to_dict()

@@ -415,3 +415,19 @@ def test_cancel_stops_the_search_process():
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
     pool.shutdown()
+
+
+def test_seats_can_say_who_moves_while_the_record_keeps_people_and_computers():
+    remote = PlayerInfo("Bo", "remote")
+    session = GameSession(record(ANA, BO, BOT), seats=(PlayerInfo("Ana", "remote"), remote, BOT))
+    assert session.kind_to_move is SeatKind.REMOTE
+    with pytest.raises(NotYourTurnError):
+        session.play_human(Move.parse("S a1"))
+    with pytest.raises(NotYourTurnError):
+        session.play(Move.parse("S a1"), seat=1)
+    session.play(Move.parse("S a1"), seat=0)
+    assert session.record.players == (ANA, BO, BOT)  # the record holds no "remote" kind
+    assert session.seat_to_move == remote
+    assert session.rematch().players == (BO, BOT, ANA)
+    with pytest.raises(ValueError, match="name the record's players"):
+        GameSession(record(ANA, BO), seats=(ANA, PlayerInfo("Cy", "remote")))

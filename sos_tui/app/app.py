@@ -48,8 +48,9 @@ class SosApp(App):
 
     def __init__(self, game: GameRecord | None = None, *, mouse: bool = True, computer_delay: float = 0.5,
                  time_limit: float | None = 2.0, seed: int | None = None, store: Store | None = None,
-                 settings: dict | None = None) -> None:
+                 settings: dict | None = None, network=None) -> None:
         super().__init__()
+        self.network = network  # a sos_tui.net.run HostPlan or JoinPlan to play at once
         self.mouse = mouse
         self.initial_game = game
         self.settings = dict(settings or {})
@@ -87,7 +88,7 @@ class SosApp(App):
         for command in super().get_system_commands(screen):
             if command.title not in _UNWANTED_COMMANDS:
                 yield command
-        game = self.game_screen
+        game = screen if isinstance(screen, GameScreen) else self.game_screen  # a network game's too
         yield SystemCommand("New game", "Choose the board, variant and players (ctrl+n)",
                             self.action_new_game)
         yield SystemCommand("Rematch", "Play again with the same settings (ctrl+r)", game.action_rematch)
@@ -102,7 +103,9 @@ class SosApp(App):
     # -- the screens ------------------------------------------------------------------------
     async def on_mount(self) -> None:
         await self.push_screen(self.game_screen)
-        if self.initial_game is not None:
+        if self.network is not None:
+            self.play_network(self.network)
+        elif self.initial_game is not None:
             self.play_record(self.initial_game)
         else:
             self.push_screen(SetupScreen(setup=self.settings.get("setup")), self._setup_done)
@@ -128,6 +131,39 @@ class SosApp(App):
             }
             self.keeper.save_settings(dict(self.settings))
         self.play_record(record)
+
+    def play_network(self, plan) -> None:
+        """Host or join a game over the network (``HostPlan`` / ``JoinPlan``) on its own screen."""
+        from .screens.net_game import NetGameScreen
+
+        if plan is not None:
+            self._back_to_game()
+            self.push_screen(NetGameScreen(plan, self.computer, self.keeper, mouse=self.mouse))
+
+    def host_game(self, record: GameRecord, port: int | None = None) -> None:
+        """Host the game the setup describes (see ``net_game.host_plan``)."""
+        from .screens.net_game import host_plan
+
+        plan = host_plan(record, port)
+        if plan is None:
+            self.notify("To host, leave at least two seats to people: yours and a friend's.",
+                        severity="warning", timeout=4)
+        self.play_network(plan)
+
+    def action_join(self) -> None:
+        from .screens.net_game import JoinDialog
+
+        if not isinstance(self.screen, JoinDialog):
+            self.push_screen(JoinDialog(), self.play_network)
+
+    def leave_network(self) -> None:
+        """Close the network game; started from the command line, that ends the app."""
+        if self.network is not None:
+            self.exit()
+            return
+        self._back_to_game()
+        if self.session is None:
+            self.action_new_game()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -164,8 +164,10 @@ class GameRecord:
         return f"{names[0]} wins"
 
     # -- JSON -------------------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        state = self.state
+    def to_dict(self, state: GameState | None = None) -> dict:
+        """The JSON object of this record; ``state``, when the caller has it (the record replayed),
+        saves replaying the moves again."""
+        state = self.state if state is None or state.moves != self.moves else state
         return {
             "format": FORMAT,
             "version": VERSION,

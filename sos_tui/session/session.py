@@ -68,9 +68,18 @@ Listener = Callable[[Change], None]
 
 class GameSession:
     """A game in progress. ``record`` may already hold moves (a loaded or resumed game): they are
-    replayed into the timeline, so undo reaches back to the empty board."""
+    replayed into the timeline, so undo reaches back to the empty board.
 
-    def __init__(self, record: GameRecord) -> None:
+    ``seats``, when given, says who makes the moves of each seat of ``record`` (the same names, one
+    seat each): a network game records its players as people (``human``) and computers, while its
+    session knows which people are on other machines (``remote``)."""
+
+    def __init__(self, record: GameRecord, seats: tuple[PlayerInfo, ...] | None = None) -> None:
+        if seats is not None:
+            seats = tuple(seats)
+            if [s.name for s in seats] != [p.name for p in record.players]:
+                raise ValueError("the seats must name the record's players, in order")
+        self._seats = seats if seats is not None else record.players
         states = [GameState.new(record.size, record.mode, len(record.players))]
         for move in record.moves:
             states.append(states[-1].play(move))
@@ -100,7 +109,7 @@ class GameSession:
 
     @property
     def seats(self) -> tuple[PlayerInfo, ...]:
-        return self._base.players
+        return self._seats
 
     @property
     def position(self) -> int:
@@ -245,5 +254,5 @@ class GameSession:
     # -- the next game ----------------------------------------------------------------------
     def rematch(self) -> GameRecord:
         """A new game with the same board and seats; whoever started this one moves second."""
-        seats = self.seats
+        seats = self._base.players
         return GameRecord(self._base.size, self._base.mode, seats[1:] + seats[:1])

@@ -134,6 +134,9 @@ class SetupScreen(Screen[GameRecord | None]):
                 yield Button("Open…", id="open")
                 yield Button("History", id="history")
                 yield Button("Quit", id="quit", variant="error")
+            with Horizontal(id="net-buttons"):
+                yield Button("Host over the network…", id="host")
+                yield Button("Join a game…", id="join")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -224,6 +227,14 @@ class SetupScreen(Screen[GameRecord | None]):
     def _continue_pressed(self) -> None:
         if self.resume is not None:
             self.dismiss(self.resume)
+
+    @on(Button.Pressed, "#host")
+    def _host_pressed(self) -> None:
+        self.app.host_game(self.game())
+
+    @on(Button.Pressed, "#join")
+    def _join_pressed(self) -> None:
+        self.app.action_join()
 
     @on(Button.Pressed, "#open")
     def _open_pressed(self) -> None:

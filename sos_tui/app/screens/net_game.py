@@ -1,0 +1,396 @@
+"""A game over the network: the game screen's board, scoreboard and log, fed by a ``RemoteGame``.
+
+The screen is a ``GameScreen`` without a session of its own: a worker reads the server's messages
+and pushes each state into the same reactives the widgets are bound to; a move from a key or a
+click is checked here (your seat, your turn, a legal move) and sent; the server answers with the
+new state. Hosting starts the server in this process (on the app's event loop) first, and this
+terminal plays the host's seats over loopback like any other client.
+
+A lost connection says why and offers to reconnect; the seat token kept in the data folder gets
+the same seat back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from sos_tui.engine import GameRecord, IllegalMoveError, Move, cell_name, check_name, printable
+from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore, create_room, parse_url
+from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
+from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
+
+from .game import GameScreen
+from .game_over import GameOverScreen
+
+
+class Choice(ModalScreen[bool]):
+    """A question with two answers (reconnect or leave; accept or decline an undo)."""
+
+    BINDINGS = [Binding("escape", "answer(False)", "No")]
+    DEFAULT_CSS = """
+    Choice { align: center middle; }
+    Choice #dialog { width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
+    Choice #text { width: 100%; height: auto; }
+    Choice #buttons { height: auto; margin-top: 1; align: center middle; }
+    Choice Button { margin: 0 1; }
+    """
+
+    def __init__(self, text: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.text, self.yes, self.no = text, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.text, id="text", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button(self.yes, id="yes", variant="primary")
+                yield Button(self.no, id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class JoinDialog(ModalScreen[JoinPlan | None]):
+    """Ask for the game's address and the player's name."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    JoinDialog { align: center middle; }
+    JoinDialog #dialog {
+        width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface;
+    }
+    JoinDialog Input { margin-bottom: 1; }
+    JoinDialog #problem { color: $error; height: auto; }
+    JoinDialog #buttons { height: auto; align: center middle; }
+    """
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__()
+        self.default_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Join a game: the address the host gave you (ws://HOST:PORT/CODE)")
+            yield Input(placeholder="ws://192.168.1.5:7531/7f3kq-x9m2c", id="url", max_length=300)
+            yield Label("Your name")
+            yield Input(self.default_name, id="name", max_length=24)
+            yield Static(id="problem", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button("Join", id="join", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def _submit(self) -> None:
+        try:
+            url = str(parse_url(self.query_one("#url", Input).value))
+            name = check_name(self.query_one("#name", Input).value)
+        except ValueError as problem:
+            self.query_one("#problem", Static).update(str(problem))
+            return
+        self.dismiss(JoinPlan(url, name))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    @on(Button.Pressed, "#join")
+    def _join(self, event: Button.Pressed) -> None:
+        event.stop()
+        self._submit()
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NetGameScreen(GameScreen):
+    """Play ``plan`` (a ``HostPlan`` or a ``JoinPlan``) over the network."""
+
+    BINDINGS = [
+        Binding("ctrl+n", "not_here('a new game')", "New game", show=False),
+        Binding("ctrl+o", "not_here('another game')", "Open", show=False),
+        Binding("ctrl+r", "reconnect", "Reconnect", show=False),
+        Binding("ctrl+l", "leave", "Leave", key_display="^l"),
+    ]
+    DEFAULT_CSS = """
+    NetGameScreen #net-status { dock: top; height: auto; max-height: 4; padding: 0 1; background: $boost; }
+    NetGameScreen #net-status.-lost { background: $error 30%; }
+    """
+
+    def __init__(self, plan: HostPlan | JoinPlan, computer: ComputerPool, keeper: Keeper | None,
+                 mouse: bool = True, tokens: TokenStore | None = None) -> None:
+        super().__init__(computer, keeper, 0, mouse=mouse)
+        self.plan = plan
+        self.tokens = tokens
+        self.game: RemoteGame | None = None
+        self.server: Server | None = None
+        self.join_url: str | None = None
+        self.lost: NetError | None = None
+        self._recorded: str | None = None  # the game id already put in this player's history
+        self._undo_dialog: Choice | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("Connecting…", id="net-status", markup=False)
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.connect()
+
+    # -- the connection ---------------------------------------------------------------------
+    @work(exclusive=True, group="net")
+    async def connect(self) -> None:
+        self.lost = None
+        self._status()
+        try:
+            if self.game is None:
+                self.game = await self._open()
+            else:
+                await self.game.connect()
+            self._update(None)
+            async for update in self.game.updates():
+                self._update(update.message)
+        except NetError as problem:
+            self._lost(problem)
+
+    async def _open(self) -> RemoteGame:
+        plan = self.plan
+        tokens = self.tokens or TokenStore.default()
+        if isinstance(plan, JoinPlan):
+            game = RemoteGame(plan.url, plan.name, tokens=tokens)
+        elif plan.server_url is not None:
+            url, token, _ = await create_room(plan.server_url, plan.size, plan.mode,
+                                              [s.to_dict() for s in plan.seats])
+            self.join_url = url
+            game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens)
+        else:
+            listeners = [self.keeper.on_change] if self.keeper is not None else []
+            server = Server(computer=self.computer, computer_delay=0.5, listeners=listeners)
+            try:
+                await server.start(plan.bind, plan.port)
+            except OSError as problem:
+                raise NetError(f"cannot listen on {plan.bind}:{plan.port}: {problem.strerror or problem}",
+                               retry=False) from None
+            self.server = server
+            room = server.create_room(plan.size, plan.mode, list(plan.seats))
+            self.join_url = server.url(room, reachable_host(plan.bind))
+            game = RemoteGame(server.url(room), _host_name(plan), token=room.owner_token, tokens=tokens)
+        await game.connect()
+        return game
+
+    def _lost(self, problem: NetError) -> None:
+        game = self.game
+        if game is not None and game.state is not None and game.state.is_over:
+            self._status()  # the game ended and its server closed it: nothing was lost
+            return
+        self.lost = problem
+        self._status()
+        if self.game is None or (not self.game.my_seats and not problem.retry):
+            self.app.push_screen(Choice(f"Could not start the network game: {problem}", "Leave", "Stay"),
+                                 self._leave_if)
+            return
+        if self.server is not None:
+            return
+        self.app.push_screen(Choice(f"Connection lost: {problem}\n\nYour seat is kept for you.",
+                                    "Reconnect", "Not now"), self._reconnect_if)
+
+    def _reconnect_if(self, yes: bool | None) -> None:
+        if yes:
+            self.action_reconnect()
+        else:
+            self.notify("Press ctrl+r to reconnect, ctrl+l to leave.", timeout=5)
+
+    def _leave_if(self, yes: bool | None) -> None:
+        if yes:
+            self.action_leave()
+
+    # -- what the server says ---------------------------------------------------------------
+    def _update(self, message: dict | None) -> None:
+        game = self.game
+        kind = message.get("type") if message else "state"
+        if kind == "state":
+            self.seats = game.seats
+            self.state = game.state
+            self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
+            if message and message.get("change") == "move" and game.state is not None and game.state.is_over:
+                self._finished()
+        elif kind == "error":
+            self.notify(printable(str(message.get("message")))[:200], title="Refused", severity="warning",
+                        timeout=4, markup=False)
+        elif kind == "undo-request":
+            name = printable(str(message.get("name")))[:40]
+            if message.get("vote"):
+                self._undo_dialog = Choice(f"{name} asks to undo the last turn. Agree?", "Accept", "Decline")
+                self.app.push_screen(self._undo_dialog, self._answer_undo)
+            else:
+                self.notify(f"{name} asks to undo; waiting for the others to answer.", timeout=4,
+                            markup=False)
+        elif kind == "undo-result":
+            dialog, self._undo_dialog = self._undo_dialog, None
+            if dialog is not None and dialog.is_current:
+                dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
+            reason = printable(str(message.get("reason")))[:80]
+            self.notify(f"Undo {'accepted' if message.get('accepted') else 'declined'}: {reason}.", timeout=4,
+                        markup=False)
+        self._status()
+
+    def _finished(self) -> None:
+        game = self.game
+        record = game.record
+        if self.server is None and self.keeper is not None and record is not None \
+                and self._recorded != record.game_id and game.my_seats:
+            self._recorded = record.game_id  # the host's own server keeps the host's copy
+            self.keeper.on_change(Change(ChangeKind.MOVE, game.state, record, game.state.last_move))
+        self.call_after_refresh(self._game_over, game.state)
+
+    def _game_over(self, state) -> None:
+        if self.game is None or self.game.state is not state or self.app.screen is not self:
+            return
+        self.app.push_screen(GameOverScreen(state, self.game.seats), self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "rematch":
+            self.notify("For a rematch, host a new game (sos-tui host).", timeout=4)
+        elif choice == "new":
+            self.action_leave()
+        elif choice == "quit":
+            self.app.call_later(self.app.action_quit)
+
+    def _status(self) -> None:
+        status = self.query_one("#net-status", Static)
+        game, lines = self.game, []
+        if self.join_url:
+            lines.append(f"Friends join with:  sos-tui join {self.join_url} --name NAME")
+        if self.lost is not None:
+            lines.append(f"Connection lost: {self.lost}. ctrl+r reconnects, ctrl+l leaves.")
+        elif game is None:
+            lines.append("Connecting…")
+        elif game.phase == "lobby":
+            open_seats = sum(1 for s in game.seat_list if not s.get("name"))
+            lines.append(f"Waiting for {open_seats} more player{'s' if open_seats != 1 else ''} to join…")
+        elif game.waiting_for:
+            lines.append(f"Waiting for {' and '.join(game.waiting_for)} to reconnect…")
+        elif game.state is not None and game.state.is_over:
+            lines.append("Game over: " + printable(game.record.result_text()) if game.record else "Game over")
+        elif game.my_turn:
+            lines.append("Your turn.")
+        elif game.seat_to_move is not None:
+            who = printable(game.seat_to_move.name)
+            lines.append(f"{who}'s turn." + ("" if game.my_seats else "  (You are watching.)"))
+        status.update("\n".join(lines))
+        status.set_class(self.lost is not None, "-lost")
+
+    # -- moves and actions ------------------------------------------------------------------
+    def apply(self, move: Move, version: int | None = None) -> bool:
+        game = self.game
+        if game is None or game.state is None or self.lost is not None:
+            self.notify("Not connected to the game.", severity="warning", timeout=2)
+            return False
+        if game.state.is_over:
+            self.notify("The game is over.", severity="warning", timeout=2)
+            return False
+        try:
+            game.check(move)
+        except NotYourTurnError as problem:
+            text = str(problem)
+            self.notify(text[:1].upper() + text[1:200] + ".", severity="warning", timeout=2, markup=False)
+            return False
+        except IllegalMoveError as error:
+            taken = game.state.cell(move.row, move.col) if 0 <= move.row < game.state.size \
+                and 0 <= move.col < game.state.size else None
+            text = f"{cell_name(move.row, move.col)} already holds {taken}: choose an empty cell." if taken \
+                else str(error)
+            self.notify(text, title="Move refused", severity="warning", timeout=3)
+            return False
+        self._send(game.play(move))
+        return True
+
+    @work(group="send")
+    async def _send(self, sending) -> None:
+        try:
+            await sending
+        except NetError as problem:
+            self.notify(str(problem), severity="error", timeout=4, markup=False)
+
+    def _answer_undo(self, accept: bool | None) -> None:
+        self._undo_dialog = None
+        if self.game is not None and self.game.connected and self.game.undo_request is not None:
+            self._send(self.game.answer_undo(bool(accept)))
+
+    def action_undo(self) -> None:
+        game = self.game
+        if game is None or not game.connected or not game.my_seats:
+            self.notify("Only a seated player can ask for an undo.", timeout=2)
+            return
+        self.notify("Asking the others to agree to an undo…", timeout=3)
+        self._send(game.request_undo())
+
+    def action_redo(self) -> None:
+        self.notify("No redo in a network game.", timeout=2)
+
+    def action_pause(self) -> None:
+        self.notify("The computers cannot be paused in a network game.", timeout=2)
+
+    def action_hint(self) -> None:
+        self.notify("No hints in a network game.", timeout=2)
+
+    def action_rematch(self) -> None:
+        self.notify("For a rematch, host a new game.", timeout=3)
+
+    def action_replay(self) -> None:
+        self.notify("Replay the game from the history once it is over.", timeout=3)
+
+    def action_save(self) -> None:
+        if self.game is not None and self.game.record is not None:
+            self.app.save_game(self.game.record)
+
+    def action_not_here(self, what: str) -> None:
+        self.notify(f"Leave this network game first (ctrl+l) to start {what}.", timeout=3)
+
+    def action_reconnect(self) -> None:
+        if self.lost is None:
+            self.notify("Connected.", timeout=2)
+        elif self.server is not None:
+            self.notify("This game's server has stopped.", severity="warning", timeout=3)
+        else:
+            self.connect()
+
+    def action_leave(self) -> None:
+        self.app.call_later(self.app.leave_network)
+
+    async def on_unmount(self) -> None:
+        self.workers.cancel_group(self, "net")
+        if self.game is not None:
+            await self.game.close()
+        if self.server is not None:
+            server, self.server = self.server, None
+            await server.stop()
+
+
+def host_plan(record: GameRecord, port: int | None = None) -> HostPlan | None:
+    """The network game a setup describes: the first person's seat is played here, every other
+    person's seat by a friend who joins, computers stay computers; None with fewer than two
+    people."""
+    people = [i for i, seat in enumerate(record.players) if not seat.is_computer]
+    if len(people) < 2:
+        return None
+    seats = tuple(SeatSpec("computer", seat.name, seat.level) if seat.is_computer
+                  else SeatSpec("human", seat.name) if i == people[0] else SeatSpec("remote")
+                  for i, seat in enumerate(record.players))
+    plan = HostPlan(record.size, record.mode.value, seats)
+    return plan if port is None else replace(plan, port=port)
+
+
+def _host_name(plan: HostPlan) -> str | None:
+    names = [s.name for s in plan.seats if s.kind == "human"]
+    return names[0] if names else None

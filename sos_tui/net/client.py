@@ -1,0 +1,338 @@
+"""The client side of a network game, with no screen: ``RemoteGame`` mirrors the server's game and
+sends this player's moves; ``create_room`` asks a ``sos-tui server`` for a new game; ``TokenStore``
+keeps seat tokens in the data folder so the same join command gets the same seat back.
+
+The server is not trusted either: every state it sends is replayed through the engine
+(``GameRecord.from_dict``) before it is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, RecordError, printable
+from sos_tui.session import NotYourTurnError, SeatKind
+
+from .protocol import MAX_FRAME, MAX_SERVER_FRAME, PROTOCOL, Address, ProtocolError, decode, encode, parse_url
+
+TOKENS_NAME = "net-seats.json"
+MAX_TOKENS = 100
+
+
+class NetError(Exception):
+    """The game cannot go on over the network; the message says why, in a player's words."""
+
+    def __init__(self, message: str, code: str = "network", retry: bool = True) -> None:
+        super().__init__(message)
+        self.code = code
+        self.retry = retry  # worth trying again (a lost connection) or not (a wrong code)
+
+
+class TokenStore:
+    """Seat tokens by game address, in ``<data>/net-seats.json`` (or only in memory with no path)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._memory: dict[str, dict] = {}
+
+    @classmethod
+    def default(cls) -> TokenStore:
+        from sos_tui.storage import StorageError, data_dir
+
+        try:
+            return cls(data_dir() / TOKENS_NAME)
+        except StorageError:
+            return cls(None)
+
+    def _read(self) -> dict[str, dict]:
+        if self.path is None:
+            return self._memory
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            seats = data.get("seats") if isinstance(data, dict) else None
+            return {k: v for k, v in seats.items() if isinstance(v, dict)} if isinstance(seats, dict) else {}
+        except (OSError, ValueError, RecursionError):
+            return {}
+
+    def get(self, key: str) -> str | None:
+        token = self._read().get(key, {}).get("token")
+        return token if isinstance(token, str) and len(token) < 100 else None
+
+    def put(self, key: str, token: str) -> None:
+        seats = self._read()
+        seats[key] = {"token": token, "saved": time.time()}
+        newest = sorted(seats.items(), key=lambda kv: kv[1].get("saved", 0) if isinstance(
+            kv[1].get("saved"), int | float) else 0)[-MAX_TOKENS:]
+        seats = dict(newest)
+        if self.path is None:
+            self._memory = seats
+            return
+        from sos_tui.storage import StorageError, write_atomic
+
+        with contextlib.suppress(StorageError, OSError):
+            write_atomic(self.path, json.dumps({"format": "sos-tui-seats", "version": 1, "seats": seats},
+                                               indent=1) + "\n")
+
+
+@dataclass(frozen=True)
+class Update:
+    """One message from the server, after the mirror took it in: ``kind`` is its type."""
+
+    kind: str
+    message: dict
+
+
+async def _open(address: Address, timeout: float) -> ClientConnection:
+    try:
+        return await connect(str(address), open_timeout=timeout, max_size=MAX_SERVER_FRAME, compression=None,
+                             close_timeout=2, ping_interval=20, ping_timeout=20)
+    except InvalidStatus as problem:
+        status = problem.response.status_code
+        body = printable(problem.response.body.decode("utf-8", "replace").strip())[:120]
+        raise NetError(f"the server refused the connection ({status}{': ' + body if body else ''})") from None
+    except (OSError, TimeoutError, InvalidHandshake) as problem:
+        why = printable(str(problem)) or type(problem).__name__
+        raise NetError(f"cannot reach {address.server}: {why}") from None
+
+
+async def _first_reply(ws: ClientConnection, timeout: float) -> dict:
+    try:
+        message = decode(await asyncio.wait_for(ws.recv(), timeout), MAX_SERVER_FRAME)
+    except TimeoutError:
+        raise NetError("the server did not answer") from None
+    except ConnectionClosed as closed:
+        raise NetError(f"the server closed the connection ({printable(closed.reason or '')})") from None
+    except ProtocolError as problem:
+        raise NetError(f"the server sent something unreadable: {problem}", retry=False) from None
+    if message["type"] == "error":
+        raise NetError(_text(message.get("message")), str(message.get("code")), retry=False)
+    return message
+
+
+def _text(value, limit: int = 200) -> str:
+    return printable(value if isinstance(value, str) else repr(value))[:limit]
+
+
+async def create_room(server_url: str, size: int, mode: str, seats: list[dict],
+                      timeout: float = 10.0) -> tuple[str, str | None, list[int]]:
+    """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
+    seats). NetError if it refuses."""
+    address = parse_url(server_url, need_code=False)
+    ws = await _open(address, timeout)
+    try:
+        await ws.send(encode({"type": "create", "protocol": PROTOCOL, "size": size, "mode": mode,
+                              "seats": seats}))
+        reply = await _first_reply(ws, timeout)
+    finally:
+        await ws.close()
+    if reply.get("type") != "created" or not isinstance(reply.get("room"), str):
+        raise NetError("the server did not create the game", retry=False)
+    token = reply.get("token") if isinstance(reply.get("token"), str) else None
+    seats_owned = [i for i in reply.get("seats") or [] if isinstance(i, int)]
+    return f"{address.server}/{reply['room']}", token, seats_owned
+
+
+class RemoteGame:
+    """A game played on a server, seen from one terminal.
+
+    ``connect`` joins (with the seat token kept for this address, if any); ``updates`` yields each
+    message after it is taken in; ``play`` sends a move of one of ``my_seats``. The read API
+    matches what a game screen needs of a ``GameSession``: ``state``, ``seats``, ``kind_to_move``,
+    ``seat_to_move``, ``record``, ``version``.
+    """
+
+    def __init__(self, url: str, name: str | None, *, token: str | None = None,
+                 tokens: TokenStore | None = None, timeout: float = 10.0) -> None:
+        self.address = parse_url(url)
+        self.url = str(self.address)
+        self.name = name
+        self.tokens = tokens if tokens is not None else TokenStore()
+        self.token = token or self.tokens.get(self.url)
+        self.timeout = timeout
+        self.ws: ClientConnection | None = None
+        self.my_seats: tuple[int, ...] = ()
+        self.role = "spectator"
+        self.record: GameRecord | None = None
+        self.state: GameState | None = None
+        self.phase = "lobby"
+        self.version = 0
+        self.seat_list: list[dict] = []
+        self.waiting_for: tuple[str, ...] = ()
+        self.spectators = 0
+        self.undo_request: dict | None = None
+        self.last_error: dict | None = None
+        self.closed_reason: str | None = None
+
+    # -- the read API ----------------------------------------------------------------------
+    @property
+    def seats(self) -> tuple[PlayerInfo, ...]:
+        """The seats from this terminal's side: its own are ``human``, other people ``remote``."""
+        out = []
+        for i, seat in enumerate(self.seat_list):
+            name = seat.get("name") or f"(open seat {i + 1})"
+            if seat.get("kind") == "computer":
+                out.append(PlayerInfo(name, "computer", seat.get("level")))
+            else:
+                out.append(PlayerInfo(name, "human" if i in self.my_seats else "remote"))
+        return tuple(out)
+
+    @property
+    def kind_to_move(self) -> SeatKind | None:
+        state = self.state
+        if state is None or state.is_over or not self.seat_list:
+            return None
+        return SeatKind(self.seats[state.to_move].kind)
+
+    @property
+    def seat_to_move(self) -> PlayerInfo | None:
+        state = self.state
+        return None if state is None or state.is_over else self.seats[state.to_move]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.kind_to_move is SeatKind.HUMAN and not self.waiting_for
+
+    @property
+    def connected(self) -> bool:
+        return self.ws is not None and self.closed_reason is None
+
+    # -- talking to the server ---------------------------------------------------------------
+    async def connect(self) -> None:
+        """Join the game; returns once the first state arrived. NetError if refused or unreachable."""
+        self.closed_reason = None
+        ws = await _open(self.address, self.timeout)
+        try:
+            await ws.send(encode({"type": "hello", "protocol": PROTOCOL, "name": self.name,
+                                  "token": self.token, "client": "sos-tui"}))
+            welcome = await _first_reply(ws, self.timeout)
+            if welcome.get("type") != "welcome":
+                raise NetError("the server did not let this game in", retry=False)
+            self._welcome(welcome)
+            first = await _first_reply(ws, self.timeout)
+            self._take(first)
+        except BaseException:
+            await ws.close()
+            raise
+        self.ws = ws
+
+    def _welcome(self, message: dict) -> None:
+        seats = message.get("seats")
+        self.my_seats = tuple(i for i in seats if isinstance(i, int)) if isinstance(seats, list) else ()
+        self.role = "player" if self.my_seats else "spectator"
+        token = message.get("token")
+        if isinstance(token, str) and self.my_seats:
+            self.token = token
+            self.tokens.put(self.url, token)
+
+    def _take(self, message: dict) -> None:
+        kind = message["type"]
+        if kind == "state":
+            self._state(message)
+        elif kind == "undo-request":
+            self.undo_request = message
+        elif kind == "undo-result":
+            self.undo_request = None
+        elif kind == "error":
+            self.last_error = message
+        elif kind == "closed":
+            self.closed_reason = _text(message.get("reason"))
+
+    def _state(self, message: dict) -> None:
+        seats = message.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            raise NetError("the server sent a state without seats", retry=False)
+        game = message.get("game")
+        if game is not None:
+            try:
+                record = GameRecord.from_dict(game)
+            except RecordError as problem:
+                raise NetError(f"the server sent a game that does not replay: {problem}",
+                               retry=False) from None
+            if len(record.players) != len(seats):
+                raise NetError("the server's seats do not match its game", retry=False)
+            self.record, self.state = record, record.state
+        elif self.record is None:  # the lobby: an empty board of the game to come
+            try:
+                self.state = GameState.new(message.get("size"), message.get("mode"), len(seats))
+            except (TypeError, ValueError):
+                raise NetError("the server sent a game with impossible settings", retry=False) from None
+        self.seat_list = seats
+        version = message.get("version")
+        self.version = version if isinstance(version, int) else self.version
+        self.phase = message.get("phase") if isinstance(message.get("phase"), str) else self.phase
+        waiting = message.get("waiting_for")
+        self.waiting_for = tuple(_text(n, 40) for n in waiting) if isinstance(waiting, list) else ()
+        spectators = message.get("spectators")
+        self.spectators = spectators if isinstance(spectators, int) else 0
+
+    async def updates(self) -> AsyncIterator[Update]:
+        """Every message from the server, taken in; ends with NetError when the connection goes."""
+        ws = self.ws
+        if ws is None:
+            raise NetError("not connected")
+        try:
+            async for frame in ws:
+                try:
+                    message = decode(frame, MAX_SERVER_FRAME)
+                except ProtocolError:
+                    continue  # a newer server's message this client cannot read
+                self._take(message)
+                yield Update(message["type"], message)
+        except ConnectionClosed:
+            pass
+        reason = self.closed_reason or (ws.close_reason or "the connection to the server was lost")
+        self.closed_reason = _text(reason)
+        self.ws = None
+        raise NetError(self.closed_reason)
+
+    async def _send(self, message: dict) -> None:
+        if self.ws is None:
+            raise NetError("not connected to the server")
+        text = encode(message)
+        if len(text.encode()) > MAX_FRAME:
+            raise ValueError("message too long")
+        try:
+            await self.ws.send(text)
+        except ConnectionClosed:
+            raise NetError("the connection to the server was lost") from None
+
+    async def play(self, move: Move) -> None:
+        """Send ``move``; NotYourTurnError or IllegalMoveError (checked here first) if it cannot be."""
+        self.check(move)
+        await self._send({"type": "move", "move": str(move), "version": self.version})
+
+    def check(self, move: Move) -> None:
+        """NotYourTurnError or IllegalMoveError if ``move`` cannot be played from here now (the server
+        checks again)."""
+        state = self.state
+        if state is None or self.phase == "lobby":
+            raise NotYourTurnError("the game starts when every seat is taken")
+        if self.waiting_for:
+            raise NotYourTurnError(f"waiting for {' and '.join(self.waiting_for)} to reconnect")
+        if not state.is_over and state.to_move not in self.my_seats:
+            who = self.seats[state.to_move].name
+            raise NotYourTurnError(f"wait for {who} to move" if self.my_seats else "spectators watch")
+        if not state.is_legal(move):
+            state.play(move)  # raises the engine's own IllegalMoveError, with its reason
+            raise IllegalMoveError(f"{move} is not a legal move")
+
+    async def request_undo(self) -> None:
+        await self._send({"type": "undo"})
+
+    async def answer_undo(self, accept: bool) -> None:
+        self.undo_request = None
+        await self._send({"type": "undo-answer", "accept": accept})
+
+    async def close(self) -> None:
+        ws, self.ws = self.ws, None
+        if ws is not None:
+            await ws.close()

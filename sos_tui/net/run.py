@@ -1,0 +1,151 @@
+"""Running a server with no terminal UI: ``sos-tui host --headless`` (one game, then exit) and
+``sos-tui server`` (rooms created by ``host --server``, until ctrl+c). The command line prints;
+these report through ``say(line)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import signal
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sos_tui.engine import printable
+
+from .client import NetError, RemoteGame, TokenStore, create_room
+from .server import Limits, SeatSpec, Server
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class HostPlan:
+    """A game to host: a server in this process (``server_url`` None) or a room on a ``sos-tui
+    server``; the seats of kind ``human`` are played in this terminal."""
+
+    size: int
+    mode: str
+    seats: tuple[SeatSpec, ...]
+    bind: str = "127.0.0.1"
+    port: int = 7531
+    server_url: str | None = None
+
+
+@dataclass(frozen=True)
+class JoinPlan:
+    """A game to join at ``url`` (``ws://HOST:PORT/CODE``) as ``name``."""
+
+    url: str
+    name: str | None
+
+
+def is_loopback(bind: str) -> bool:
+    if bind == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return False
+
+
+def reachable_host(bind: str) -> str:
+    """The host to put in a join URL for a server bound to ``bind``: for all interfaces, this
+    machine's address on its local network (found without sending anything), else ``bind``."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # a documentation address: UDP connect sends no packet
+        return probe.getsockname()[0]
+    return "127.0.0.1"
+
+
+def _stop_on_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+
+
+async def _until(stop: asyncio.Event, *awaitables) -> bool:
+    """Wait for ``stop`` or the first of ``awaitables``; True if ``stop`` came first."""
+    waiter = asyncio.ensure_future(stop.wait())
+    others = [asyncio.ensure_future(a) for a in awaitables]
+    done, pending = await asyncio.wait([waiter, *others], return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    return waiter in done
+
+
+async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, port: int, say: Say,
+                        *, listeners=(), computer=None, stop: asyncio.Event | None = None) -> int:
+    """One game on a server of its own: say the join URL (first), then every event; return 0 when
+    the game ends, 130 when stopped (ctrl+c)."""
+    stop = stop or asyncio.Event()
+    _stop_on_signals(stop)
+    server = Server(computer=computer, computer_delay=0.3, listeners=listeners)
+    await server.start(bind, port)
+    try:
+        room = server.create_room(size, mode, seats)
+        say(server.url(room, reachable_host(bind)))  # the first line: scripts read it
+        say(f"friends join with: sos-tui join {server.url(room, reachable_host(bind))} --name NAME")
+        server.on_event = lambda room, text: say(printable(text))
+        stopped = await _until(stop, room.finished.wait())
+        if not stopped:
+            await asyncio.sleep(0.5)  # the last state reaches everyone before the server goes
+            await server.close_room(room, "the game is over")
+    finally:
+        await server.stop()
+    say("stopped" if stopped else "the game is over")
+    return 130 if stopped else 0
+
+
+async def host_on_server(server_url: str, size: int, mode: str, seats: list[SeatSpec], say: Say,
+                         stop: asyncio.Event | None = None) -> int:
+    """``host --headless --server URL``: create the game there, say its URL, watch it to the end."""
+    stop = stop or asyncio.Event()
+    _stop_on_signals(stop)
+    url, _token, _seats = await create_room(server_url, size, mode, [s.to_dict() for s in seats])
+    say(url)
+    say(f"friends join with: sos-tui join {url} --name NAME")
+    watcher = RemoteGame(url, None, tokens=TokenStore())
+    await watcher.connect()
+
+    async def follow() -> None:
+        async for update in watcher.updates():
+            message = update.message
+            if update.kind == "state" and message.get("move"):
+                say(f"{message.get('change')}: {printable(str(message['move']))}")
+            if watcher.state is not None and watcher.state.is_over and watcher.record is not None:
+                say("game over: " + printable(watcher.record.result_text()))
+                return
+
+    try:
+        stopped = await _until(stop, follow())
+    except NetError as lost:
+        say(f"lost the server: {lost}")
+        return 1
+    finally:
+        await watcher.close()
+    return 130 if stopped else 0
+
+
+async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
+                        stop: asyncio.Event | None = None) -> int:
+    """``sos-tui server``: rooms for ``host --server`` until ctrl+c."""
+    stop = stop or asyncio.Event()
+    _stop_on_signals(stop)
+    server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
+        f"{room.code}: {printable(text)}"))
+    await server.start(bind, port)
+    say(f"ws://{reachable_host(bind)}:{server.port}")
+    say(f"create games with: sos-tui host --server ws://{reachable_host(bind)}:{server.port} ...")
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()
+    say("stopped")
+    return 0

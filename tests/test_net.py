@@ -1,0 +1,416 @@
+"""The game server and its client in one process over loopback: whole games, three players, a
+computer seat, reconnecting, spectators, refusals (wrong code, wrong seat, illegal moves, bad names,
+old protocol), hostile clients while a game goes on, limits, undo by agreement, and a server that
+stops mid-game. Every server listens on 127.0.0.1, port 0, and is stopped by its test."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from sos_tui.engine import GameRecord, IllegalMoveError, Move
+from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore, create_room, normal_code, parse_url
+from sos_tui.net.protocol import MAX_FRAME, new_code
+from sos_tui.session import NotYourTurnError, SeatKind
+
+WAIT = 5.0
+
+
+class FirstMove:
+    """A computer that plays the first legal move at once (no process)."""
+
+    async def choose(self, level, state):
+        return state.legal_moves()[0]
+
+
+@asynccontextmanager
+async def running(limits: Limits | None = None, **options):
+    options.setdefault("computer", FirstMove())
+    server = Server(limits, **options)
+    await server.start("127.0.0.1", 0)
+    try:
+        yield server
+    finally:
+        await asyncio.wait_for(server.stop(), WAIT)
+
+
+class Player:
+    """A RemoteGame with its updates read in the background, to wait on."""
+
+    def __init__(self, url: str, name: str | None, tokens: TokenStore | None = None) -> None:
+        self.game = RemoteGame(url, name, tokens=tokens or TokenStore())
+        self.seen: list[dict] = []
+        self.changed = asyncio.Event()
+        self.lost: NetError | None = None
+        self._task: asyncio.Task | None = None
+
+    async def __aenter__(self) -> Player:
+        await self.game.connect()
+        self._task = asyncio.ensure_future(self._read())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.game.close()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _read(self) -> None:
+        try:
+            async for update in self.game.updates():
+                self.seen.append(update.message)
+                self.changed.set()
+        except NetError as lost:
+            self.lost = lost
+            self.changed.set()
+
+    async def until(self, predicate, timeout: float = WAIT):
+        async def wait():
+            while not predicate():
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(wait(), timeout)
+
+    async def error(self, code: str):
+        await self.until(lambda: any(m.get("type") == "error" and m.get("code") == code for m in self.seen))
+
+    async def version(self, version: int):
+        await self.until(lambda: self.game.version >= version)
+
+
+async def play_out(players: list[Player]) -> None:
+    """Each player moves on its turn (the first legal move) until the game is over."""
+    by_seat = {seat: p for p in players for seat in p.game.my_seats}
+    game = players[0].game
+    while game.state is None or not game.state.is_over:
+        await players[0].until(lambda: game.state is not None and not game.waiting_for)
+        if game.state.is_over:
+            break
+        mover = by_seat.get(game.state.to_move)
+        version = game.version
+        if mover is not None:
+            await mover.game.play(mover.game.state.legal_moves()[0])
+        await players[0].version(version + 1)
+    for p in players:
+        await p.until(lambda p=p: p.game.state is not None and p.game.state.is_over)
+
+
+async def test_two_players_play_a_whole_game_and_see_the_same_result():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo:
+            await ana.until(lambda: ana.game.phase == "playing")
+            assert ana.game.my_seats == (0,) and bo.game.my_seats == (1,)
+            assert [s.kind for s in ana.game.seats] == ["human", "remote"]
+            assert ana.game.kind_to_move is SeatKind.HUMAN and bo.game.kind_to_move is SeatKind.REMOTE
+            await play_out([ana, bo])
+            assert room.finished.is_set()
+            assert ana.game.record.moves == bo.game.record.moves == room.session.record.moves
+            assert ana.game.record.game_id == room.session.game_id
+            assert ana.game.record.result_text() == bo.game.record.result_text()
+            assert [p.kind for p in room.session.record.players] == ["human", "human"]
+
+
+async def test_three_players_with_a_computer_seat_played_by_the_server():
+    async with running() as server:
+        room = server.create_room(4, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"},
+                                                 {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Cy") as cy:
+            await ana.until(lambda: ana.game.phase == "playing")
+            assert [s.kind for s in cy.game.seats] == ["remote", "computer", "human"]
+            await play_out([ana, cy])
+            state = room.session.state
+            assert state.is_over and set(state.movers) == {0, 1, 2}
+
+
+async def test_a_dropped_player_gets_the_seat_back_with_the_token_and_the_game_waits(tmp_path):
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        bo_tokens = TokenStore(tmp_path / "bo-seats.json")
+        async with Player(url, "Ana") as ana:
+            bo = Player(url, "Bo", bo_tokens)
+            await bo.__aenter__()
+            await ana.game.play(Move.parse("S a1"))
+            await bo.version(2)
+            await bo.close()  # the terminal closes
+            await ana.until(lambda: ana.game.waiting_for == ("Bo",))
+            assert [s["connected"] for s in ana.game.seat_list] == [True, False]
+            # the game waits: nobody plays for Bo, and Ana cannot move either
+            with pytest.raises(NotYourTurnError, match="waiting for Bo"):
+                await ana.game.play(Move.parse("O b1"))
+            await ana.game._send({"type": "move", "move": "O b1"})  # a client that ignores the wait
+            await ana.error("waiting")
+            # the same join command from the same account: the same seat
+            assert TokenStore(tmp_path / "bo-seats.json").get(url)
+            async with Player(url, "Bo", TokenStore(tmp_path / "bo-seats.json")) as back:
+                assert back.game.my_seats == (1,)
+                await ana.until(lambda: ana.game.waiting_for == ())
+                await back.game.play(Move.parse("O b1"))
+                await ana.until(lambda: len(ana.game.state.moves) == 2)
+
+
+async def test_spectators_watch_and_cannot_move():
+    async with running() as server:
+        room = server.create_room(3, "simple", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo, Player(url, "Cy") as cy:
+            assert cy.game.role == "spectator" and cy.game.my_seats == ()
+            assert all(s.kind == "remote" for s in cy.game.seats)
+            await ana.until(lambda: ana.game.spectators == 1)
+            with pytest.raises(NotYourTurnError):
+                await cy.game.play(Move.parse("S a1"))
+            await cy.game._send({"type": "move", "move": "S a1"})
+            await cy.error("spectator")
+            await ana.game.play(Move.parse("S a1"))
+            await cy.until(lambda: cy.game.state is not None and len(cy.game.state.moves) == 1)
+            assert bo.game.state.moves == cy.game.state.moves
+
+
+async def test_a_wrong_or_expired_code_and_an_old_protocol_are_refused_clearly():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        with pytest.raises(NetError, match="no game with that code") as refused:
+            wrong = f"ws://127.0.0.1:{server.port}/{new_code()}"
+            await RemoteGame(wrong, "Ana", tokens=TokenStore()).connect()
+        assert refused.value.code == "no-room" and not refused.value.retry
+        with pytest.raises(ValueError, match="not a room code"):
+            parse_url(f"ws://127.0.0.1:{server.port}/nope")
+        async with connect(server.url(room)) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": True, "name": "Ana"}))
+            reply = json.loads(await ws.recv())
+            assert reply["code"] == "protocol" and "protocol 1" in reply["message"]
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+        async with connect(server.url(room)) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 2, "name": "Ana"}))
+            reply = json.loads(await ws.recv())
+            assert reply["code"] == "protocol" and "your client 2" in reply["message"]
+            with pytest.raises(ConnectionClosed):
+                await ws.recv()
+        await server.close_room(room, "the game is over")
+        with pytest.raises(NetError, match="no game with that code"):
+            await RemoteGame(server.url(room), "Ana", tokens=TokenStore()).connect()
+    assert normal_code(" 7F3KQ x9m2c ") == "7f3kq-x9m2c" and normal_code("oil00-00000") == "011" + "00-00000"
+
+
+async def test_names_follow_the_engine_rules_and_must_differ():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "human", "name": "Ana"}, {"kind": "remote"},
+                                                 {"kind": "remote"}])
+        url = server.url(room)
+        with pytest.raises(NetError, match="control character"):
+            await RemoteGame(url, "Bo\x1b[2J", tokens=TokenStore()).connect()
+        with pytest.raises(NetError, match="already called"):
+            await RemoteGame(url, "ANA", tokens=TokenStore()).connect()
+        watcher = RemoteGame(url, None, tokens=TokenStore())  # no name: watching, even with seats open
+        await watcher.connect()
+        assert watcher.role == "spectator" and room.open_seats == 2
+        await watcher.close()
+
+
+async def test_a_client_moves_only_for_its_own_seat_on_its_turn_and_only_legal_moves():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo:
+            await bo.until(lambda: bo.game.phase == "playing")
+            with pytest.raises(NotYourTurnError):
+                await bo.game.play(Move.parse("S a1"))
+            await bo.game._send({"type": "move", "move": "S a1"})  # past the client's own check
+            await bo.error("not-your-turn")
+            await ana.game.play(Move.parse("S a1"))
+            await bo.version(2)
+            with pytest.raises(IllegalMoveError):
+                await bo.game.play(Move.parse("O a1"))
+            for text, code in [("O a1", "illegal-move"), ("O z9", "illegal-move"), ("X b1", "bad-move"),
+                               (7, "bad-move")]:
+                await bo.game._send({"type": "move", "move": text})
+                await bo.error(code)
+            await bo.game._send({"type": "move", "move": "O b1", "version": 1})
+            await bo.error("stale")
+            assert room.session.state.moves == (Move.parse("S a1"),)
+            assert bo.game.connected  # game-level refusals do not close the connection
+
+
+async def test_hostile_clients_are_refused_and_closed_while_games_go_on():
+    async with running(Limits(strikes=3)) as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        other = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo, \
+                Player(server.url(other), "Cy") as cy, Player(server.url(other), "Di") as di:
+            await ana.game.play(Move.parse("S a1"))
+
+            async def hostile(frames, first=True):
+                async with connect(url, max_size=None) as ws:
+                    if first:
+                        await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": None}))
+                        assert json.loads(await ws.recv())["role"] == "spectator"
+                    replies = []
+                    with pytest.raises(ConnectionClosed):
+                        for frame in frames:
+                            await ws.send(frame)
+                        while True:
+                            replies.append(json.loads(await asyncio.wait_for(ws.recv(), WAIT)))
+                    return [r.get("code") for r in replies if r.get("type") == "error"]
+
+            assert "bad-json" in await hostile(["{nope", "[1,2", "\x00\xff"])
+            assert "too-big" in await hostile(["x" * (MAX_FRAME + 1)] * 3)
+            assert "unknown-type" in await hostile([json.dumps({"type": "shutdown"})] * 3)
+            assert "bad-frame" in await hostile([b"\x00" * 10] * 3)
+            assert "flood" in await hostile([json.dumps({"type": "ping"})] * 200)
+            assert "hello-first" in await hostile([json.dumps({"type": "move", "move": "S b2"})],
+                                                  first=False)
+            # beyond what the library reads at all: closed at once (1009), no reply
+            assert await hostile(["y" * 100_000], first=False) == []
+            # the games went on for everyone else
+            await bo.game.play(Move.parse("O b1"))
+            await ana.version(3)
+            await cy.game.play(Move.parse("S c3"))
+            await di.until(lambda: di.game.state is not None and len(di.game.state.moves) == 1)
+            assert all(p.game.connected for p in (ana, bo, cy, di))
+            assert not any(m.get("type") == "error" for p in (ana, bo, cy, di) for m in p.seen)
+
+
+async def test_the_server_bounds_connections_per_address_rooms_and_the_time_to_say_hello():
+    async with running(Limits(connections_per_address=2, max_rooms=1, hello_timeout=0.3)) as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        with pytest.raises(Exception, match="as many games"):
+            server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        async with connect(server.url(room)) as silent:
+            reply = json.loads(await asyncio.wait_for(silent.recv(), WAIT))
+            assert reply["code"] == "timeout"
+        async with Player(server.url(room), "Ana"), Player(server.url(room), "Bo"):
+            with pytest.raises(NetError, match="too many connections"):
+                await RemoteGame(server.url(room), None, tokens=TokenStore()).connect()
+
+
+async def test_an_idle_room_is_closed_and_its_players_told():
+    async with running(Limits(room_idle=0.3, reap_every=0.05)) as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        async with Player(server.url(room), "Ana") as ana:
+            await ana.until(lambda: ana.lost is not None)
+            assert "without a move" in str(ana.lost)
+            assert room.code not in server.rooms
+
+
+async def test_undo_is_a_request_the_other_people_accept_or_decline():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo:
+            await ana.game.play(Move.parse("S a1"))
+            await ana.version(2)
+            await ana.game.request_undo()
+            await bo.until(lambda: bo.game.undo_request is not None)
+            assert bo.game.undo_request["name"] == "Ana" and bo.game.undo_request["vote"]
+            await bo.game.answer_undo(False)
+            await ana.until(lambda: any(m.get("type") == "undo-result" for m in ana.seen))
+            assert room.session.state.moves == (Move.parse("S a1"),)
+            await ana.game.request_undo()
+            await bo.until(lambda: bo.game.undo_request is not None)
+            await ana.game._send({"type": "undo-answer", "accept": True})  # not Ana's to answer
+            await ana.error("no-undo")
+            await bo.game.answer_undo(True)
+            await ana.until(lambda: ana.game.state.moves == ())
+            assert room.session.state.moves == ()
+            # a move instead of an answer declines it
+            version = ana.game.version
+            await ana.game.play(Move.parse("S a1"))
+            await bo.version(version + 1)
+            await ana.game.request_undo()
+            await bo.until(lambda: bo.game.undo_request is not None)
+            await bo.game.play(Move.parse("O b1"))
+            await ana.until(lambda: any(m.get("type") == "undo-result" and "move was played" in m["reason"]
+                                        for m in ana.seen))
+            assert len(room.session.state.moves) == 2 and room.undo_request is None
+
+
+async def test_host_creates_a_room_on_a_long_lived_server():
+    async with running(allow_create=True) as server:
+        url, token, seats = await create_room(f"ws://127.0.0.1:{server.port}", 3, "general",
+                                              [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        assert seats == [0] and token
+        with pytest.raises(NetError, match="size must be"):
+            await create_room(f"ws://127.0.0.1:{server.port}", 99, "general", [{"kind": "remote"}] * 2)
+        async with Player(url, "Bo") as bo:
+            host = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+            await host.connect()
+            assert host.my_seats == (0,)
+            await bo.until(lambda: bo.game.phase == "playing")
+            await host.close()
+    async with running() as server:  # a host's own server runs only its game
+        with pytest.raises(NetError, match="only runs its own game"):
+            await create_room(f"ws://127.0.0.1:{server.port}", 3, "general", [{"kind": "remote"}] * 2)
+
+
+async def test_a_server_stopped_mid_game_ends_every_client_with_a_clear_message():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+    async with Player(server.url(room), "Ana") as ana, Player(server.url(room), "Bo") as bo:
+        await ana.game.play(Move.parse("S a1"))
+        await bo.version(2)
+        await asyncio.wait_for(server.stop(), WAIT)
+        await ana.until(lambda: ana.lost is not None)
+        await bo.until(lambda: bo.lost is not None)
+        assert "server stopped" in str(ana.lost) and not ana.game.connected
+        with pytest.raises(NetError, match="cannot reach"):
+            await RemoteGame(server.url(room), "Ana", tokens=TokenStore()).connect()
+
+
+def test_the_state_a_client_gets_replays_through_the_engine():
+    record = GameRecord.from_dict({"format": "sos-game", "version": 1, "size": 3, "mode": "general",
+                                   "players": [{"name": "A"}, {"name": "B"}], "moves": ["S a1"]})
+    game = RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "A", tokens=TokenStore())
+    message = {"type": "state", "seats": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}],
+               "game": record.to_dict(), "version": 2, "phase": "playing"}
+    game._take(message)
+    assert game.state.moves == record.moves
+    bad = dict(message, game=dict(record.to_dict(), moves=["S a1", "O a1"]))
+    with pytest.raises(NetError, match="does not replay"):
+        game._take(bad)
+
+
+async def test_a_late_state_of_the_biggest_board_reaches_the_client_whole():
+    async with running() as server:
+        room = server.create_room(26, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana"), Player(url, "Bo"):
+            pass  # both seated, then gone: the server alone plays on below
+        session = room.session
+        for _ in range(600):
+            session.play(session.state.legal_moves()[-1], seat=session.state.to_move)
+        text = json.dumps(room.state_message())
+        assert len(text) > MAX_FRAME  # bigger than any client may send
+        async with Player(url, None) as watcher:
+            assert len(watcher.game.state.moves) == 600
+            assert watcher.game.waiting_for == ("Ana", "Bo")
+
+
+async def test_a_computer_search_stopped_from_outside_the_room_is_tried_again():
+    class Flaky:
+        calls = 0
+
+        async def choose(self, level, state):
+            Flaky.calls += 1
+            if Flaky.calls == 1:
+                raise asyncio.CancelledError  # what ComputerPool.choose raises after pool.cancel()
+            return state.legal_moves()[0]
+
+    async with running(computer=Flaky()) as server:
+        room = server.create_room(3, "general", [{"kind": "computer", "level": "easy"}, {"kind": "remote"}])
+        async with Player(server.url(room), "Ana") as ana:
+            await ana.until(lambda: ana.game.state is not None and len(ana.game.state.moves) == 1)
+            assert Flaky.calls == 2

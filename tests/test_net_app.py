@@ -1,0 +1,238 @@
+"""The network game screen in the app: hosting with a seat at this terminal while a friend joins,
+keys only on your turn, undo as a request, a friend's drop, joining a server, a lost server with
+the offer to reconnect, a wrong code. Servers listen on 127.0.0.1, port 0, and are stopped by the
+test (or by the app's screen when it closes)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sos_tui.app import SosApp
+from sos_tui.app.screens.net_game import Choice, NetGameScreen
+from sos_tui.engine import Move
+from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore
+from sos_tui.net.protocol import new_code
+from sos_tui.net.run import HostPlan, JoinPlan
+
+from .helpers import recording
+
+
+class FirstMove:
+    async def choose(self, level, state):
+        return state.legal_moves()[0]
+
+
+async def until(pilot, predicate, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError(f"timed out; on {pilot.app.screen}")
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)  # let what is shown settle before a click
+
+
+class Friend:
+    """A RemoteGame with its updates read in the background."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.game = RemoteGame(url, name, tokens=TokenStore())
+        self.task: asyncio.Task | None = None
+
+    async def join(self) -> Friend:
+        await self.game.connect()
+        self.task = asyncio.ensure_future(self._read())
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for _ in self.game.updates():
+                pass
+        except NetError:
+            pass
+
+    async def leave(self) -> None:
+        await self.game.close()
+        if self.task is not None:
+            await asyncio.wait_for(self.task, 5)
+
+
+def status(app) -> str:
+    screen = next(s for s in app.screen_stack if isinstance(s, NetGameScreen))
+    return str(screen.query_one("#net-status").render())
+
+
+async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_drops():
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    app = recording(SosApp(network=plan, computer_delay=0))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        screen = app.screen
+        assert screen.join_url.startswith("ws://127.0.0.1:")
+        assert f"sos-tui join {screen.join_url} --name NAME" in status(app)
+        assert "Waiting for 1 more player" in status(app)
+        await pilot.press("s")
+        assert app.notices[-1].message == "The game starts when every seat is taken."
+        bo = await Friend(screen.join_url, "Bo").join()
+        await until(pilot, lambda: screen.game.phase == "playing" and "Your turn" in status(app))
+        await pilot.press("s")  # S at a1, from the keyboard
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1
+                    and len(screen.state.moves) == 1)
+        await pilot.press("right", "o")  # not Ana's turn: refused here, nothing sent
+        assert app.notices[-1].message == "Wait for Bo to move."
+        await bo.game.play(Move.parse("O b1"))
+        await until(pilot, lambda: len(screen.state.moves) == 2)
+        board = screen.board
+        rows = [board.render_line(y).text for y in range(board.size.height)]
+        assert any("S   O" in row for row in rows)
+        await bo.game.request_undo()
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.click("#yes")
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await until(pilot, lambda: len(screen.state.moves) == 1)
+        await bo.game.request_undo()  # then Bo moves instead: the question goes away unanswered
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await bo.game.play(Move.parse("O c3"))
+        await until(pilot, lambda: app.screen is screen and len(screen.state.moves) == 2)
+        assert app.notices[-1].message == "Undo declined: a move was played."
+        await bo.leave()
+        await until(pilot, lambda: "Waiting for Bo to reconnect" in status(app))
+        assert app.session is None  # the local game screen was never used
+    assert screen.server is None  # the screen stopped its server
+
+
+async def test_join_a_server_then_lose_it_and_get_the_offer_to_reconnect():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Ana"), computer_delay=0))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            screen = app.screen
+            await until(pilot, lambda: "Your turn" in status(app))
+            await pilot.press("s")  # the computer answers, played by the server
+            await until(pilot, lambda: len(screen.state.moves) == 2)
+            assert [s.kind for s in screen.seats] == ["human", "computer"]
+            await server.stop()
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            assert "server stopped" in status(app)
+            await pilot.click("#yes")  # reconnect: nobody is there, and nothing hangs
+            await until(pilot, lambda: "cannot reach" in status(app) and isinstance(app.screen, Choice))
+            await pilot.click("#no")
+            await pilot.press("s")
+            assert app.notices[-1].message == "Not connected to the game."
+    finally:
+        await server.stop()
+
+
+async def test_a_wrong_code_is_said_plainly_and_leaving_ends_the_app():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        app = SosApp(network=JoinPlan(f"ws://127.0.0.1:{server.port}/{new_code()}", "Ana"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            assert "no game with that code" in app.screen.text
+            await pilot.click("#yes")  # Leave
+            await until(pilot, lambda: not app.is_running)
+    finally:
+        await server.stop()
+
+
+async def test_a_spectator_watches_and_its_keys_do_nothing():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana, bo = await Friend(server.url(room), "Ana").join(), await Friend(server.url(room), "Bo").join()
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            assert "You are watching" in status(app)
+            await pilot.press("s")
+            assert app.notices[-1].message == "Spectators watch."
+            await ana.game.play(Move.parse("S b2"))
+            await until(pilot, lambda: len(app.screen.state.moves) == 1)
+        await ana.leave()
+        await bo.leave()
+    finally:
+        await server.stop()
+
+
+async def test_the_setup_screen_offers_host_and_join():
+    from sos_tui.app.screens.net_game import JoinDialog
+    from sos_tui.app.screens.setup import SetupScreen
+
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        app = SosApp()
+        hosted = []
+        app.host_game = hosted.append
+        async with app.run_test(size=(110, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.click("#host")
+            assert [p.name for p in hosted[0].players] == ["Player 1", "Player 2"]
+            await pilot.click("#join")
+            await until(pilot, lambda: isinstance(app.screen, JoinDialog))
+            app.screen.query_one("#url").value = "http://nope"
+            await pilot.click("#join")
+            assert "starts with ws://" in str(app.screen.query_one("#problem").render())
+            app.screen.query_one("#url").value = server.url(room)
+            app.screen.query_one("#name").value = "Ana"
+            await pilot.click("#name")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            assert app.screen.game.my_seats == (0,) and room.seats[0].name == "Ana"
+            await pilot.press("ctrl+l")  # leave: back to the setup screen, the app goes on
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+    finally:
+        await server.stop()
+
+
+async def test_hosting_from_the_setup_seats_the_first_person_here_and_friends_elsewhere():
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+
+    app = SosApp()
+    async with app.run_test(size=(110, 40)) as pilot:
+        record = GameRecord(4, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"),
+                                             PlayerInfo("Bo")))
+        app.host_game(record, port=0)
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        room = next(iter(app.screen.server.rooms.values()))
+        assert [(s.kind, s.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
+                                                           ("remote", None)]
+        assert app.screen.game.my_seats == (0,) and "Waiting for 1 more player" in status(app)
+
+
+async def test_host_with_a_server_creates_the_game_there_and_plays_its_seat_here():
+    server = Server(computer=FirstMove(), allow_create=True)
+    await server.start("127.0.0.1", 0)
+    try:
+        plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")),
+                        server_url=f"ws://127.0.0.1:{server.port}")
+        app = SosApp(network=plan)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            screen = app.screen
+            assert screen.server is None and screen.join_url.startswith(f"ws://127.0.0.1:{server.port}/")
+            bo = await Friend(screen.join_url, "Bo").join()
+            await until(pilot, lambda: "Your turn" in status(app))
+            await pilot.press("o")
+            await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+            await bo.leave()
+    finally:
+        await server.stop()
+
+
+def test_hosting_needs_two_people_at_the_table():
+    from sos_tui.app.screens.net_game import host_plan
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+
+    alone = GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy")))
+    assert host_plan(alone) is None
+    plan = host_plan(GameRecord(5, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("Bo"))), port=0)
+    assert (plan.size, plan.mode, plan.port) == (5, "simple", 0)
+    assert [s.kind for s in plan.seats] == ["human", "remote"]

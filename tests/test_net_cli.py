@@ -1,0 +1,163 @@
+"""The host, join and server commands: one-line refusals (exit 2), and real processes on
+127.0.0.1 with a free port: ``server`` with ``host --headless --server`` running a game to its
+end, and ctrl+c ending ``host --headless`` and ``server`` cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sos_tui.cli import main
+from sos_tui.net import NetError, RemoteGame, TokenStore
+
+SOS = str(Path(sys.executable).with_name("sos-tui"))
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["host", "--players", "Ana,Bo"], "name at least one seat 'remote'"),
+    (["host", "--players", "Ana,remote,ana"], "two players are called"),
+    (["host", "--players", "Ana,remote:x"], "seat 2"),
+    (["host", "--headless", "--players", "Ana,remote"], "--headless has no seat at this terminal"),
+    (["host", "--port", "70000"], "--port"),
+    (["host", "--server", "http://example.org"], "starts with ws://"),
+    (["join", "example.org/7f3kq-x9m2c"], "starts with ws://"),
+    (["join", "ws://127.0.0.1:7531/nope"], "not a room code"),
+    (["join", "ws://127.0.0.1:7531"], "no room code"),
+    (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo\x1b[2J"], "control character"),
+    (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo"], "needs a terminal"),
+    (["host", "--players", "Ana,remote"], "needs a terminal"),
+])
+def test_refusals_are_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "\x1b" not in err
+
+
+def test_host_headless_on_a_server_nobody_runs_says_so_in_one_line(capsys):
+    assert main(["host", "--headless", "--server", "ws://127.0.0.1:9", "--size", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach ws://127.0.0.1:9" in err and err.count("\n") == 1
+
+
+class Process:
+    def __init__(self, *args: str, env_dir: Path) -> None:
+        env = {"PATH": "/usr/bin:/bin", "SOS_TUI_DATA_DIR": str(env_dir / "data"),
+               "SOS_TUI_CONFIG_DIR": str(env_dir / "config")}
+        self.process = subprocess.Popen([SOS, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, env=env)
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def line(self, text: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = [line for line in self.lines if text in line]
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        raise AssertionError(f"never printed {text!r}: {self.lines}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(5)
+
+
+async def play_two(url: str) -> str:
+    players = [RemoteGame(url, name, tokens=TokenStore()) for name in ("Ana", "Bo")]
+    for player in players:
+        await player.connect()
+    readers = [asyncio.ensure_future(_drain(p)) for p in players]
+    try:
+        ana = players[0]
+        while ana.state is None or ana.phase != "playing":
+            await asyncio.sleep(0.02)
+        while not ana.state.is_over:
+            mover = next(p for p in players if ana.state.to_move in p.my_seats)
+            version = ana.version
+            if mover.version == version:
+                await mover.play(mover.state.legal_moves()[0])
+                while ana.version == version:
+                    await asyncio.sleep(0.01)
+            else:
+                await asyncio.sleep(0.01)
+        return ana.record.result_text()
+    finally:
+        for player in players:
+            await player.close()
+        for reader in readers:
+            reader.cancel()
+
+
+async def _drain(player: RemoteGame) -> None:
+    try:
+        async for _ in player.updates():
+            pass
+    except NetError:
+        pass
+
+
+def test_a_long_lived_server_runs_a_game_created_by_host_headless_server(tmp_path):
+    server = Process("server", "--port", "0", env_dir=tmp_path / "server")
+    host = None
+    try:
+        base = server.line("ws://")
+        host = Process("host", "--headless", "--server", base, "--size", "3", env_dir=tmp_path / "host")
+        url = host.line("ws://")
+        assert url.startswith(base + "/")
+        result = asyncio.run(asyncio.wait_for(play_two(url), 30))
+        assert host.process.wait(20) == 0, host.lines
+        assert f"game over: {result}" in host.lines
+        assert any("Ana joined" in line for line in server.lines)
+        server.process.send_signal(signal.SIGINT)  # ctrl+c
+        assert server.process.wait(10) == 0
+        assert server.lines[-1] == "stopped"
+    finally:
+        server.stop()
+        if host is not None:
+            host.stop()
+
+
+def test_ctrl_c_ends_host_headless_cleanly_and_tells_the_players(tmp_path):
+    host = Process("host", "--headless", "--port", "0", "--size", "3", env_dir=tmp_path)
+    try:
+        url = host.line("ws://")
+
+        async def join_then_interrupt() -> str:
+            ana = RemoteGame(url, "Ana", tokens=TokenStore())
+            await ana.connect()
+            host.process.send_signal(signal.SIGINT)
+            with pytest.raises(NetError) as lost:
+                async for _ in ana.updates():
+                    pass
+            return str(lost.value)
+
+        assert "the server stopped" in asyncio.run(asyncio.wait_for(join_then_interrupt(), 20))
+        assert host.process.wait(10) == 130
+        assert host.lines[-1] == "stopped"
+    finally:
+        host.stop()
+
+
+def test_listening_beyond_this_machine_prints_a_warning(capsys):
+    from sos_tui.cli import _warn_bind
+    from sos_tui.net.run import reachable_host
+
+    for bind in ("127.0.0.1", "localhost", "::1"):
+        _warn_bind("host", bind)
+    assert capsys.readouterr().err == ""
+    _warn_bind("server", "0.0.0.0")
+    err = capsys.readouterr().err
+    assert err.startswith("sos-tui server: warning: listening on 0.0.0.0") and err.count("\n") == 1
+    assert reachable_host("127.0.0.1") == "127.0.0.1" and reachable_host("0.0.0.0")
