@@ -161,6 +161,8 @@ class SetupScreen(Screen[GameRecord | None]):
             self.app.call_from_thread(self._show_resume, record)
 
     def _show_resume(self, record: GameRecord | None) -> None:
+        if not self.is_mounted:  # closed while the autosave was read
+            return
         self.resume = record
         for selector in ("#resume", "#new-game-label"):
             self.query_one(selector).display = record is not None
