@@ -158,11 +158,13 @@ class SetupScreen(Screen[GameRecord | None]):
         except (storage.StorageError, OSError):
             record = None
         if record is not None and record.moves and not record.state.is_over:
-            self.app.call_from_thread(self._show_resume, record)
+            self.app.call_from_thread(self._found, record)
+
+    def _found(self, record: GameRecord) -> None:
+        if self.is_mounted:  # not closed while the autosave was read
+            self._show_resume(record)
 
     def _show_resume(self, record: GameRecord | None) -> None:
-        if not self.is_mounted:  # closed while the autosave was read
-            return
         self.resume = record
         for selector in ("#resume", "#new-game-label"):
             self.query_one(selector).display = record is not None
