@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label
+from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord
 from sos_tui.storage import (
@@ -193,7 +194,8 @@ class OpenDialog(ModalScreen[GameRecord | None]):
             listed, error = read_saves(), None
         except StorageError as problem:  # the saves folder itself cannot be made
             listed, error = [], str(problem)
-        self.app.call_from_thread(self._fill, listed, error, cursor)
+        if not get_current_worker().is_cancelled:  # a newer reading replaces this one
+            self.app.call_from_thread(self._fill, listed, error, cursor)
 
     def _fill(self, listed: list[Listed], error: str | None, cursor: int) -> None:
         if not self.is_mounted:  # closed while the list was read
