@@ -18,6 +18,7 @@ from textual.geometry import Region
 from textual.widgets import DataTable, Input, Label, Select
 
 from sos_tui.app import SosApp
+from sos_tui.app.screens import open_dialog
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.help import HelpScreen
 from sos_tui.app.screens.history import HistoryScreen
@@ -446,3 +447,27 @@ async def test_history_queries_once_per_filter_change_off_the_ui_thread(hostile_
         await pilot.pause(0.3)
         await app.workers.wait_for_complete()
         assert calls == [False, False]
+
+
+async def test_closing_the_history_or_open_dialog_while_it_reads_is_no_crash(hostile_history, monkeypatch):
+    games, listing = History.games, open_dialog.read_saves
+
+    def slow_games(self, *args, **kwargs):
+        time.sleep(0.4)
+        return games(self, *args, **kwargs)
+
+    def slow_listing():
+        time.sleep(0.4)
+        return listing()
+
+    monkeypatch.setattr(History, "games", slow_games)
+    monkeypatch.setattr(open_dialog, "read_saves", slow_listing)
+    app = SosApp(record_for("Ann"))
+    async with app.run_test(size=SIZE) as pilot:
+        for open_screen in (app.action_history, app.action_open):
+            open_screen()
+            await pilot.pause(0.1)
+            await pilot.press("escape")
+            await pilot.pause(0.6)
+            assert app.screen is app.game_screen
+        assert app.return_code is None

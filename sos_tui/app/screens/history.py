@@ -217,6 +217,8 @@ class HistoryScreen(Screen[GameRecord | None]):
 
     def _show(self, filters, entries: list[HistoryEntry], stats: Stats, options: Filters | None,
               error: str | None) -> None:
+        if not self.is_mounted:  # closed while the query ran
+            return
         if options is not None:
             self._fill_filters(options)
         self.entries, self.stats, self.error = entries, stats, error

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label
+from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord
 from sos_tui.storage import (
@@ -193,9 +194,12 @@ class OpenDialog(ModalScreen[GameRecord | None]):
             listed, error = read_saves(), None
         except StorageError as problem:  # the saves folder itself cannot be made
             listed, error = [], str(problem)
-        self.app.call_from_thread(self._fill, listed, error, cursor)
+        if not get_current_worker().is_cancelled:  # a newer reading replaces this one
+            self.app.call_from_thread(self._fill, listed, error, cursor)
 
     def _fill(self, listed: list[Listed], error: str | None, cursor: int) -> None:
+        if not self.is_mounted:  # closed while the list was read
+            return
         self.listed, self.loaded = listed, True
         table = self.query_one("#saves", DataTable)
         typing = bool(self.query_one("#path", Input).value)  # the player is typing a path: leave the focus
@@ -303,9 +307,15 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         else:
             self.app.call_from_thread(self.notify, shown(path.name, 80), title="Deleted", timeout=4,
                                       markup=False)
-        self.app.call_from_thread(self.load, row)
+        self.app.call_from_thread(self._reload, row)
+
+    def _reload(self, row: int) -> None:
+        if self.is_mounted:
+            self.load(row)
 
     def _show(self, message: str) -> None:
+        if not self.is_mounted:
+            return
         label = self.query_one("#message", Label)
         label.update(literal(message, 400))
         label.set_class(bool(message), "error")

@@ -32,14 +32,23 @@ MAX_SEATS = MAX_PLAYERS
 KIND_OPTIONS = [("Human", "human"), *((f"Computer · {level}", level) for level in LEVELS)]
 
 
+class SeatError(ValueError):
+    """A seat's name that the record format refuses: ``seat`` is its index, the message says
+    which seat and which rule."""
+
+    def __init__(self, seat: int, reason: str) -> None:
+        super().__init__(f"Seat {seat + 1}: {reason}")
+        self.seat = seat
+
+
 def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
-    """The seat a setup row describes; a blank name gets a default. Raises ValueError, saying
+    """The seat a setup row describes; a blank name gets a default. Raises SeatError, saying
     which seat and which rule, for a name the record format refuses (``check_name``)."""
     name = name.strip() or (f"Player {index + 1}" if kind == "human" else f"Computer {index + 1}")
     try:
         name = check_name(name)
     except ValueError as error:
-        raise ValueError(f"Seat {index + 1}: {error}") from None
+        raise SeatError(index, str(error)) from None
     return PlayerInfo(name) if kind == "human" else PlayerInfo(name, "computer", kind)
 
 
@@ -152,7 +161,11 @@ class SetupScreen(Screen[GameRecord | None]):
         except (storage.StorageError, OSError):
             record = None
         if record is not None and record.moves and not record.state.is_over:
-            self.app.call_from_thread(self._show_resume, record)
+            self.app.call_from_thread(self._found, record)
+
+    def _found(self, record: GameRecord) -> None:
+        if self.is_mounted:  # not closed while the autosave was read
+            self._show_resume(record)
 
     def _show_resume(self, record: GameRecord | None) -> None:
         self.resume = record
@@ -172,8 +185,8 @@ class SetupScreen(Screen[GameRecord | None]):
             self.query_one(f"#seat-{i}").display = i < int(count)
 
     def game(self) -> GameRecord:
-        """The new game the screen describes; ValueError naming the seat and the rule a name breaks
-        (``check_name``), or that two names are the same (``check_names``)."""
+        """The new game the screen describes. Raises SeatError naming the seat and the rule a name
+        breaks (``check_name``), or ValueError when two names are the same (``check_names``)."""
         count = int(self.query_one("#count", Select).value)
         seats = tuple(
             seat_for(self.query_one(f"#name-{i}", Input).value, self.query_one(f"#kind-{i}", Select).value, i)
@@ -187,19 +200,18 @@ class SetupScreen(Screen[GameRecord | None]):
         try:
             record = self.game()
         except ValueError as error:
-            self._refuse(str(error))
+            self._refuse(str(error), error.seat if isinstance(error, SeatError) else None)
             return
         self.dismiss(record)
 
-    def _refuse(self, message: str) -> None:
+    def _refuse(self, message: str, seat: int | None) -> None:
         """Show why the game cannot start, and put the focus on the name at fault."""
         label = self.query_one("#setup-message", Label)
         label.update(literal(message))
         label.add_class("error")
         self._refused = self._names()
-        seat = message.removeprefix("Seat ").split(":", 1)[0]
-        if seat.isdigit():
-            self.query_one(f"#name-{int(seat) - 1}", Input).focus()
+        if seat is not None:
+            self.query_one(f"#name-{seat}", Input).focus()
 
     def _names(self) -> tuple[str, ...]:
         return tuple(name.value for name in self.query(Input))

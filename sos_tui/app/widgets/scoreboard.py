@@ -39,15 +39,14 @@ class Scoreboard(Widget):
         *(f"scoreboard--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
-    state: reactive[GameState | None] = reactive(None)
-    seats: reactive[tuple[PlayerInfo, ...]] = reactive(())
+    # The height follows the text (``height: auto``): what can change the number of lines lays out again.
+    state: reactive[GameState | None] = reactive(None, layout=True)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), layout=True)
     letter: reactive[str] = reactive("S")
     thinking: reactive[bool] = reactive(False)
-    paused: reactive[bool] = reactive(False)
-    live: reactive[bool] = reactive(True)  # False in a replay: no one is about to move
+    paused: reactive[bool] = reactive(False, layout=True)
+    live: reactive[bool] = reactive(True, layout=True)  # False in a replay: no one is about to move
     _frame: reactive[int] = reactive(0)
-
-    _lines = 0
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
@@ -92,10 +91,6 @@ class Scoreboard(Widget):
                 text.append(" =" if state.is_draw else " ★", bold)
             text.append("\n")
         text.append(self._status(state, seats))
-        lines = text.plain.count("\n") + 1
-        if lines != self._lines:  # the height follows the text: lay out again only when it changes
-            self._lines = lines
-            self.call_after_refresh(self.refresh, layout=True)
         return text
 
     def _status(self, state: GameState, seats) -> Text:
