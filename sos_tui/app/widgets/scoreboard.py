@@ -40,7 +40,9 @@ class Scoreboard(Widget):
     }
 
     # The height follows the text (``height: auto``): what can change the number of lines lays out again.
-    state: reactive[GameState | None] = reactive(None, layout=True)
+    # A layout pass costs tens of milliseconds on a big board, so a move lays out only when it
+    # changes the number of lines (the game ends, or starts again): see watch_state.
+    state: reactive[GameState | None] = reactive(None)
     seats: reactive[tuple[PlayerInfo, ...]] = reactive((), layout=True)
     letter: reactive[str] = reactive("S")
     thinking: reactive[bool] = reactive(False)
@@ -50,6 +52,10 @@ class Scoreboard(Widget):
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
+
+    def watch_state(self, old: GameState | None, new: GameState | None) -> None:
+        if (old is None or old.is_over) != (new is None or new.is_over):
+            self.refresh(layout=True)
 
     def watch_thinking(self, thinking: bool) -> None:
         if thinking:
