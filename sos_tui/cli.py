@@ -138,21 +138,12 @@ def game_from_args(args: argparse.Namespace) -> GameRecord | None:
     return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
 
 
-<<<<<<< HEAD
 def _has_terminal() -> bool:
     try:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):  # closed or replaced streams
         return False
 
-=======
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] == "arena":
-        return arena_command(argv[1:])
-    if argv and argv[0] == "history":
-        from sos_tui.storage.history import main as history
->>>>>>> 1b401c2
 
 def launch(game: GameRecord | None, mouse: bool) -> None:
     """Run the terminal app (replaced by tests)."""
@@ -179,7 +170,6 @@ def play(args: argparse.Namespace) -> int:
     return 0
 
 
-<<<<<<< HEAD
 # -- history -----------------------------------------------------------------------------------
 def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
     limits = f"from {low} to {high}" if high is not None else f"at least {low}"
@@ -312,15 +302,76 @@ def history(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- arena -------------------------------------------------------------------------------------
-def arena(argv: list[str]) -> int:
-    """``sos-tui arena ...``: handed to the arena's own command line (a thin call)."""
-    from sos_tui.ai.arena import main as arena_main
+# -- sos-tui arena ---------------------------------------------------------------------------
+def arena_command(argv: list[str]) -> int:
+    """``sos-tui arena``: play two levels against each other and print each game's result as it
+    finishes, then A's score rate with a 95% interval (``--json``: one JSON object instead).
+    Ctrl+c stops the run: one line on stderr, the games played so far, exit status 130."""
+    from sos_tui.ai import arena
 
+    parser = _Parser(prog="sos-tui arena", description="Pit two computer levels against each other.")
+    parser.add_argument("level_a", metavar="LEVEL_A", choices=list(COMPUTER_LEVELS),
+                        help=" | ".join(COMPUTER_LEVELS))
+    parser.add_argument("level_b", metavar="LEVEL_B", choices=list(COMPUTER_LEVELS),
+                        help=" | ".join(COMPUTER_LEVELS))
+    parser.add_argument("--size", type=int, default=6, help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
+    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general")
+    parser.add_argument("--games", type=int, default=20, help=f"games to play, at most {arena.MAX_GAMES:,}")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds per move; default: the fixed, clock-free search budgets")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once, at most the cores")
+    parser.add_argument("--json", action="store_true", help="print one JSON summary, for scripts")
+    args = parser.parse_args(argv)  # a bad argument: UsageError; --help: _Exit (main's policy)
     try:
-        return arena_main(argv)
-    except SystemExit as done:  # its --help
-        return done.code if isinstance(done.code, int) else 0
+        match = arena.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
+                            args.time_limit)
+        results = arena.run(match, args.jobs)
+    except ValueError as error:
+        return fail("arena", str(error))
+    tally = arena.Tally(match)
+    bar = sys.stderr.isatty() and not args.json
+    try:
+        for game in results:
+            tally.add(game)
+            if bar:
+                print("\r\033[K", end="", file=sys.stderr)
+            if not args.json:
+                outcome = {1: "won", 0.5: "drew", 0: "lost"}[game.result]
+                print(f"game {game.number + 1}: {match.level_a} {'first' if game.a_first else 'second'}, "
+                      f"{outcome} {game.scores[0]}-{game.scores[1]}; "
+                      f"so far {tally.points:g}/{tally.games} = {tally.rate:.1%}", flush=True)
+            if bar:
+                done = 30 * tally.games // match.games
+                print(f"[{'#' * done}{' ' * (30 - done)}] {tally.games}/{match.games}", end="",
+                      file=sys.stderr, flush=True)
+        status = 0
+    except KeyboardInterrupt:
+        results.close()
+        print(f"\nsos-tui arena: interrupted after {tally.games} of {match.games} games", file=sys.stderr)
+        status = 130
+    if bar and status == 0:
+        print(file=sys.stderr)
+    _arena_report(tally, args.json, interrupted=status == 130)
+    return status
+
+
+def _arena_report(tally, as_json: bool, interrupted: bool):
+    summary = tally.summary()
+    if as_json:
+        print(json.dumps({**summary, "interrupted": interrupted}), flush=True)
+        return
+    m = tally.match
+    print(f"{m.level_a} vs {m.level_b}: {m.size}x{m.size} {m.mode}, {tally.games} games, seed {m.seed}, "
+          f"time limit {m.time_limit or 'none (fixed budgets)'}")
+    if not tally.games:
+        return
+    low, high = tally.interval()
+    print(f"{m.level_a}: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses")
+    print(f"{m.level_a} score rate: {tally.rate:.1%} (95% CI {low:.1%} to {high:.1%})")
+    for name, key in ((f"{m.level_a} (A)", "a_seconds_per_move"), (f"{m.level_b} (B)", "b_seconds_per_move")):
+        if seconds := summary[key]:
+            print(f"{name} seconds per move: median {seconds['median']:.3f}, max {seconds['max']:.3f}")
 
 
 # -- the entry point ---------------------------------------------------------------------------
@@ -358,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = argv[0] if argv and argv[0] in (*COMMANDS, "arena") else ""
     try:
         if command == "arena":
-            return arena(argv[1:])
+            return arena_command(argv[1:])
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command or "play"](args)
     except _Exit as done:  # --help, --version
@@ -371,82 +422,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-=======
-# -- sos-tui arena ---------------------------------------------------------------------------
-def arena_command(argv: list[str]) -> int:
-    """``sos-tui arena``: play two levels against each other and print each game's result as it
-    finishes, then A's score rate with a 95% interval (``--json``: one JSON object instead).
-    Ctrl+c stops the run: one line on stderr, the games played so far, exit status 130."""
-    from sos_tui.ai import arena
-
-    parser = _Parser(prog="sos-tui arena", description="Pit two computer levels against each other.")
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=list(LEVELS), help=" | ".join(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=list(LEVELS), help=" | ".join(LEVELS))
-    parser.add_argument("--size", type=int, default=6, help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
-    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general")
-    parser.add_argument("--games", type=int, default=20, help=f"games to play, at most {arena.MAX_GAMES:,}")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="seconds per move; default: the fixed, clock-free search budgets")
-    parser.add_argument("--jobs", type=int, default=1, help="games played at once, at most the cores")
-    parser.add_argument("--json", action="store_true", help="print one JSON summary, for scripts")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as stop:  # --help, or a bad argument (one line already printed)
-        return stop.code
-    try:
-        match = arena.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
-                            args.time_limit)
-        results = arena.run(match, args.jobs)
-    except ValueError as error:
-        print(f"sos-tui arena: {error}", file=sys.stderr)
-        return 2
-    tally = arena.Tally(match)
-    bar = sys.stderr.isatty() and not args.json
-    try:
-        for game in results:
-            tally.add(game)
-            if bar:
-                print("\r\033[K", end="", file=sys.stderr)
-            if not args.json:
-                outcome = {1: "won", 0.5: "drew", 0: "lost"}[game.result]
-                print(f"game {game.number + 1}: {match.level_a} {'first' if game.a_first else 'second'}, "
-                      f"{outcome} {game.scores[0]}-{game.scores[1]}; "
-                      f"so far {tally.points:g}/{tally.games} = {tally.rate:.1%}", flush=True)
-            if bar:
-                done = 30 * tally.games // match.games
-                print(f"[{'#' * done}{' ' * (30 - done)}] {tally.games}/{match.games}", end="",
-                      file=sys.stderr, flush=True)
-        status = 0
-    except KeyboardInterrupt:
-        results.close()
-        print(f"\nsos-tui arena: interrupted after {tally.games} of {match.games} games", file=sys.stderr)
-        status = 130
-    if bar and status == 0:
-        print(file=sys.stderr)
-    _arena_report(tally, args.json, interrupted=status == 130)
-    return status
-
-
-def _arena_report(tally, as_json: bool, interrupted: bool):
-    import json
-
-    summary = tally.summary()
-    if as_json:
-        print(json.dumps({**summary, "interrupted": interrupted}), flush=True)
-        return
-    m = tally.match
-    print(f"{m.level_a} vs {m.level_b}: {m.size}x{m.size} {m.mode}, {tally.games} games, seed {m.seed}, "
-          f"time limit {m.time_limit or 'none (fixed budgets)'}")
-    if not tally.games:
-        return
-    low, high = tally.interval()
-    print(f"{m.level_a}: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses")
-    print(f"{m.level_a} score rate: {tally.rate:.1%} (95% CI {low:.1%} to {high:.1%})")
-    for name, key in ((f"{m.level_a} (A)", "a_seconds_per_move"), (f"{m.level_b} (B)", "b_seconds_per_move")):
-        if seconds := summary[key]:
-            print(f"{name} seconds per move: median {seconds['median']:.3f}, max {seconds['max']:.3f}")
->>>>>>> 1b401c2
 
 
 if __name__ == "__main__":
