@@ -3,6 +3,7 @@
     sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
     sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
     sos-tui arena LEVEL_A LEVEL_B [...]
+    sos-tui review FILE [--json]
 
 One error policy for all of them: a bad argument, an unreadable file or an unusable history
 prints one line on stderr and exits 2, never a traceback. Text from outside (names, paths, error
@@ -302,6 +303,49 @@ def history(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- review ------------------------------------------------------------------------------------
+def _review_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a saved game (finished or not)")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"format": "sos-review", ...}: each move\'s best move, loss and mark')
+
+
+def review(args: argparse.Namespace) -> int:
+    """``sos-tui review FILE``: every move's mark, loss and best move; a progress bar on stderr
+    when it is a terminal (and not with --json)."""
+    from sos_tui.ai.review import annotated_transcript, review_json
+    from sos_tui.ai.review import review as review_game
+
+    try:
+        record = load_record(args.file)
+    except LoadError as error:
+        return fail("review", str(error))
+    bar = not args.json and _is_terminal(sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        filled = 30 * done // total
+        print(f"\r\033[Kreviewing [{'#' * filled}{' ' * (30 - filled)}] {done}/{total}", end="",
+              file=sys.stderr, flush=True)
+
+    try:
+        reviews = list(review_game(record, progress=progress if bar else None))
+    finally:
+        if bar and record.moves:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.json:
+        sys.stdout.write(json.dumps(review_json(reviews)) + "\n")
+    else:
+        sys.stdout.write(annotated_transcript(record, reviews))
+    return 0
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 # -- sos-tui arena ---------------------------------------------------------------------------
 def arena_command(argv: list[str]) -> int:
     """``sos-tui arena``: play two levels against each other and print each game's result as it
@@ -375,7 +419,7 @@ def _arena_report(tally, as_json: bool, interrupted: bool):
 
 
 # -- the entry point ---------------------------------------------------------------------------
-COMMANDS = {"play": play, "history": history}
+COMMANDS = {"play": play, "history": history, "review": review}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -383,7 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Play SOS in the terminal. With no options, a setup screen opens.",
         epilog="Also: 'sos-tui arena LEVEL_A LEVEL_B ...' pits computer players against each other; "
-               "'sos-tui history' lists past games. Each has its own --help.",
+               "'sos-tui history' lists past games; 'sos-tui review FILE' marks a saved game's moves. "
+               "Each has its own --help.",
     )
     _play_options(parser)  # 'play' is the default command: its options work without the word
     parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
@@ -391,6 +436,12 @@ def build_parser() -> argparse.ArgumentParser:
     _play_options(commands.add_parser("play", help="play a game (the default)", description="Play a game."))
     _history_options(commands.add_parser("history", help="list finished games and statistics",
                                          description="Show finished games and statistics."))
+    _review_options(commands.add_parser(
+        "review", help="mark every move of a saved game: best, inaccuracy, mistake, blunder",
+        description="Review a saved game: each move's mark (! best, ?! inaccuracy, ? mistake, ?? blunder), "
+                    "its loss and the best move, exact where solved (always on boards up to 4x4), "
+                    "marked ~ where estimated. General mode: inaccuracy 1 point, mistake 2-3, blunder 4+. "
+                    "Simple mode: mistake a result step (win to draw, draw to loss), blunder win to loss."))
     commands.add_parser("arena", help="pit two computer levels against each other", add_help=False)
     return parser
 

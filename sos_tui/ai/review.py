@@ -371,3 +371,62 @@ def _estimate_many(state: GameState, index: int, move: Move, budget: ReviewBudge
     i, letter = best_move
     return MoveReview(index, mover, move, Move(i // state.size, i % state.size, letter), played_value,
                       best_value, False, state.mode, advantage)
+
+
+# -- text -------------------------------------------------------------------------------------
+def key_moments(reviews, count: int = 3) -> list[MoveReview]:
+    """The ``count`` moves that gave away the most (loss > 0 only), biggest first, earliest
+    first among equals."""
+    costly = [r for r in reviews if r.points > 0]
+    return sorted(costly, key=lambda r: (-r.loss, r.index))[:count]
+
+
+def legend(mode: Mode | str) -> str:
+    if Mode(mode) is Mode.GENERAL:
+        return ("Marks: ! best, ?! inaccuracy (loses 1 point), ? mistake (2-3 points), "
+                "?? blunder (4 or more); ~ an estimate")
+    return "Marks: ! best, ? mistake (win to draw, or draw to loss), ?? blunder (win to loss); ~ an estimate"
+
+
+def describe(review: MoveReview) -> str:
+    """``"?  loses 2, best O c3"``, ``"!"``, with ``~`` before an estimated loss."""
+    if not review.points:
+        return review.mark
+    unit = "point" if review.mode is Mode.GENERAL else "result step"
+    plural = "" if review.points == 1 else "s"
+    approx = "" if review.exact else "~"
+    return f"{review.mark:<2} loses {approx}{review.points} {unit}{plural}, best {review.best}"
+
+
+def annotated_transcript(record: GameRecord, reviews) -> str:
+    """The game's transcript (``engine.transcript``) with each move's mark, loss and best move,
+    and the key moments. Names are printed as data (``printable``)."""
+    from sos_tui.engine import printable, transcript
+
+    reviews = {r.index: r for r in reviews}
+    plain = transcript(record).splitlines()
+    state = record.state
+    shown = [printable(p.name) for p in record.players]
+    width = len(str(len(record.moves)))
+    out, number = [], 0
+    for line in plain:
+        if number < len(record.moves) and line.startswith(f"{number + 1:>{width}}. "):
+            review = reviews.get(number)
+            out.append(f"{line:<{width + 24}} {describe(review)}" if review else line)
+            number += 1
+        else:
+            out.append(line)
+        if line.startswith("Started: "):
+            out.append(legend(record.mode))
+    moments = key_moments(reviews.values())
+    out.append("Key moments:" + ("" if moments else " none, every move was best"))
+    out += [f"  {r.index + 1}. {shown[r.player]}: {r.move}  {describe(r)}" for r in moments]
+    missing = state.move_count - len(reviews)
+    if missing:
+        out.append(f"({missing} move{'s' if missing != 1 else ''} not reviewed)")
+    return "\n".join(out) + "\n"
+
+
+def review_json(reviews) -> dict:
+    """The ``sos-review`` document of the CLI's ``--json``."""
+    return {"format": "sos-review", "version": 1, "moves": [r.to_dict() for r in reviews]}
