@@ -116,3 +116,26 @@ async def test_stopping_a_review_leaves_no_process_behind():
         assert len(screen.reviews) < screen.total
         await pilot.press("escape")
     assert multiprocessing.active_children() == []
+
+
+async def test_history_review_opens_the_replay_with_the_review_running():
+    from sos_tui.app.screens.history import HistoryScreen
+    from sos_tui.storage import History
+
+    from .test_app_storage_screens import SIZE, Host, loaded
+
+    with History() as history:
+        assert history.record_game(known_game())
+    app = Host(HistoryScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.record.moves == known_game().moves
+        await wait_review(screen, pilot)
+        expected = [r.to_dict() for r in review(known_game())]
+        assert [screen.reviews[i].to_dict() for i in range(len(MOVES))] == expected
+        await pilot.press("escape")
+        await pilot.pause()
+    assert multiprocessing.active_children() == []

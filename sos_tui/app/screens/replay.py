@@ -123,6 +123,7 @@ class ReplayScreen(Screen[GameRecord | None]):
         self.start_review = review  # start the review on mount (the game-over dialog's Review)
         self.reviews: dict[int, MoveReview] = {}
         self.reviewing = False
+        self._own_pool = None  # a pool of its own, on an app without one (tests' host apps)
         states = [GameState.new(record.size, record.mode, len(record.players))]
         for move in record.moves:
             states.append(states[-1].play(move))
@@ -182,6 +183,8 @@ class ReplayScreen(Screen[GameRecord | None]):
     def on_unmount(self) -> None:
         self._stop_timer()
         self.stop_review()
+        if self._own_pool is not None:
+            self._own_pool.shutdown()
 
     # -- the position -----------------------------------------------------------------------
     @property
@@ -316,7 +319,7 @@ class ReplayScreen(Screen[GameRecord | None]):
         if len(self.reviews) == self.total:
             self.notify("This game is reviewed: step through it to see each move.", timeout=2)
             return
-        pool = self.app.computer
+        pool = self.pool
         if pool.busy:
             self.notify("The computer is busy with a move: try again in a moment.", timeout=3)
             return
@@ -324,12 +327,22 @@ class ReplayScreen(Screen[GameRecord | None]):
         self.reviewing = True
         self._run_review()
 
+    @property
+    def pool(self):
+        """The app's computer process pool (the review runs there, one move at a time)."""
+        pool = getattr(self.app, "computer", None)
+        if pool is None:
+            from sos_tui.session import ComputerPool
+
+            pool = self._own_pool = self._own_pool or ComputerPool()
+        return pool
+
     def stop_review(self) -> None:
         """Cancel the review: its worker, and the computer's process (terminated)."""
         if self.reviewing:
             self.reviewing = False
             self.workers.cancel_group(self, "review")
-            self.app.computer.cancel()
+            self.pool.cancel()
             if self.is_mounted:
                 self._show_progress()
 
@@ -337,7 +350,7 @@ class ReplayScreen(Screen[GameRecord | None]):
     async def _run_review(self) -> None:
         from sos_tui.session import ComputerFailed
 
-        pool, budget = self.app.computer, ReviewBudget()
+        pool, budget = self.pool, ReviewBudget()
         final = self.states[-1]
         try:
             for index in range(self.total):
@@ -396,7 +409,9 @@ class ReplayScreen(Screen[GameRecord | None]):
             label.update("" if self.position else "The start: step on (→) to see each move.")
         else:
             name = shown(self.record.players[verdict.player].name, 16)
-            best = "" if verdict.best == verdict.move else "  [x] on the board"
+            on_board = (f"[{verdict.best.letter}]" if (verdict.best.row, verdict.best.col) != (
+                verdict.move.row, verdict.move.col) else f"{verdict.move.letter}→{verdict.best.letter}")
+            best = "" if verdict.best == verdict.move else f"  ({on_board} on the board)"
             label.update(f"{verdict.index + 1}. {name}: {verdict.move}  {describe(verdict)}{best}"
                          + ("" if verdict.exact else "  (estimate)"))
             board.best = None if verdict.best == verdict.move else verdict.best
