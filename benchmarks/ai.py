@@ -20,7 +20,7 @@ import sys
 import time
 
 from sos_tui.ai import LEVELS, computer_player
-from sos_tui.ai.arena import play_game
+from sos_tui.ai.arena import Match, play_game
 from sos_tui.engine import GameState
 
 
@@ -38,7 +38,8 @@ def main(argv: list[str]) -> int:
         for level in LEVELS:
             times: list[float] = []
             for game in range(args.games):
-                _, mine, _ = play_game(level, "medium", size, "general", game, game % 2 == 0, args.time_limit)
+                mine = play_game(Match(level, "medium", size, games=args.games, seed=0,
+                                       time_limit=args.time_limit), game).a_seconds
                 times += mine
             print(f"{level:8} {size}x{size:<4} {len(times):>6} {statistics.median(times):>9.3f} "
                   f"{max(times):>7.3f}", flush=True)

@@ -15,7 +15,8 @@ import sys
 import time
 
 from sos_tui.ai import choose_move
-from sos_tui.ai.exact import OutOfBudget, Solver, masks
+from sos_tui.ai.budget import OutOfBudget
+from sos_tui.ai.solver import Solver
 from sos_tui.engine import GameState
 
 
@@ -45,7 +46,7 @@ def main(argv: list[str]) -> int:
             solver = Solver(args.size, "general", None, args.max_nodes)
             start = time.perf_counter()
             try:
-                solver.best_move(*masks(state.board))
+                solver.best_move(state.board)
             except OutOfBudget:
                 failed += 1
                 continue

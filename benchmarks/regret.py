@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from sos_tui.ai import LEVELS, computer_player
-from sos_tui.ai.exact import Solver, masks
+from sos_tui.ai.solver import Solver
 from sos_tui.engine import GameState, Move
 
 POSITIONS = Path(__file__).with_name("regret_positions.json")
@@ -38,7 +38,7 @@ def positions() -> list[tuple[GameState, int]]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("levels", nargs="*", choices=LEVELS, default=["expert", "hard"])
+    parser.add_argument("levels", nargs="*", choices=list(LEVELS), default=["expert", "hard"])
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     args = parser.parse_args(argv)
     cases = positions()[: args.limit]
@@ -48,8 +48,7 @@ def main(argv: list[str]) -> int:
             start = time.perf_counter()
             move = computer_player(level, seed=k).choose_move(state)
             seconds.append(time.perf_counter() - start)
-            sm, om = masks(state.board)
-            after = Solver(8, "general").child_value(sm, om, move.row * 8 + move.col, move.letter == "S")
+            after = Solver(8, "general").child_value(state.board, move.row * 8 + move.col, move.letter)
             regrets.append(value - after)
             print(f"\r{level}: {k + 1}/{len(cases)}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)

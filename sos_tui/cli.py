@@ -3,6 +3,7 @@
     sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
     sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
     sos-tui arena LEVEL_A LEVEL_B [...]
+    sos-tui review FILE [--json]
     sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
                  [--headless] [--server URL]
     sos-tui join ws://HOST:PORT/CODE [--name NAME]
@@ -306,15 +307,119 @@ def history(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- arena -------------------------------------------------------------------------------------
-def arena(argv: list[str]) -> int:
-    """``sos-tui arena ...``: handed to the arena's own command line (a thin call)."""
-    from sos_tui.ai.arena import main as arena_main
+# -- review ------------------------------------------------------------------------------------
+def _review_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a saved game (finished or not)")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"format": "sos-review", ...}: each move\'s best move, loss and mark')
+
+
+def review(args: argparse.Namespace) -> int:
+    """``sos-tui review FILE``: every move's mark, loss and best move; a progress bar on stderr
+    when it is a terminal (and not with --json)."""
+    from sos_tui.ai.review import annotated_transcript, review_json
+    from sos_tui.ai.review import review as review_game
 
     try:
-        return arena_main(argv)
-    except SystemExit as done:  # its --help
-        return done.code if isinstance(done.code, int) else 0
+        record = load_record(args.file)
+    except LoadError as error:
+        return fail("review", str(error))
+    bar = not args.json and _is_terminal(sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        filled = 30 * done // total
+        print(f"\r\033[Kreviewing [{'#' * filled}{' ' * (30 - filled)}] {done}/{total}", end="",
+              file=sys.stderr, flush=True)
+
+    try:
+        reviews = list(review_game(record, progress=progress if bar else None))
+    finally:
+        if bar and record.moves:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.json:
+        sys.stdout.write(json.dumps(review_json(reviews)) + "\n")
+    else:
+        sys.stdout.write(annotated_transcript(record, reviews))
+    return 0
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# -- sos-tui arena ---------------------------------------------------------------------------
+def arena_command(argv: list[str]) -> int:
+    """``sos-tui arena``: play two levels against each other and print each game's result as it
+    finishes, then A's score rate with a 95% interval (``--json``: one JSON object instead).
+    Ctrl+c stops the run: one line on stderr, the games played so far, exit status 130."""
+    from sos_tui.ai import arena
+
+    parser = _Parser(prog="sos-tui arena", description="Pit two computer levels against each other.")
+    parser.add_argument("level_a", metavar="LEVEL_A", choices=list(COMPUTER_LEVELS),
+                        help=" | ".join(COMPUTER_LEVELS))
+    parser.add_argument("level_b", metavar="LEVEL_B", choices=list(COMPUTER_LEVELS),
+                        help=" | ".join(COMPUTER_LEVELS))
+    parser.add_argument("--size", type=int, default=6, help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
+    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general")
+    parser.add_argument("--games", type=int, default=20, help=f"games to play, at most {arena.MAX_GAMES:,}")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds per move; default: the fixed, clock-free search budgets")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once, at most the cores")
+    parser.add_argument("--json", action="store_true", help="print one JSON summary, for scripts")
+    args = parser.parse_args(argv)  # a bad argument: UsageError; --help: _Exit (main's policy)
+    try:
+        match = arena.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
+                            args.time_limit)
+        results = arena.run(match, args.jobs)
+    except ValueError as error:
+        return fail("arena", str(error))
+    tally = arena.Tally(match)
+    bar = sys.stderr.isatty() and not args.json
+    try:
+        for game in results:
+            tally.add(game)
+            if bar:
+                print("\r\033[K", end="", file=sys.stderr)
+            if not args.json:
+                outcome = {1: "won", 0.5: "drew", 0: "lost"}[game.result]
+                print(f"game {game.number + 1}: {match.level_a} {'first' if game.a_first else 'second'}, "
+                      f"{outcome} {game.scores[0]}-{game.scores[1]}; "
+                      f"so far {tally.points:g}/{tally.games} = {tally.rate:.1%}", flush=True)
+            if bar:
+                done = 30 * tally.games // match.games
+                print(f"[{'#' * done}{' ' * (30 - done)}] {tally.games}/{match.games}", end="",
+                      file=sys.stderr, flush=True)
+        status = 0
+    except KeyboardInterrupt:
+        results.close()
+        print(f"\nsos-tui arena: interrupted after {tally.games} of {match.games} games", file=sys.stderr)
+        status = 130
+    if bar and status == 0:
+        print(file=sys.stderr)
+    _arena_report(tally, args.json, interrupted=status == 130)
+    return status
+
+
+def _arena_report(tally, as_json: bool, interrupted: bool):
+    summary = tally.summary()
+    if as_json:
+        print(json.dumps({**summary, "interrupted": interrupted}), flush=True)
+        return
+    m = tally.match
+    print(f"{m.level_a} vs {m.level_b}: {m.size}x{m.size} {m.mode}, {tally.games} games, seed {m.seed}, "
+          f"time limit {m.time_limit or 'none (fixed budgets)'}")
+    if not tally.games:
+        return
+    low, high = tally.interval()
+    print(f"{m.level_a}: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses")
+    print(f"{m.level_a} score rate: {tally.rate:.1%} (95% CI {low:.1%} to {high:.1%})")
+    for name, key in ((f"{m.level_a} (A)", "a_seconds_per_move"), (f"{m.level_b} (B)", "b_seconds_per_move")):
+        if seconds := summary[key]:
+            print(f"{name} seconds per move: median {seconds['median']:.3f}, max {seconds['max']:.3f}")
 
 
 # -- network play: host, join, server ----------------------------------------------------------
@@ -492,7 +597,7 @@ def launch_network(plan, mouse: bool) -> None:
 
 
 # -- the entry point ---------------------------------------------------------------------------
-COMMANDS = {"play": play, "history": history, "host": host, "join": join, "server": server}
+COMMANDS = {"play": play, "history": history, "review": review, "host": host, "join": join, "server": server}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -500,7 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Play SOS in the terminal. With no options, a setup screen opens.",
         epilog="Also: 'sos-tui arena LEVEL_A LEVEL_B ...' pits computer players against each other; "
-               "'sos-tui history' lists past games. Each has its own --help.",
+               "'sos-tui history' lists past games; 'sos-tui review FILE' marks a saved game's moves. "
+               "Each has its own --help.",
     )
     _play_options(parser)  # 'play' is the default command: its options work without the word
     parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
@@ -508,6 +614,12 @@ def build_parser() -> argparse.ArgumentParser:
     _play_options(commands.add_parser("play", help="play a game (the default)", description="Play a game."))
     _history_options(commands.add_parser("history", help="list finished games and statistics",
                                          description="Show finished games and statistics."))
+    _review_options(commands.add_parser(
+        "review", help="mark every move of a saved game: best, inaccuracy, mistake, blunder",
+        description="Review a saved game: each move's mark (! best, ?! inaccuracy, ? mistake, ?? blunder), "
+                    "its loss and the best move, exact where solved (always on boards up to 4x4), "
+                    "marked ~ where estimated. General mode: inaccuracy 1 point, mistake 2-3, blunder 4+. "
+                    "Simple mode: mistake a result step (win to draw, draw to loss), blunder win to loss."))
     commands.add_parser("arena", help="pit two computer levels against each other", add_help=False)
     _host_options(commands.add_parser(
         "host", help="host a game that friends join over the network",
@@ -535,7 +647,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = argv[0] if argv and argv[0] in (*COMMANDS, "arena") else ""
     try:
         if command == "arena":
-            return arena(argv[1:])
+            return arena_command(argv[1:])
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command or "play"](args)
     except _Exit as done:  # --help, --version

@@ -5,14 +5,18 @@ from __future__ import annotations
 import pickle
 import random
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from random import Random
 
 import pytest
 
 from sos_tui.ai import LEVELS, choose_move, computer_player
-from sos_tui.ai.arena import main as arena_main
-from sos_tui.ai.book import BOOK, book_move
-from sos_tui.ai.exact import SURE, Solver, masks
-from sos_tui.ai.tactics import canonical, geometry, is_safe, symmetries
+from sos_tui.ai.bitboard import general_playout, grid
+from sos_tui.ai.book import BOOK, book_move, canonical, symmetries
+from sos_tui.ai.safe_game import SURE, SafeGameSearch
+from sos_tui.ai.search import MaxNSearch, SearchBoard, search_move
+from sos_tui.ai.solver import Solver
+from sos_tui.ai.tactics import geometry, is_safe, safe_moves, scoring_moves, threats_made
 from sos_tui.engine import GameState, Move
 
 
@@ -24,8 +28,7 @@ def position(rows: list[str], mode: str = "general", players: int = 2, to_move: 
     for r, c, ch in letters:
         state = state.play(Move(r, c, ch))
     assert sum(state.scores) == 0, "test positions must not contain an SOS"
-    while state.to_move != to_move:  # not needed by the positions below, kept honest
-        raise AssertionError(f"position has player {state.to_move} to move")
+    assert state.to_move == to_move, f"position has player {state.to_move} to move"
     return state
 
 
@@ -37,7 +40,7 @@ def play_out(state: GameState, seats) -> GameState:
     return state
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", list(LEVELS))
 @pytest.mark.parametrize("mode", ["general", "simple"])
 def test_every_level_takes_an_obvious_sos(level, mode):
     state = position(["S.S..", ".....", ".....", ".....", "....."], mode)
@@ -76,8 +79,8 @@ def test_simple_mode_never_leaves_s_gap_s(level, seed):
 
 
 def test_exact_values_of_the_empty_3x3_board():
-    assert Solver(3, "general").value(0, 0) == 0
-    assert Solver(3, "simple").value(0, 0) == 0
+    assert Solver(3, "general").value("." * 9) == 0
+    assert Solver(3, "simple").value("." * 9) == 0
 
 
 def test_book_openings_agree_with_solved_facts():
@@ -90,11 +93,11 @@ def test_book_openings_agree_with_solved_facts():
     # the solver's best move keeps the value it promises (a 12-empty board)
     state = GameState.from_moves(["S b1", "O a1", "O d4", "S c4"], size=4)
     solver = Solver(4, "general")
-    value, cell, is_s = solver.best_move(*masks(state.board))
-    after = state.play(Move(cell // 4, cell % 4, "S" if is_s else "O"))
+    value, cell, letter = solver.best_move(state.board)
+    after = state.play(Move(cell // 4, cell % 4, letter))
     sign = 1 if after.to_move == state.to_move else -1
     gained = sum(after.scores) - sum(state.scores)
-    assert value == gained + sign * solver.value(*masks(after.board))
+    assert value == gained + sign * solver.value(after.board)
 
 
 def _minimax(state: GameState) -> int:
@@ -119,23 +122,26 @@ def test_general_solver_agrees_with_plain_minimax(seed):
     while state.empty_cells > 6:
         state = state.play(rng.choice(state.legal_moves()))
     solver = Solver(size, "general")
-    assert solver.value(*masks(state.board)) == _minimax(state)
-    value, cell, is_s = solver.best_move(*masks(state.board))
-    after = state.play(Move(cell // size, cell % size, "S" if is_s else "O"))
+    assert solver.value(state.board) == _minimax(state)
+    value, cell, letter = solver.best_move(state.board)
+    after = state.play(Move(cell // size, cell % size, letter))
     gained = after.scores[state.to_move] - state.scores[state.to_move]
     rest = _minimax(after)
     assert value == gained + (rest if after.to_move == state.to_move else -rest) == _minimax(state)
 
 
+@pytest.mark.parametrize("size", [3, 4])
 @pytest.mark.parametrize("mode", ["general", "simple"])
-def test_deepest_book_moves_are_optimal(mode):
-    solver = Solver(4, mode)
-    deepest = sorted(image for image in BOOK[(4, mode)] if image.count(".") == 13)[:3]
-    assert deepest
-    for image in deepest:
-        cell, letter = BOOK[(4, mode)][image]
-        best = solver.value(*masks(image))
-        assert solver.child_value(*masks(image), cell, letter == "S") == best
+def test_a_random_sample_of_book_moves_is_optimal(size, mode):
+    # re-solve entries with the project's own solver (`python -m sos_tui.ai.book --check` does all)
+    entries = BOOK[(size, mode)]
+    assert entries
+    deep = sorted(image for image in entries if image.count(".") <= size * size - 3)
+    solver = Solver(size, mode)
+    for image in random.Random(f"{size}{mode}").sample(deep, 4):
+        cell, letter = entries[image]
+        assert image[cell] == "."
+        assert solver.child_value(image, cell, letter) == solver.value(image), image
 
 
 @pytest.mark.parametrize("mode", ["general", "simple"])
@@ -157,7 +163,7 @@ def test_canonical_board_is_the_same_for_every_symmetry():
     assert len(images) == 1
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", list(LEVELS))
 @pytest.mark.parametrize("mode", ["general", "simple"])
 def test_three_player_games_finish_with_legal_moves(level, mode):
     seats = [computer_player(level, seed=s) for s in range(3)]
@@ -165,7 +171,7 @@ def test_three_player_games_finish_with_legal_moves(level, mode):
     assert final.is_over
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", list(LEVELS))
 def test_choose_move_is_deterministic_for_a_seed(level):
     state = GameState.from_moves(["S a1", "O c3", "S e5", "O b4"], size=6)
     moves = {computer_player(level, seed=3).choose_move(state) for _ in range(2)}
@@ -203,25 +209,6 @@ def test_bad_level_and_finished_game_are_refused():
         computer_player("easy").choose_move(state)
 
 
-def test_arena_prints_its_report(capsys):
-    assert arena_main(["medium", "easy", "--size", "4", "--games", "4", "--seed", "1", "--jobs", "1"]) == 0
-    out, err = capsys.readouterr()
-    assert "medium: " in out and "wins" in out and "draws" in out and "losses" in out
-    assert "score rate" in out and "95% CI" in out
-    assert "medium (A) seconds per move: median" in out and "easy (B)" in out
-    assert "4/4" in err
-
-
-@pytest.mark.parametrize("argv", [
-    ["wizard", "easy"], ["easy"], ["easy", "hard", "--size", "2"], ["easy", "hard", "--games", "0"],
-    ["easy", "hard", "--mode", "silly"], ["easy", "hard", "--time-limit", "-1"],
-])
-def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
-    assert arena_main(argv) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("sos-tui arena: error:")
-
-
 @pytest.mark.parametrize("level", ["hard", "expert"])
 @pytest.mark.parametrize("seed", range(3))
 def test_hard_solves_a_simple_endgame_exactly(level, seed):
@@ -238,26 +225,21 @@ def test_safe_move_search_proves_the_simple_endgame():
     moves = ["O a5", "S d2", "O a4", "O c4", "S a3", "O e2", "S c2", "O c5", "O b5", "O e3", "S e1",
              "O c1", "O d4", "O d5"]
     state = GameState.from_moves(moves, size=5, mode="simple")
-    results = {Solver(5, "simple", None, 100_000).simple_search(*masks(state.board), 40, 1) for _ in range(2)}
-    assert results == {(SURE, 13, True)}
+    results = {SafeGameSearch(5, seed=1, max_nodes=100_000).best(state.board, 40) for _ in range(2)}
+    assert results == {(SURE, 13, "S")}
 
 
-def test_general_playout_estimate_is_deterministic_and_exact_at_the_end():
-    from random import Random
-
-    from sos_tui.ai.search import Search
-
+def test_general_playouts_are_seeded_and_take_what_is_on_offer():
     rng = random.Random(5)
     state = GameState.new(6, "general")
     for _ in range(14):
         state = state.play(rng.choice(state.legal_moves()))
-    values = {Search(state, max_depth=1, width=12, root_width=12, rng=Random(3), playouts=4)._playout_value()
-              for _ in range(2)}
-    assert len(values) == 1
+    g = grid(6)
+    runs = {general_playout(*g.masks(state.board), g, Random(3)) for _ in range(2)}
+    assert len(runs) == 1 and next(iter(runs))[1] == 36 - 14
     # one empty cell, where an O completes two lines (a diagonal and a column): the playout takes it
     last = position(["SSO", "O.O", "OSS"])
-    search = Search(last, max_depth=1, width=12, root_width=12, playouts=2)
-    assert search._playout_value() == 2
+    assert general_playout(*grid(3).masks(last.board), grid(3), Random(1)) == (2, 1)
 
 
 @pytest.mark.parametrize(("level", "moves"), [("hard", 47), ("expert", 10), ("expert", 47)])
@@ -292,9 +274,9 @@ def test_expert_gives_one_sos_away_to_win_the_general_endgame():
     # for the mover under perfect play; every other move loses by 7 or more.
     state = position(["SS..OO", "S...SO", "S...SS", "SS..S.", "OS..S.", "OSOO.S"], to_move=1)
     solver = Solver(6, "general")
-    sm, om = masks(state.board)
-    assert solver.child_value(sm, om, 3, True) == 6
-    others = [solver.child_value(sm, om, i, s) for _, _, i, s in solver.moves(sm, om) if (i, s) != (3, True)]
+    assert solver.child_value(state.board, 3, "S") == 6
+    others = [solver.child_value(state.board, i, letter) for i, letter in solver.moves(state.board)
+              if (i, letter) != (3, "S")]
     assert len(others) == 29 and max(others) == -7
     assert computer_player("expert", seed=4).choose_move(state) == Move.parse("S d1")
 
@@ -304,68 +286,28 @@ def test_expert_search_declines_an_sos_by_blocking_it():
     # moving again and sacrificing: -4 for the mover. Writing S there scores nothing and makes
     # no threat, so the opponent must sacrifice instead: +5. Expert's search (below its exact
     # endgame, it runs on bigger boards) blocks; without blocks it could only take.
-    from random import Random
-
-    from sos_tui.ai import players
-    from sos_tui.ai.search import search_move
-
     state = position(["OO.O.O", "OOOSS.", ".O..SO", "S.O...", "S..SS.", "SSOOOS"], to_move=1)
     solver = Solver(6, "general")
-    sm, om = masks(state.board)
-    assert solver.value(sm, om) == solver.child_value(sm, om, 22, True) == 5
-    assert solver.child_value(sm, om, 22, False) == -4
-    settings = {**players._SEARCH["expert"], **players._FIXED["expert"]}
-    assert search_move(state, rng=Random(1), **settings) == Move.parse("S e4")
-    assert search_move(state, rng=Random(1), **{**settings, "blocks": 0}) == Move.parse("O e4")
+    assert solver.value(state.board) == solver.child_value(state.board, 22, "S") == 5
+    assert solver.child_value(state.board, 22, "O") == -4
+    settings = LEVELS["expert"].search
+    assert search_move(state, settings, Random(1)) == Move.parse("S e4")
+    assert search_move(state, replace(settings, blocks=0), Random(1)) == Move.parse("O e4")
 
 
 def test_expert_searches_small_sacrifices_while_safe_moves_remain():
-    from random import Random
-
-    from sos_tui.ai.search import Search
-    from sos_tui.ai.tactics import threats_made
-
     state = position(["SS..OO", "S...SO", "S...SS", "SS..S.", "OS..S.", "OSOO.S"], to_move=1)
     geo = geometry(6)
-    search = Search(state, max_depth=1, width=12, root_width=12, rng=Random(1), sacrifices_too=2)
-    moves, scoring = search._moves(12)
+    board = SearchBoard(state, LEVELS["expert"].search, Random(1), None)
+    assert LEVELS["expert"].search.sacrifices_too == 2
+    moves, scoring = board.moves(12)
     made = sorted(threats_made(state.board, geo, i, letter) for i, letter in moves)
     assert not scoring and made == [0, 0, 0, 1, 1]  # the three safe moves and two one-threat sacrifices
-
-
-def test_one_threat_cells_match_a_count_over_the_lines():
-    from sos_tui.ai.exact import one_threat
-    from sos_tui.ai.tactics import threats_made
-
-    rng = random.Random(8)
-    size, width = 7, 9
-    geo = geometry(size)
-    checked = 0
-    for _ in range(30):
-        state = GameState.new(size, "general")
-        for _ in range(rng.randrange(5, 40)):
-            state = state.play(rng.choice(state.legal_moves()))
-        pad = {i: (i // size) * width + i % size for i in range(size * size)}
-        sp = sum(1 << pad[i] for i, here in enumerate(state.board) if here == "S")
-        op = sum(1 << pad[i] for i, here in enumerate(state.board) if here == "O")
-        empty = sum(1 << pad[i] for i, here in enumerate(state.board) if here == ".")
-        one_s, one_o = one_threat(sp, op, empty, (1, width, width + 1, width - 1))
-        checked += state.empty_cells
-        for i, here in enumerate(state.board):
-            if here == ".":
-                assert bool(one_s >> pad[i] & 1) == (threats_made(state.board, geo, i, "S") == 1)
-                assert bool(one_o >> pad[i] & 1) == (threats_made(state.board, geo, i, "O") == 1)
-    assert checked > 500 and one_s | one_o
 
 
 def test_with_three_players_each_one_is_expected_to_play_for_itself():
     # max^n, not "paranoid": player 1, with no safe move left, is expected to hand player 2 as
     # little as it can, not whatever would hurt the searching player 0 most.
-    from random import Random
-
-    from sos_tui.ai.search import Search
-    from sos_tui.ai.tactics import safe_moves, scoring_moves
-
     geo = geometry(5)
     for game in range(20):  # games of medium players, until player 1 must give something away
         state = GameState.new(5, "general", 3)
@@ -374,16 +316,79 @@ def test_with_three_players_each_one_is_expected_to_play_for_itself():
             state = state.play(choose_move("medium", state, seed=game))
         if state.is_over:
             continue
-        search = Search(state, max_depth=1, width=50, root_width=50, rng=Random(1))
-        search.root = 0
+        settings = replace(LEVELS["hard"].search_many, max_depth=1, width=50, root_width=50)
+        search = MaxNSearch(state, settings, Random(1), None)
         gains = []
-        for i, letter in search._moves(50)[0]:
-            search._play(i, letter, 1)
-            gains.append(search._horizon_scores(2)[2] - state.scores[2])
-            search._undo(i, 1, 0)
+        for i, letter in search.pos.moves(50)[0]:
+            search.pos.play(i, letter, 1)
+            gains.append(search.horizon(2)[2] - state.scores[2])
+            search.pos.undo(i, 1, 0)
         if len(set(gains)) > 1:
             break
     else:
         pytest.fail("no position with a choice of sacrifices")
-    expected = search._maxn(1, 1)
+    expected = search.search(1, 1)
     assert expected[2] - state.scores[2] == min(gains) < max(gains)
+
+
+def _greedy_chain(state: GameState) -> int:
+    """The points the player to move collects by taking a move completing the most lines while
+    one scores, through the engine (ties: the first legal move)."""
+    mover, total = state.to_move, 0
+    while not state.is_over:
+        offers = [(len(state.completes(m)), m) for m in state.legal_moves() if state.completes(m)]
+        if not offers:
+            break
+        best = max(points for points, _ in offers)
+        state = state.play(next(m for points, m in offers if points == best))
+        total += best
+    assert state.is_over or state.to_move == mover or total == 0
+    return total
+
+
+def test_medium_sacrifices_the_shortest_greedy_chain():
+    # random safe moves until none is left: then medium hands over as little as a greedy
+    # opponent can collect, where the old medium only counted the threats it made
+    geo, choices = geometry(5), 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = GameState.new(5, "general")
+        while safe := safe_moves(state.board, geo):
+            i, letter = rng.choice(safe)
+            state = state.play(Move(i // 5, i % 5, letter))
+        if state.is_over:
+            continue  # safe moves filled the board
+        assert not scoring_moves(state.board, geo)
+        cost = {m: _greedy_chain(state.play(m)) for m in state.legal_moves()}
+        move = choose_move("medium", state, seed=seed)
+        assert cost[move] == min(cost.values())
+        choices += min(cost.values()) < max(cost.values())
+    assert choices >= 3
+
+
+def test_the_level_table_orders_and_defines_the_levels():
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"] and "hard" in LEVELS
+    for name, level in LEVELS.items():
+        assert level.name == name
+        assert level.greedy is not None or level.search.max_nodes > level.search_many.max_nodes
+    # easy takes an SOS 4 times in 5; medium always does, and otherwise plays safe
+    assert LEVELS["easy"].greedy.take < LEVELS["medium"].greedy.take == 1
+    assert LEVELS["expert"].exact.empties > LEVELS["hard"].exact.empties
+
+
+def test_a_bigger_exact_threshold_makes_a_level_solve_sooner(monkeypatch):
+    # 14 empty cells of 6x6 general: hard (exact from 12) searches; with its threshold raised to
+    # 14 it plays a move the solver proves optimal
+    from sos_tui.ai import players
+
+    rng = random.Random(3)
+    state = GameState.new(6, "general")
+    while state.empty_cells > 14:
+        state = state.play(choose_move("medium", state, seed=rng.randrange(99)))
+    solver = Solver(6, "general")
+    best = solver.value(state.board)
+    hard = LEVELS["hard"]
+    keen = replace(hard, exact=replace(hard.exact, empties=14, max_nodes=None))
+    monkeypatch.setitem(players.LEVELS, "hard", keen)
+    move = choose_move("hard", state, seed=1)
+    assert solver.child_value(state.board, move.row * 6 + move.col, move.letter) == best

@@ -181,3 +181,34 @@ def test_points_by_move_and_the_outcome_agree_with_the_scores(size, players, mod
         assert (state.outcome.scores, state.outcome.winners) == (state.scores, state.winners)
     else:
         assert state.outcome is None
+
+
+@SETTINGS
+@given(data=st.data())
+def test_bitboards_agree_with_the_engine_and_tactics(data):
+    """The padded bitmask board (ai/bitboard.py) scores, and finds threats and safe cells, as
+    GameState and ai/tactics.py do on the same random position."""
+    from sos_tui.ai.bitboard import grid, points, safe_sets, threat_counts, wins
+    from sos_tui.ai.tactics import geometry, threats_made
+
+    size = data.draw(sizes)
+    state = GameState.new(size, Mode.GENERAL)
+    for _ in range(data.draw(st.integers(0, size * size - 1))):
+        state = state.play(data.draw(st.sampled_from(state.legal_moves())))
+    g, geo = grid(size), geometry(size)
+    s, o = g.masks(state.board)
+    empty = g.empty(s, o)
+    win_s, win_o = wins(s, o, empty, g.dirs)
+    safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
+    counts = threat_counts(s, o, empty, g.dirs)
+    for move in state.legal_moves():
+        i = move.row * size + move.col
+        bit, is_s = g.bit(i), move.letter == "S"
+        assert g.cell(bit) == i
+        lines = len(state.completes(move))
+        assert points(s, o, bit, is_s, g.dirs) == lines
+        assert bool((win_s if is_s else win_o) & bit) == (lines > 0)
+        made = threats_made(state.board, geo, i, move.letter)
+        assert bool((safe_s if is_s else safe_o) & bit) == (made == 0)
+        one, two = counts[:2] if is_s else counts[2:]
+        assert (bool(one & bit), bool(two & bit)) == (made >= 1, made >= 2)

@@ -1,71 +1,154 @@
-"""Play two computer levels against each other and report how the first one did.
+"""Pit two computer levels against each other: the games and the tally of their results.
 
-    sos-tui arena hard medium --size 8 --mode general --games 200 --seed 1
-    python -m sos_tui.ai.arena hard medium --size 8 --games 200
+Pure: no argument parsing and no printing (``sos-tui arena`` in ``cli.py`` does both).
 
-Games alternate who starts and run in parallel processes (``--jobs``). The report gives A's wins,
-draws and losses, A's score rate (win 1, draw 1/2) with a 95% Wilson interval, and the median and
-longest thinking time per move of each side.
+>>> match = Match("medium", "easy", size=3, games=2, seed=1)
+>>> tally = Tally(match)
+>>> for result in run(match):
+...     tally.add(result)
+>>> tally.games, tally.summary()["games"]
+(2, 2)
+
+Game ``k`` of a match has seed ``match.seed + k``, and A moves first in the even games, so a
+game's result depends only on its number: a run cut short and a longer one agree on the games
+both played.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
+import multiprocessing
+import os
+import signal
 import statistics
-import sys
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sos_tui.engine.rules import MAX_SIZE, MIN_SIZE, GameState, Mode
 
-from .players import LEVELS, ComputerPlayer
+from .levels import LEVELS
+from .players import ComputerPlayer
+
+MAX_GAMES = 100_000
 
 
-class _ArgumentError(Exception):
-    pass
+@dataclass(frozen=True)
+class Match:
+    """Who plays, where, and how many games. Raises ValueError (one line) for bad settings."""
+
+    level_a: str
+    level_b: str
+    size: int = 6
+    mode: str = "general"
+    games: int = 20
+    seed: int = 0
+    time_limit: float | None = None
+
+    def __post_init__(self):
+        for level in (self.level_a, self.level_b):
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r} (choose {', '.join(LEVELS)})")
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise ValueError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {self.size}")
+        Mode(self.mode)
+        if not 1 <= self.games <= MAX_GAMES:
+            raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}, not {self.games}")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError("--time-limit must be a positive number of seconds")
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise _ArgumentError(message)
+class GameResult(NamedTuple):
+    number: int
+    a_first: bool
+    result: float  # for A: win 1, draw 1/2, loss 0
+    scores: tuple[int, int]  # A's, B's
+    a_seconds: tuple[float, ...]  # thinking time of each of A's moves
+    b_seconds: tuple[float, ...]
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sos-tui arena", description="Pit two computer levels against each other.")
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=LEVELS, help=" | ".join(LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=LEVELS, help=" | ".join(LEVELS))
-    parser.add_argument("--size", type=int, default=6, help="board size, 3..26 (default 6)")
-    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general")
-    parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="seconds per move; default: fixed, clock-free search budgets")
-    parser.add_argument("--jobs", type=int, default=2, help="games played at once (default 2)")
-    return parser
-
-
-def play_game(level_a: str, level_b: str, size: int, mode: str, seed: int, a_first: bool,
-              time_limit: float | None) -> tuple[float, list[float], list[float]]:
-    """One game; returns A's result (1, 1/2 or 0) and each side's seconds per move."""
-    a = ComputerPlayer(level_a, seed * 2, time_limit)
-    b = ComputerPlayer(level_b, seed * 2 + 1, time_limit)
+def play_game(match: Match, number: int) -> GameResult:
+    """Game ``number`` of ``match``."""
+    seed, a_first = match.seed + number, number % 2 == 0
+    a = ComputerPlayer(match.level_a, seed * 2, match.time_limit)
+    b = ComputerPlayer(match.level_b, seed * 2 + 1, match.time_limit)
     seats = (a, b) if a_first else (b, a)
-    times: dict[int, list[float]] = {id(a): [], id(b): []}
-    state = GameState.new(size, mode, 2)
+    times: tuple[list[float], list[float]] = ([], [])
+    state = GameState.new(match.size, match.mode, 2)
     while not state.is_over:
-        player = seats[state.to_move]
+        seat = state.to_move
         start = time.perf_counter()
-        move = player.choose_move(state)
-        times[id(player)].append(time.perf_counter() - start)
+        move = seats[seat].choose_move(state)
+        times[seat].append(time.perf_counter() - start)
         state = state.play(move)
     a_seat = 0 if a_first else 1
     result = 0.5 if state.is_draw else (1.0 if state.winners == (a_seat,) else 0.0)
-    return result, times[id(a)], times[id(b)]
+    return GameResult(number, a_first, result, (state.scores[a_seat], state.scores[1 - a_seat]),
+                      tuple(times[a_seat]), tuple(times[1 - a_seat]))
+
+
+def _play(job: tuple[Match, int]) -> GameResult:
+    return play_game(*job)
+
+
+def _watch_parent(parent: int):
+    """In a worker: ignore ctrl+c (the parent stops the run) and exit as soon as the parent
+    is gone, however it died (SIGTERM, SIGKILL)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.1)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def max_jobs(games: int) -> int:
+    return max(1, min(os.cpu_count() or 1, games))
+
+
+def run(match: Match, jobs: int = 1) -> Iterator[GameResult]:
+    """Each game's result as soon as it finishes (in ``jobs`` worker processes if more than one,
+    so not in order). Raises ValueError unless 1 <= jobs <= the cores and the games. Closing
+    the iterator (or an exception while waiting) stops the workers at once."""
+    if not 1 <= jobs <= max_jobs(match.games):
+        raise ValueError(f"--jobs must be from 1 to {max_jobs(match.games)} "
+                         f"(the cores, and no more than the games), not {jobs}")
+    return _serial(match) if jobs == 1 else _parallel(match, jobs)
+
+
+def _serial(match: Match) -> Iterator[GameResult]:
+    for number in range(match.games):
+        yield play_game(match, number)
+
+
+def _parallel(match: Match, jobs: int) -> Iterator[GameResult]:
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(jobs, initializer=_watch_parent, initargs=(os.getpid(),))
+    try:
+        results = pool.imap_unordered(_play, ((match, number) for number in range(match.games)))
+        for _ in range(match.games):
+            while True:  # wait in short steps, so that ctrl+c is noticed at once
+                try:
+                    result = results.next(timeout=0.1)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+            yield result
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a rate (draws count as half a success)."""
+    """The 95% Wilson score interval of a rate (draws count as half a success).
+
+    >>> [round(x, 3) for x in wilson(154, 200)]
+    [0.707, 0.823]
+    """
     if n == 0:
         return 0.0, 1.0
     p = successes / n
@@ -74,55 +157,53 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _progress(done: int, total: int, width: int = 30):
-    filled = width * done // total
-    print(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True)
+@dataclass
+class Tally:
+    """A's results so far: wins, draws, losses, score rate with its interval, move times."""
 
+    match: Match
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    a_seconds: list[float] = field(default_factory=list)
+    b_seconds: list[float] = field(default_factory=list)
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-        if not MIN_SIZE <= args.size <= MAX_SIZE:
-            raise _ArgumentError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {args.size}")
-        if args.games < 1 or args.jobs < 1:
-            raise _ArgumentError("--games and --jobs must be at least 1")
-        if args.time_limit is not None and not args.time_limit > 0:
-            raise _ArgumentError("--time-limit must be a positive number of seconds")
-    except _ArgumentError as error:
-        print(f"sos-tui arena: error: {error}", file=sys.stderr)
-        return 2
-    jobs = [(args.level_a, args.level_b, args.size, args.mode, args.seed + g, g % 2 == 0, args.time_limit)
-            for g in range(args.games)]
-    results, times_a, times_b = [], [], []
-    _progress(0, len(jobs))
-    if args.jobs == 1:
-        outcomes = (play_game(*job) for job in jobs)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(args.jobs)
-        outcomes = pool.map(play_game, *zip(*jobs, strict=True))
-    try:
-        for result, ta, tb in outcomes:
-            results.append(result)
-            times_a += ta
-            times_b += tb
-            _progress(len(results), len(jobs))
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-    print(file=sys.stderr)
-    wins, draws = results.count(1.0), results.count(0.5)
-    losses = len(results) - wins - draws
-    rate = (wins + draws / 2) / len(results)
-    low, high = wilson(wins + draws / 2, len(results))
-    print(f"{args.level_a} vs {args.level_b}: {args.size}x{args.size} {args.mode}, {len(results)} games, "
-          f"seed {args.seed}, time limit {args.time_limit if args.time_limit else 'none (fixed budgets)'}")
-    print(f"{args.level_a}: {wins} wins, {draws} draws, {losses} losses")
-    print(f"{args.level_a} score rate: {rate:.1%} (95% CI {low:.1%} to {high:.1%})")
-    for level, times in ((f"{args.level_a} (A)", times_a), (f"{args.level_b} (B)", times_b)):
-        print(f"{level} seconds per move: median {statistics.median(times):.3f}, max {max(times):.3f}")
-    return 0
+    def add(self, game: GameResult):
+        if game.result == 1:
+            self.wins += 1
+        elif game.result == 0.5:
+            self.draws += 1
+        else:
+            self.losses += 1
+        self.a_seconds += game.a_seconds
+        self.b_seconds += game.b_seconds
 
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
 
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def rate(self) -> float | None:
+        return self.points / self.games if self.games else None
+
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.points, self.games)
+
+    def summary(self) -> dict:
+        """Everything about the run so far, as JSON-able values."""
+        m = self.match
+
+        def seconds(times: list[float]) -> dict | None:
+            return {"median": statistics.median(times), "max": max(times)} if times else None
+
+        return {
+            "level_a": m.level_a, "level_b": m.level_b, "size": m.size, "mode": m.mode, "seed": m.seed,
+            "time_limit": m.time_limit, "games_planned": m.games, "games": self.games,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "score_rate": self.rate, "ci95": list(self.interval()),
+            "a_seconds_per_move": seconds(self.a_seconds), "b_seconds_per_move": seconds(self.b_seconds),
+        }  # fmt: skip

@@ -1,27 +1,57 @@
-"""The opening book: perfect first moves on 3x3 and 4x4, where the expert must never lose.
+"""The opening book: perfect moves for the first moves on 3x3 and 4x4, two players.
 
 ``BOOK[(size, mode)]`` maps a canonical board (the least of its 8 symmetric images) to an
-optimal move ``(cell, letter)`` in that canonical frame. Past the book, few enough cells are
-empty for ``exact.Solver`` to finish in about a second.
+optimal move ``(cell, letter)`` in that canonical frame, for every position the expert can meet
+with fewer than ``BOOK_PLIES`` moves played. Past the book an exact solve takes about a second.
 
-The data lives in ``book_data.py`` (a Python module, so it ships with the package without any
-packaging configuration). Rebuild it, a few minutes per mode, with::
+Every entry is computed by this project's own exact solver (``solver.py``), the 4x4 empty boards
+included; nothing is copied from elsewhere. The data lives in ``book_data.py`` (a Python module,
+so it ships with the package). Rebuild it, or check that the committed one is what the solver
+gives (a few minutes)::
 
     python -m sos_tui.ai.book            # writes sos_tui/ai/book_data.py
+    python -m sos_tui.ai.book --check    # exit status 1 if the committed book differs
 """
 
 from __future__ import annotations
 
 import sys
-import time
+from functools import cache
 from pathlib import Path
 
 from sos_tui.engine.rules import GameState, Mode, Move
 
-from .exact import Solver, masks
-from .tactics import canonical
+from .solver import Solver
 
 BOOK_PLIES = 4  # moves played before the expert's move, at most; deeper, it solves at once
+SIZES = (3, 4)
+
+
+# -- the 8 symmetries of the square, as index permutations ------------------------------------
+@cache
+def symmetries(size: int) -> tuple[tuple[int, ...], ...]:
+    """``perm[new_index] = old_index`` for each rotation/reflection of a size x size board."""
+    n = size - 1
+    maps = (
+        lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c),
+        lambda r, c: (n - c, r), lambda r, c: (r, n - c), lambda r, c: (n - r, c),
+        lambda r, c: (c, r), lambda r, c: (n - c, n - r),
+    )  # fmt: skip
+    perms = []
+    for f in maps:
+        perm = [0] * (size * size)
+        for r in range(size):
+            for c in range(size):
+                nr, nc = f(r, c)
+                perm[nr * size + nc] = r * size + c
+        perms.append(tuple(perm))
+    return tuple(perms)
+
+
+def canonical(board: str, size: int) -> tuple[str, tuple[int, ...]]:
+    """The least of the 8 symmetric images of ``board`` and the permutation that makes it."""
+    return min((("".join(board[k] for k in perm), perm) for perm in symmetries(size)),
+               key=lambda found: found[0])
 
 
 def _load() -> dict:
@@ -49,11 +79,21 @@ def book_move(state: GameState) -> Move | None:
     return Move(index // state.size, index % state.size, letter)
 
 
-def build(size: int, mode: str, plies: int = BOOK_PLIES, log=sys.stderr) -> dict[str, tuple[int, str]]:
+def distinct_moves(solver: Solver, board: str, size: int) -> list[tuple[int, str]]:
+    """The solver's moves for ``board``, one per class of moves that lead to symmetric boards."""
+    seen, moves = set(), []
+    for cell, letter in solver.moves(board):
+        after = canonical(board[:cell] + letter + board[cell + 1:], size)[0]
+        if after not in seen:
+            seen.add(after)
+            moves.append((cell, letter))
+    return moves
+
+
+def build(size: int, mode: str, plies: int = BOOK_PLIES) -> dict[str, tuple[int, str]]:
     """Every position the expert can meet with fewer than ``plies`` moves played, solved."""
     solver = Solver(size, mode)
     book: dict[str, tuple[int, str]] = {}
-    start = time.perf_counter()
 
     def visit(state: GameState, expert: int):
         if state.is_over or state.move_count >= plies:
@@ -61,16 +101,8 @@ def build(size: int, mode: str, plies: int = BOOK_PLIES, log=sys.stderr) -> dict
         if state.to_move == expert:
             image, perm = canonical(state.board, size)
             if image not in book:
-                if state.move_count == 0 and mode == "general" and size == 4:
-                    # solving 4x4 general from empty is too big for this builder; SOLVED.md
-                    # says only S openings on the border lose, so O in a corner holds: check it
-                    value, cell, is_s = -solver.value(*masks("O" + "." * 15)), 0, False
-                    assert value == 0, value
-                else:
-                    value, cell, is_s = solver.best_move(*masks(image))
-                book[image] = (cell, "S" if is_s else "O")
-                print(f"  {size}x{size} {mode} {len(book)} positions, value {value}, "
-                      f"{time.perf_counter() - start:.0f} s", file=log)
+                _, cell, letter = solver.best_move(image, distinct_moves(solver, image, size))
+                book[image] = (cell, letter)
             cell, letter = book[image]
             index = perm[cell]
             visit(state.play(Move(index // size, index % size, letter)), expert)
@@ -88,11 +120,8 @@ def build(size: int, mode: str, plies: int = BOOK_PLIES, log=sys.stderr) -> dict
     return book
 
 
-def main() -> int:
-    books = {}
-    for size in (3, 4):
-        for mode in Mode:
-            books[(size, mode.value)] = build(size, mode.value, BOOK_PLIES if size == 4 else 0)
+def source(books: dict) -> str:
+    """The text of ``book_data.py`` for these books."""
     lines = ['"""Generated by ``python -m sos_tui.ai.book``: canonical board -> optimal (cell, letter)."""',
              "", "# fmt: off", "BOOK = {"]
     for key, entries in books.items():
@@ -100,9 +129,17 @@ def main() -> int:
         lines.extend(f"        {image!r}: {move!r}," for image, move in sorted(entries.items()))
         lines.append("    },")
     lines.append("}")
-    Path(__file__).with_name("book_data.py").write_text("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    books = {(size, mode.value): build(size, mode.value) for size in SIZES for mode in Mode}
+    path = Path(__file__).with_name("book_data.py")
+    if argv == ["--check"]:
+        return 0 if path.read_text() == source(books) else 1
+    path.write_text(source(books))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -80,10 +80,6 @@ def is_safe(board, geo: Geometry, i: int, letter: str) -> bool:
     return not threats_made(board, geo, i, letter, 1)
 
 
-def empties(board) -> list[int]:
-    return [i for i, here in enumerate(board) if here == EMPTY]
-
-
 def scoring_moves(board, geo: Geometry) -> list[tuple[int, int, str]]:
     """Every ``(points, cell, letter)`` that scores now, most points first."""
     found = []
@@ -109,34 +105,3 @@ def sacrifices(board, geo: Geometry) -> list[tuple[int, int, str]]:
              for i, here in enumerate(board) if here == EMPTY for letter in "SO"]
     found.sort(key=lambda move: move[0])
     return found
-
-
-# -- the 8 symmetries of the square, as index permutations ------------------------------------
-@cache
-def symmetries(size: int) -> tuple[tuple[int, ...], ...]:
-    """``perm[new_index] = old_index`` for each rotation/reflection of a size x size board."""
-    n = size - 1
-    maps = (
-        lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c),
-        lambda r, c: (n - c, r), lambda r, c: (r, n - c), lambda r, c: (n - r, c),
-        lambda r, c: (c, r), lambda r, c: (n - c, n - r),
-    )  # fmt: skip
-    perms = []
-    for f in maps:
-        perm = [0] * (size * size)
-        for r in range(size):
-            for c in range(size):
-                nr, nc = f(r, c)
-                perm[nr * size + nc] = r * size + c
-        perms.append(tuple(perm))
-    return tuple(perms)
-
-
-def canonical(board: str, size: int) -> tuple[str, tuple[int, ...]]:
-    """The least of the 8 symmetric images of ``board`` and the permutation that makes it."""
-    best = None
-    for perm in symmetries(size):
-        image = "".join(board[k] for k in perm)
-        if best is None or image < best[0]:
-            best = (image, perm)
-    return best

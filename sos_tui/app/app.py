@@ -194,8 +194,9 @@ class SosApp(App):
 
         self.push_screen(SaveDialog(record), saved)
 
-    def replay(self, record: GameRecord) -> None:
-        self.push_screen(ReplayScreen(record), self.play_record)
+    def replay(self, record: GameRecord, review: bool = False) -> None:
+        """Open the replay of ``record``; ``review``: with its review running."""
+        self.push_screen(ReplayScreen(record, review=review), self.play_record)
 
     # -- storage ----------------------------------------------------------------------------
     def _storage_error(self, message: str) -> None:

@@ -7,6 +7,7 @@ with *spawn*: the child imports ``sos_tui.ai`` and the engine, nothing of the ap
   executor reports ``BrokenProcessPool``: a fresh one is started and the search tried once more
   (``on_retry`` is told why); a second failure raises ``ComputerFailed``. A search that raises
   (a bad level, say) fails at once. Nothing ever waits on a process that cannot answer.
+- ``run(fn, *args)`` is the same for any picklable job (the game review sends one move at a time).
 - ``cancel`` stops a search under way: the executor's processes are terminated and it is
   replaced by a fresh one on the next ``choose``.
 - ``shutdown`` leaves no process behind.
@@ -57,11 +58,17 @@ class ComputerPool:
         """The move the computer of ``level`` plays in ``state``."""
         from sos_tui.ai import choose_move
 
+        return await self.run(choose_move, level, state, self.seed_for(state), self.time_limit,
+                              on_retry=on_retry)
+
+    async def run(self, fn: Callable, *args, on_retry: Callable[[str], None] | None = None):
+        """``fn(*args)`` in the computer's process (``fn`` and ``args`` must pickle), with the
+        same handling as ``choose``: a broken process is restarted once, ``cancel`` stops it."""
         cancels = self._cancels
         for attempt in (1, 2):
             pool = self._pool()
             try:
-                future = pool.submit(choose_move, level, state, self.seed_for(state), self.time_limit)
+                future = pool.submit(fn, *args)
             except (BrokenProcessPool, RuntimeError):  # broken, or shut down by a cancel
                 self._discard(pool)
                 continue

@@ -141,6 +141,8 @@ class GameScreen(Screen):
             self.app.call_later(self.app.action_new_game)
         elif choice == "quit":
             self.app.call_later(self.app.action_quit)
+        elif choice == "review" and self.session is not None:
+            self.app.replay(self.session.record, review=True)
 
     # -- moves: every move, from a key, a click or the computer, is played here ---------------
     def on_board_cell_chosen(self, message: Board.CellChosen) -> None:

@@ -26,7 +26,8 @@ def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
 
 
 class GameOverScreen(ModalScreen[str]):
-    """Dismisses with "rematch", "new", "quit" or "board" (close and look at the board).
+    """Dismisses with "rematch", "new", "quit", "review" (the replay with the game's review
+    running) or "board" (close and look at the board).
 
     Its keys are the game screen's own for the same things (ctrl+r, ctrl+n, ctrl+q), so no key
     means one thing on the board and another here: a redo (r) pressed once too often cannot
@@ -40,6 +41,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("ctrl+r", "choose('rematch')", "Rematch", priority=True),
         Binding("ctrl+n", "choose('new')", "New game", priority=True),
         Binding("ctrl+q", "choose('quit')", "Quit", priority=True),
+        Binding("v", "choose('review')", "Review"),
     ]
 
     def __init__(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
@@ -58,8 +60,9 @@ class GameOverScreen(ModalScreen[str]):
             with Horizontal(id="buttons"):
                 yield Button("Rematch", id="rematch", variant="primary")
                 yield Button("New", id="new")
+                yield Button("Review", id="review")
                 yield Button("Board", id="board")
-            yield Label("^r rematch · ^n new · esc board", id="keys")
+            yield Label("^r rematch · ^n new · v review · esc board", id="keys")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

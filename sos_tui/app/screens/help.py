@@ -24,6 +24,13 @@ complete several at once. Each SOS is struck through with its scorer's mark (●
 
 With the mouse, hovering highlights a cell; a left click writes the selected letter, a right
 click the other one. Your game is saved as you play: quit at any time and "Continue" next time.
+
+**Review** (v in a replay, or on the game-over dialog) marks every move: **!** best, **?!**
+inaccuracy, **?** mistake, **??** blunder. General game: a move that gives away 1 point is an
+inaccuracy, 2-3 a mistake, 4 or more a blunder; simple game: throwing a win to a draw (or a draw
+to a loss) is a mistake, a win to a loss a blunder. The best move is drawn on the board in
+brackets, like [O] (or S→O where another letter was the best). Verdicts are exact on boards up
+to 4x4 and in endgames, estimated by the computer's search otherwise (~ in a transcript).
 """
 
 # Keys that the bindings name by their action only; a person reads these words instead.

@@ -88,7 +88,8 @@ def stats_text(stats: Stats) -> Text:
 class HistoryScreen(Screen[GameRecord | None]):
     """The finished games, newest first, filtered by opponent kind, board size and mode.
 
-    Enter (or Replay) pushes a ReplayScreen of the highlighted game; escape goes back.
+    Enter (or Replay) pushes a ReplayScreen of the highlighted game, v (or Review) the same with
+    the game's review running; escape goes back.
     """
 
     DEFAULT_CSS = """
@@ -133,6 +134,7 @@ class HistoryScreen(Screen[GameRecord | None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("r", "replay", "Replay"),
+        Binding("v", "review", "Review"),
     ]
 
     def __init__(self) -> None:
@@ -165,6 +167,7 @@ class HistoryScreen(Screen[GameRecord | None]):
                 yield Static("", id="stats")
         with Horizontal(id="buttons"):
             yield Button("Replay", id="replay", variant="primary")
+            yield Button("Review", id="review")
             yield Button("Back", id="back")
         yield Footer()
 
@@ -277,6 +280,8 @@ class HistoryScreen(Screen[GameRecord | None]):
         event.stop()
         if event.button.id == "replay":
             self.action_replay()
+        elif event.button.id == "review":
+            self.action_review()
         else:
             self.action_back()
 
@@ -284,7 +289,11 @@ class HistoryScreen(Screen[GameRecord | None]):
     def action_replay(self) -> None:
         self.replay(self.query_one("#games", DataTable).cursor_row)
 
-    def replay(self, index: int) -> None:
+    def action_review(self) -> None:
+        """The replay of the highlighted game with its review running."""
+        self.replay(self.query_one("#games", DataTable).cursor_row, review=True)
+
+    def replay(self, index: int, review: bool = False) -> None:
         if not 0 <= index < len(self.entries):
             self.notify("Choose a game to replay.", severity="warning", timeout=2)
             return
@@ -294,7 +303,7 @@ class HistoryScreen(Screen[GameRecord | None]):
             self.notify(f"This game's record cannot be read: {shown(error, 300)}", title="Cannot replay",
                         severity="error", markup=False)
             return
-        self.app.push_screen(ReplayScreen(record), self._replayed)
+        self.app.push_screen(ReplayScreen(record, review=review), self._replayed)
 
     def _replayed(self, record: GameRecord | None) -> None:
         if record is not None:  # "play from here": this screen hands the game on

@@ -1,15 +1,23 @@
-"""Replay a recorded game move by move: step, jump, animate, export, or play on from any point."""
+"""Replay a recorded game move by move: step, jump, animate, export, play on from any point, or
+review it: every move's mark and loss, the best move on the board, an advantage chart and the
+key moments, filled in move by move by the computer's process."""
 
 from __future__ import annotations
 
-from textual import on
+import asyncio
+
+from rich.text import Text
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Label
+from textual.widgets import Footer, Label, OptionList, ProgressBar, Sparkline
+from textual.widgets.option_list import Option
 
+from sos_tui.ai.review import MoveReview, ReviewBudget, describe, key_moments, review_move
 from sos_tui.engine import GameRecord, GameState
 from sos_tui.storage import StorageError, export_transcript
 
@@ -25,6 +33,24 @@ DEFAULT_DELAY = 0.5
 
 class ReplayBoard(Board, can_focus=False):
     """A board that only shows: no focus, so the replay keys reach the screen."""
+
+
+class AdvantageChart(Sparkline):
+    """The first player's advantage after each move (higher: better for the first player);
+    a click posts ``Jump`` with the move under the mouse."""
+
+    class Jump(Message):
+        def __init__(self, index: int) -> None:
+            self.index = index
+            super().__init__()
+
+    moves = 0
+
+    def on_click(self, event: events.Click) -> None:
+        width = self.content_region.width or 1
+        offset = event.get_content_offset(self)
+        if self.moves and offset is not None:
+            self.post_message(self.Jump(min(self.moves - 1, max(0, offset.x * self.moves // width))))
 
 
 class ReplayScreen(Screen[GameRecord | None]):
@@ -67,6 +93,14 @@ class ReplayScreen(Screen[GameRecord | None]):
         color: $text-muted;
     }
     ReplayScreen #replay-status.-playing { color: $success; }
+    ReplayScreen #review-panel { height: auto; border: round $secondary 50%; display: none; }
+    ReplayScreen.-reviewed #review-panel { display: block; }
+    ReplayScreen #review-progress { width: 1fr; }
+    ReplayScreen #review-progress Bar { width: 1fr; }
+    ReplayScreen #review-verdict { width: 1fr; height: 2; }
+    ReplayScreen #review-chart { height: 3; width: 1fr; }
+    ReplayScreen #review-cursor { width: 1fr; height: 1; color: $text-muted; }
+    ReplayScreen #review-moments { height: auto; max-height: 5; border: none; padding: 0; }
     """
 
     BINDINGS = [
@@ -77,14 +111,19 @@ class ReplayScreen(Screen[GameRecord | None]):
         Binding("space", "play_pause", "Play/Pause", key_display="␣", priority=True),
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False, priority=True),
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False, priority=True),
+        Binding("v", "review", "Review"),
         Binding("f", "play_from_here", "Play from here"),
         Binding("x", "export", "Export transcript"),
         Binding("escape", "back", "Close"),
     ]
 
-    def __init__(self, record: GameRecord, start_at: int | None = None) -> None:
+    def __init__(self, record: GameRecord, start_at: int | None = None, review: bool = False) -> None:
         super().__init__()
         self.record = record
+        self.start_review = review  # start the review on mount (the game-over dialog's Review)
+        self.reviews: dict[int, MoveReview] = {}
+        self.reviewing = False
+        self._own_pool = None  # a pool of its own, on an app without one (tests' host apps)
         states = [GameState.new(record.size, record.mode, len(record.players))]
         for move in record.moves:
             states.append(states[-1].play(move))
@@ -109,6 +148,12 @@ class ReplayScreen(Screen[GameRecord | None]):
             with Vertical(id="replay-side"):
                 yield Scoreboard(id="replay-scoreboard")
                 yield MoveLog(id="replay-log")
+                with Vertical(id="review-panel"):
+                    yield ProgressBar(id="review-progress", show_eta=False)
+                    yield Label("", id="review-verdict", markup=False)
+                    yield AdvantageChart([], id="review-chart")
+                    yield Label("", id="review-cursor")
+                    yield OptionList(id="review-moments")
         yield Label("", id="replay-status")
         yield Footer()
 
@@ -130,10 +175,16 @@ class ReplayScreen(Screen[GameRecord | None]):
         scoreboard.seats = self.record.players
         self.move_log.show(self.states[-1], self.record.players)
         self.move_log.focus()
+        self.query_one("#review-panel").border_title = "Review"
         self._show()
+        if self.start_review:
+            self.call_after_refresh(self.action_review)
 
     def on_unmount(self) -> None:
         self._stop_timer()
+        self.stop_review()
+        if self._own_pool is not None:
+            self._own_pool.shutdown()
 
     # -- the position -----------------------------------------------------------------------
     @property
@@ -170,6 +221,7 @@ class ReplayScreen(Screen[GameRecord | None]):
         self.query_one(Scoreboard).state = state
         self._sync_log()
         self._show_status()
+        self._show_verdict()
 
     def _sync_log(self) -> None:
         """Put the log's cursor on the latest move shown (on none at the start)."""
@@ -253,6 +305,136 @@ class ReplayScreen(Screen[GameRecord | None]):
     def action_back(self) -> None:
         self._pause()
         self.dismiss(None)
+
+    # -- the review -------------------------------------------------------------------------
+    def action_review(self) -> None:
+        """Start the review (filled in move by move), or stop one under way."""
+        if self.reviewing:
+            self.stop_review()
+            self.notify("Review stopped.", timeout=2)
+            return
+        if not self.total:
+            self.notify("This game has no moves to review.", timeout=2)
+            return
+        if len(self.reviews) == self.total:
+            self.notify("This game is reviewed: step through it to see each move.", timeout=2)
+            return
+        pool = self.pool
+        if pool.busy:
+            self.notify("The computer is busy with a move: try again in a moment.", timeout=3)
+            return
+        self.add_class("-reviewed")
+        self.reviewing = True
+        self._run_review()
+
+    @property
+    def pool(self):
+        """The app's computer process pool (the review runs there, one move at a time)."""
+        pool = getattr(self.app, "computer", None)
+        if pool is None:
+            from sos_tui.session import ComputerPool
+
+            pool = self._own_pool = self._own_pool or ComputerPool()
+        return pool
+
+    def stop_review(self) -> None:
+        """Cancel the review: its worker, and the computer's process (terminated)."""
+        if self.reviewing:
+            self.reviewing = False
+            self.workers.cancel_group(self, "review")
+            self.pool.cancel()
+            if self.is_mounted:
+                self._show_progress()
+
+    @work(exclusive=True, group="review")
+    async def _run_review(self) -> None:
+        from sos_tui.session import ComputerFailed
+
+        pool, budget = self.pool, ReviewBudget()
+        final = self.states[-1]
+        try:
+            for index in range(self.total):
+                if index in self.reviews:
+                    continue
+                self._show_progress()
+                verdict = await pool.run(review_move, final, index, budget)
+                self.reviews[index] = verdict
+                self.move_log.set_mark(index, verdict.mark)
+                self._show_review()
+        except asyncio.CancelledError:
+            raise
+        except ComputerFailed as error:
+            self.notify(f"The review stopped: {error}", severity="error", markup=False)
+        finally:
+            self.reviewing = False
+            if self.is_mounted:
+                self._show_progress()
+
+    def _show_progress(self) -> None:
+        bar = self.query_one("#review-progress", ProgressBar)
+        bar.update(total=self.total, progress=len(self.reviews))
+        panel = self.query_one("#review-panel")
+        done = len(self.reviews)
+        state = "reviewing" if self.reviewing else ("done" if done == self.total else "stopped")
+        panel.border_subtitle = f"{state} {done}/{self.total} · v: {'stop' if self.reviewing else 'review'}"
+
+    def _show_review(self) -> None:
+        self._show_progress()
+        chart = self.query_one(AdvantageChart)
+        values, last = [], 0.0
+        for index in range(self.total):
+            if index in self.reviews:
+                last = self.reviews[index].advantage
+            values.append(last)
+        chart.moves = self.total
+        chart.data = values
+        moments = self.query_one("#review-moments", OptionList)
+        names = self.record.players
+        moments.clear_options()
+        for verdict in key_moments(self.reviews.values()):
+            name = shown(names[verdict.player].name, 12)
+            text = Text(f"{verdict.index + 1}. {name} {verdict.move} {describe(verdict)}")
+            moments.add_option(Option(text, id=str(verdict.index)))
+        self._show_verdict()
+
+    def _show_verdict(self) -> None:
+        """The verdict on the last move shown, its best move drawn on the board, the chart's cursor."""
+        if not self.is_mounted:
+            return
+        verdict = self.reviews.get(self.position - 1)
+        label = self.query_one("#review-verdict", Label)
+        board = self.board
+        if verdict is None:
+            board.best = None
+            label.update("" if self.position else "The start: step on (→) to see each move.")
+        else:
+            name = shown(self.record.players[verdict.player].name, 16)
+            on_board = (f"[{verdict.best.letter}]" if (verdict.best.row, verdict.best.col) != (
+                verdict.move.row, verdict.move.col) else f"{verdict.move.letter}→{verdict.best.letter}")
+            best = "" if verdict.best == verdict.move else f"  ({on_board} on the board)"
+            label.update(f"{verdict.index + 1}. {name}: {verdict.move}  {describe(verdict)}{best}"
+                         + ("" if verdict.exact else "  (estimate)"))
+            board.best = None if verdict.best == verdict.move else verdict.best
+        chart = self.query_one(AdvantageChart)
+        width = chart.content_region.width or 1
+        cursor = self.query_one("#review-cursor", Label)
+        if self.total and self.position:
+            x = min(width - 1, (self.position - 1) * width // self.total)
+            cursor.update(" " * x + "▲" + f" move {self.position}")
+        else:
+            cursor.update("")
+
+    @on(AdvantageChart.Jump)
+    def _chart_jump(self, event: AdvantageChart.Jump) -> None:
+        event.stop()
+        self._pause()
+        self.go_to(event.index + 1)
+
+    @on(OptionList.OptionSelected, "#review-moments")
+    def _moment_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._pause()
+        self.go_to(int(event.option.id) + 1)
 
     # -- playing ----------------------------------------------------------------------------
     def _schedule(self) -> None:

@@ -98,6 +98,7 @@ class Board(ScrollView, can_focus=True):
         "board--hover",
         "board--last",
         "board--hint",
+        "board--best",
         *(f"board--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
@@ -108,6 +109,9 @@ class Board(ScrollView, can_focus=True):
     hover: reactive[tuple[int, int] | None] = reactive(None, repaint=False)
     letter: reactive[str] = reactive("S", init=False, repaint=False)
     hint: reactive[Move | None] = reactive(None)
+    best: reactive[Move | None] = reactive(None)
+    """The review's best move, drawn in brackets ``[O]`` on an empty cell, or ``S→O`` over the
+    cell where another letter was played (shape as well as colour)."""
     interactive: reactive[bool] = reactive(True)
 
     class CellChosen(Message):
@@ -185,6 +189,10 @@ class Board(ScrollView, can_focus=True):
         self._refresh_rows(old, new)
 
     def watch_hint(self) -> None:
+        self._rows.clear()
+        self.refresh()
+
+    def watch_best(self) -> None:
         self._rows.clear()
         self.refresh()
 
@@ -337,6 +345,12 @@ class Board(ScrollView, can_focus=True):
                     style = base + (self._component("board--s") if stroke[1] is None
                                     else self._player_style(stroke[1]))
             out.append((char, style))
+        best = self.best
+        if best is not None and best.row == row and cy % CELL_H == 1 and best.col < size:
+            x0, here = best.col * CELL_W, state.board[row * size + best.col]
+            glyphs = f"[{best.letter}]" if here == "." else f"{here}→{best.letter}"
+            for offset, char in enumerate(glyphs, start=1):
+                out[x0 + offset] = (char, base + self._component("board--best"))
         return out
 
     def _component(self, name: str) -> Style:

@@ -70,6 +70,7 @@ class MoveLog(ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         self._points: list[int] = []  # points scored by each move shown
         self._shown: tuple = ()
+        self.marks: dict[int, str] = {}  # the review's mark of each move ("!", "?!", "?", "??")
 
     # -- what it shows ----------------------------------------------------------------------
     @property
@@ -80,6 +81,22 @@ class MoveLog(ScrollView, can_focus=True):
         """Show ``state``'s moves (for callers without data_bind)."""
         self.seats = seats
         self.state = state
+
+    def set_mark(self, row: int, mark: str) -> None:
+        """Show the review's ``mark`` after move ``row``'s notation (repaints that line)."""
+        self.marks[row] = mark
+        if len(self.marks) == 1:
+            self.refresh()  # the move column widens
+        else:
+            self.refresh_line(row + 1 - int(self.scroll_offset.y))
+
+    def clear_marks(self) -> None:
+        self.marks.clear()
+        self.refresh()
+
+    @property
+    def move_width(self) -> int:
+        return MOVE_W + 3 if self.marks else MOVE_W
 
     def watch_seats(self) -> None:
         self._shown = ()
@@ -185,14 +202,16 @@ class MoveLog(ScrollView, can_focus=True):
         player = state.movers[row]
         points = self._points[row]
         name = f"{MARKS[player % len(MARKS)]} {shown(seats[player].name)}"
-        return str(row + 1), name, str(state.moves[row]), f"+{points}" if points else ""
+        move = f"{state.moves[row]} {self.marks.get(row, '')}".rstrip()
+        return str(row + 1), name, move, f"+{points}" if points else ""
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        name_w = max(4, width - NUMBER_W - MOVE_W - POINTS_W - 1)
+        move_w = self.move_width
+        name_w = max(4, width - NUMBER_W - move_w - POINTS_W - 1)
         if y == 0:
-            text = f"{'#':>{NUMBER_W - 1}} {'Player':<{name_w}} {'Move':<{MOVE_W - 1}}{'Pts':>{POINTS_W}}"
+            text = f"{'#':>{NUMBER_W - 1}} {'Player':<{name_w}} {'Move':<{move_w - 1}}{'Pts':>{POINTS_W}}"
             return Strip([Segment(text[:width].ljust(width), base + self._component("move-log--header"))],
                          width)
         row = y - 1 + int(self.scroll_offset.y)
@@ -210,7 +229,7 @@ class MoveLog(ScrollView, can_focus=True):
             Segment(f"{number:>{NUMBER_W - 1}} ", line),
             Segment(set_cell_size(name, name_w) + " ", line + self._component(
                 f"move-log--player-{player % MAX_PLAYER_STYLES + 1}")),
-            Segment(f"{move:<{MOVE_W - 1}}", line),
+            Segment(f"{move:<{move_w - 1}}", line),
             Segment(f"{points:>{POINTS_W}}", line + self._component("move-log--points")),
         ]
         return Strip(segments).adjust_cell_length(width, line)

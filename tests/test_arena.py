@@ -1,0 +1,139 @@
+"""The arena: its pure API (ai/arena.py) and the `sos-tui arena` command, stopped by signals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sos_tui.ai.arena import Match, Tally, play_game, run
+from sos_tui.cli import main
+
+
+def test_a_match_runs_game_by_game_and_tallies():
+    match = Match("medium", "easy", size=4, games=4, seed=1)
+    games = list(run(match))
+    assert [g.number for g in games] == [0, 1, 2, 3] and [g.a_first for g in games] == [True, False] * 2
+    assert games[2][:4] == play_game(match, 2)[:4]  # a game depends only on its number (not times)
+    tally = Tally(match)
+    for game in games:
+        tally.add(game)
+    summary = tally.summary()
+    assert summary["games"] == 4 == summary["wins"] + summary["draws"] + summary["losses"]
+    low, high = summary["ci95"]
+    assert low <= summary["score_rate"] <= high
+    assert json.loads(json.dumps(summary)) == summary
+
+
+def test_two_jobs_play_the_same_games():
+    match = Match("medium", "easy", size=3, games=4, seed=2)
+    assert sorted(g[:4] for g in run(match, jobs=2)) == [g[:4] for g in run(match)]
+
+
+def test_arena_prints_each_game_and_the_report(capsys):
+    assert main(["arena", "medium", "easy", "--size", "4", "--games", "4", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("\ngame ") + out.startswith("game ") == 4 and "game 4: medium second" in out
+    assert "medium: " in out and "wins" in out and "draws" in out and "losses" in out
+    assert "score rate" in out and "95% CI" in out
+    assert "medium (A) seconds per move: median" in out and "easy (B)" in out
+    assert err == ""  # no progress bar unless stderr is a terminal
+
+
+def test_arena_json_is_one_object(capsys):
+    assert main(["arena", "easy", "medium", "--size", "3", "--games", "2", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2 and summary["level_a"] == "easy" and summary["interrupted"] is False
+
+
+@pytest.mark.parametrize("argv", [
+    ["wizard", "easy"], ["easy"], ["easy", "hard", "--size", "2"], ["easy", "hard", "--games", "0"],
+    ["easy", "hard", "--games", "100001"], ["easy", "hard", "--jobs", "0"],
+    ["easy", "hard", "--games", "2", "--jobs", "3"],
+    ["easy", "hard", "--jobs", str((os.cpu_count() or 1) + 1)],
+    ["easy", "hard", "--mode", "silly"], ["easy", "hard", "--time-limit", "-1"],
+    ["easy", "hard", "--games", "x"],
+])
+def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
+    assert main(["arena", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sos-tui arena: ") and "Traceback" not in err
+
+
+# -- signals: a real process, its workers, and what is left afterwards -------------------------
+def children(pid: int) -> set[int]:
+    """The live (not zombie) child processes of ``pid``."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
+    """A long arena run in its own process, once its workers (if any) are playing."""
+    argv = ["arena", "hard", "hard", "--size", "8", "--games", "40", "--jobs", str(jobs)]
+    proc = subprocess.Popen([sys.executable, "-m", "sos_tui", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    workers: set[int] = set()
+    for _ in range(300):
+        workers = children(proc.pid)
+        if len(workers) >= jobs or jobs == 1:
+            break
+        time.sleep(0.1)
+    time.sleep(1.5)  # well into the first games
+    return proc, workers | children(proc.pid)
+
+
+def wait_gone(pids: set[int], seconds: float = 5) -> set[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
+        time.sleep(0.05)
+    return {p for p in pids if alive(p)}
+
+
+pytestmark_linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+@pytestmark_linux
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_the_arena_with_the_games_played(jobs):
+    if jobs > (os.cpu_count() or 1):
+        pytest.skip("one core")
+    proc, workers = start_arena(jobs)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=5)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1].startswith("sos-tui arena: interrupted after ")
+    assert "Traceback" not in err
+    assert "hard vs hard: 8x8 general" in out
+    assert not wait_gone(workers | children(proc.pid))
+
+
+@pytestmark_linux
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_arena_workers_die_with_their_parent(how):
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core")
+    proc, workers = start_arena(2)
+    assert len(workers) >= 2
+    proc.send_signal(how)
+    proc.communicate(timeout=5)
+    assert not wait_gone(workers)

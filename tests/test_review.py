@@ -1,0 +1,234 @@
+"""The game review: its verdicts against an independent brute force, marks, the CLI."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from functools import cache
+
+import pytest
+
+from sos_tui.ai.review import (
+    BEST,
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    ReviewBudget,
+    annotated_transcript,
+    judge,
+    key_moments,
+    review,
+    review_move,
+)
+from sos_tui.cli import main
+from sos_tui.engine import GameRecord, GameState, Mode, Move
+
+
+# -- an independent brute force: plain minimax over the engine's states -----------------------
+def brute_value(state: GameState) -> int:
+    """The value for the player to move, two players, by exhaustive search with the engine
+    (no bitboards, no alpha-beta, none of sos_tui.ai): general, the best margin still to be
+    made; simple, +1/0/-1."""
+    return _brute(state.board, state.size, state.mode.value)
+
+
+@cache
+def _brute(board: str, size: int, mode: str) -> int:
+    if "." not in board:
+        return 0
+    state = _position(board, size, mode)
+    return max(brute_move_value(state, move) for move in state.legal_moves())
+
+
+def _position(board: str, size: int, mode: str) -> GameState:
+    """A state with this board and nothing scored (the future depends on the board alone)."""
+    moves = [Move(i // size, i % size, letter) for i, letter in enumerate(board) if letter != "."]
+    state = GameState.new(size, mode)
+    for move in moves:  # replaying may score; the scores do not matter to the future
+        state = _force(state, move)
+    return state
+
+
+def _force(state: GameState, move: Move) -> GameState:
+    """Play ``move`` even in a simple game that has ended (the board is all that counts)."""
+    if state.is_over:
+        state = GameState.from_moves(state.moves, state.size, Mode.GENERAL, state.players)
+    return state.play(move)
+
+
+def brute_move_value(state: GameState, move: Move) -> int:
+    """The mover's value of ``move``: its points and continuation (general), or the result."""
+    mover = state.to_move
+    general = GameState.from_moves(state.moves, state.size, Mode.GENERAL) if state.is_over else state
+    after = general.play(move)
+    gained = after.scores[mover] - general.scores[mover]
+    if state.mode is Mode.SIMPLE:
+        if gained:
+            return 1
+        return 0 if "." not in after.board else -_brute(after.board, state.size, "simple")
+    future = _brute(after.board, state.size, "general")
+    return gained + future if gained else -future
+
+
+def random_game(size: int, mode: str, seed: int, moves: int | None = None,
+                careful: bool = False) -> GameState:
+    """Random legal moves; ``careful``: a move that leaves no SOS on offer while there is one
+    (so a simple game lasts into its endgame)."""
+    rng = random.Random(seed)
+    state = GameState.new(size, mode)
+    while not state.is_over and (moves is None or state.move_count < moves):
+        options = state.legal_moves()
+        if careful:
+            quiet = [m for m in options if not state.completes(m) and not _offers(state.play(m))]
+            options = quiet or options
+        state = state.play(rng.choice(options))
+    return state
+
+
+def _offers(state: GameState) -> bool:
+    return not state.is_over and any(state.completes(m) for m in state.legal_moves())
+
+
+def check_against_brute_force(game: GameState, indexes) -> None:
+    for index in indexes:
+        before = GameState.from_moves(game.moves[:index], game.size, game.mode)
+        verdict = review_move(game, index)
+        best = brute_value(before)
+        played = brute_move_value(before, game.moves[index])
+        assert verdict.exact
+        assert verdict.player == before.to_move
+        assert (verdict.best_value, verdict.played_value) == (best, played), index
+        assert verdict.loss == best - played
+        assert brute_move_value(before, verdict.best) == best  # the move shown is a best one
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+@pytest.mark.parametrize("seed", range(6))
+def test_3x3_losses_equal_brute_force(mode, seed):
+    game = random_game(3, mode, seed)
+    check_against_brute_force(game, range(game.move_count))
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+@pytest.mark.parametrize("seed", range(3))
+def test_4x4_endgame_losses_equal_brute_force(mode, seed):
+    game = random_game(4, mode, seed, careful=True)
+    assert game.move_count > 7
+    check_against_brute_force(game, range(7, game.move_count))  # from 9 empty cells on
+
+
+def test_4x4_every_verdict_is_exact():
+    game = random_game(4, "general", 11)
+    verdicts = list(review(game))
+    assert len(verdicts) == game.move_count and all(v.exact for v in verdicts)
+    assert [v.index for v in verdicts] == list(range(game.move_count))
+
+
+def test_an_unfinished_game_is_reviewed_up_to_its_last_move():
+    game = random_game(3, "general", 2, moves=4)
+    assert not game.is_over
+    assert [v.index for v in review(game)] == [0, 1, 2, 3]
+
+
+# -- marks ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("loss", "mark"), [
+    (0, BEST), (0.4, BEST), (0.5, INACCURACY), (1, INACCURACY), (2, MISTAKE), (3, MISTAKE),
+    (3.4, MISTAKE), (4, BLUNDER), (12, BLUNDER)])
+def test_general_marks_follow_the_point_thresholds(loss, mark):
+    assert judge(loss, "general") == mark
+
+
+@pytest.mark.parametrize(("loss", "mark"), [(0, BEST), (1, MISTAKE), (2, BLUNDER)])
+def test_simple_marks_follow_the_result_change(loss, mark):
+    assert judge(loss, "simple") == mark
+
+
+def test_each_verdict_carries_its_mark_and_symbol():
+    game = random_game(3, "general", 3)
+    symbols = {BEST: "!", INACCURACY: "?!", MISTAKE: "?", BLUNDER: "??"}
+    for verdict in review(game):
+        assert verdict.judgement == judge(verdict.loss, "general")
+        assert verdict.mark == symbols[verdict.judgement]
+        assert (verdict.best == verdict.move) == (verdict.loss == 0)
+
+
+def test_key_moments_are_the_biggest_losses_first():
+    verdicts = list(review(random_game(3, "general", 3)))
+    moments = key_moments(verdicts)
+    assert [m.loss for m in moments] == sorted((v.loss for v in verdicts if v.points), reverse=True)[:3]
+
+
+# -- estimates and many players --------------------------------------------------------------
+def test_big_boards_are_estimated_then_solved_in_the_endgame():
+    game = random_game(6, "general", 5)
+    first, last = review_move(game, 0), review_move(game, game.move_count - 1)
+    assert not first.exact and first.loss >= 0 and GameState.from_moves([], 6).is_legal(first.best)
+    assert last.exact
+
+
+def test_three_players_are_estimates_by_own_score():
+    game = GameState.new(4, "general", 3)
+    rng = random.Random(1)
+    while not game.is_over:
+        game = game.play(rng.choice(game.legal_moves()))
+    verdicts = list(review(game, ReviewBudget(search_many=ReviewBudget().search_many)))
+    assert len(verdicts) == 16 and not any(v.exact for v in verdicts)
+    assert all(v.loss >= 0 for v in verdicts)
+    assert {v.player for v in verdicts} == {0, 1, 2}
+
+
+def test_a_move_review_pickles_for_the_process_pool():
+    game = random_game(3, "simple", 1)
+    assert pickle.loads(pickle.dumps((game, ReviewBudget()))) == (game, ReviewBudget())
+    verdict = review_move(game, 0)
+    assert pickle.loads(pickle.dumps(verdict)) == verdict
+
+
+# -- the command line -------------------------------------------------------------------------
+@pytest.fixture
+def saved(tmp_path):
+    path = tmp_path / "game.json"
+    record = GameRecord.for_state(random_game(3, "general", 3))
+    path.write_text(record.to_json())
+    return path, record
+
+
+def test_cli_review_json(saved, capsys):
+    path, record = saved
+    assert main(["review", str(path), "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["format"] == "sos-review" and data["version"] == 1
+    assert [m["index"] for m in data["moves"]] == list(range(len(record.moves)))
+    assert [m["move"] for m in data["moves"]] == [str(m) for m in record.moves]
+    state = GameState.new(3)
+    for entry, move in zip(data["moves"], record.moves, strict=True):
+        assert set(entry) == {"index", "player", "move", "best", "loss", "exact", "mark"}
+        assert entry["player"] == state.to_move and entry["exact"] is True
+        assert isinstance(entry["loss"], int)
+        assert entry["loss"] == brute_value(state) - brute_move_value(state, move)
+        assert entry["mark"] == {0: "!", 1: "?!", 2: "?", 3: "?"}.get(entry["loss"], "??")
+        assert state.is_legal(Move.parse(entry["best"]))
+        state = state.play(move)
+    assert err == ""
+
+
+def test_cli_review_prints_the_annotated_transcript(saved, capsys):
+    path, record = saved
+    assert main(["review", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out == annotated_transcript(record, review(record))
+    assert "Marks: ! best" in out and "Key moments:" in out
+    for number, move in enumerate(record.moves, start=1):
+        assert any(line.strip().startswith(f"{number}. ") and str(move) in line for line in out.splitlines())
+
+
+@pytest.mark.parametrize("content", ["{", '{"format": "sos-game", "version": 1}', ""])
+def test_cli_review_of_a_bad_file_is_one_line_and_status_2(tmp_path, capsys, content):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    assert main(["review", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("sos-tui review: ")
+    assert main(["review", str(tmp_path / "missing.json"), "--json"]) == 2
