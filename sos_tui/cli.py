@@ -396,10 +396,11 @@ def arena_command(argv: list[str]) -> int:
         status = 0
     except KeyboardInterrupt:
         results.close()
-        print(f"\nsos-tui arena: interrupted after {tally.games} of {match.games} games", file=sys.stderr)
         status = 130
-    if bar and status == 0:
+    if bar:
         print(file=sys.stderr)
+    if status == 130:
+        print(f"sos-tui arena: interrupted after {tally.games} of {match.games} games", file=sys.stderr)
     _arena_report(tally, args.json, interrupted=status == 130)
     return status
 

@@ -1,8 +1,10 @@
-"""Fast facts about a board for the computer players: points on offer, threats and safe moves.
+"""Facts about a board for the heuristic search: points on offer, threats and safe moves.
 
-Boards here are anything indexable by cell index (the engine's board string, or a list of
-characters that a search writes into). ``geometry(size)`` turns the engine's ``triples(size)``
-into plain index pairs, so the checks below are a few comparisons per cell.
+Boards here are anything indexable by cell index (the engine's board string, or the list of
+characters that ``search.SearchBoard`` writes into); ``bitboard.py`` answers the same questions
+on bitmasks, and ``tests/test_properties.py`` checks that the two agree. ``geometry(size)``
+turns the engine's ``triples(size)`` into plain index pairs, so the checks below are a few
+comparisons per cell.
 
 A *threat* is a triple with two cells already in an SOS-completing pattern (``S_S``, ``SO_``,
 ``_OS``) and the third cell empty: whoever moves next can score there. A move is *safe* when it
@@ -97,11 +99,3 @@ def safe_moves(board, geo: Geometry) -> list[tuple[int, str]]:
     """Every ``(cell, letter)`` that leaves no threat (call when nothing scores)."""
     return [(i, letter) for i, here in enumerate(board) if here == EMPTY
             for letter in "SO" if is_safe(board, geo, i, letter)]
-
-
-def sacrifices(board, geo: Geometry) -> list[tuple[int, int, str]]:
-    """Every ``(threats created, cell, letter)``, fewest first: the least bad moves lead."""
-    found = [(threats_made(board, geo, i, letter), i, letter)
-             for i, here in enumerate(board) if here == EMPTY for letter in "SO"]
-    found.sort(key=lambda move: move[0])
-    return found
