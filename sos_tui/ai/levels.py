@@ -66,6 +66,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", greedy=Greedy(take=0.8, careful=False)),
     Level("medium", greedy=Greedy(take=1.0, careful=True)),
     Level("hard", exact=Exact(empties=12, safe=12, max_nodes=60_000),
+          safe_game=SafeGame(max_depth=40, max_nodes=60_000),
           search=_HARD, search_many=replace(_HARD, max_depth=4, max_nodes=2_500)),
     Level("expert", book=True, perfect_up_to=4,
           exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000),

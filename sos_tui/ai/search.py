@@ -119,7 +119,7 @@ class SearchBoard:
             g = self.grid
             known = self.costs[board] = [(cost, g.cell(bit), "S" if is_s else "O")
                                          for cost, bit, is_s in sacrifice_costs(*g.masks(board), g)]
-            self.budget.charge(len(known))
+            self.budget.nodes += len(known)  # checked at the next node, never at the root
         return known
 
     def cheapest_sacrifice(self) -> int:
