@@ -351,11 +351,11 @@ def _is_terminal(stream) -> bool:
 
 
 # -- sos-tui arena ---------------------------------------------------------------------------
-def arena_command(argv: list[str]) -> int:
+def arena(argv: list[str]) -> int:
     """``sos-tui arena``: play two levels against each other and print each game's result as it
     finishes, then A's score rate with a 95% interval (``--json``: one JSON object instead).
     Ctrl+c stops the run: one line on stderr, the games played so far, exit status 130."""
-    from sos_tui.ai import arena
+    from sos_tui.ai import arena as arena_api
 
     parser = _Parser(prog="sos-tui arena", description="Pit two computer levels against each other.")
     parser.add_argument("level_a", metavar="LEVEL_A", choices=list(COMPUTER_LEVELS),
@@ -364,7 +364,8 @@ def arena_command(argv: list[str]) -> int:
                         help=" | ".join(COMPUTER_LEVELS))
     parser.add_argument("--size", type=int, default=6, help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
     parser.add_argument("--mode", choices=[m.value for m in Mode], default="general")
-    parser.add_argument("--games", type=int, default=20, help=f"games to play, at most {arena.MAX_GAMES:,}")
+    parser.add_argument("--games", type=int, default=20,
+                        help=f"games to play, at most {arena_api.MAX_GAMES:,}")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--time-limit", type=float, default=None,
                         help="seconds per move; default: the fixed, clock-free search budgets")
@@ -372,12 +373,12 @@ def arena_command(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON summary, for scripts")
     args = parser.parse_args(argv)  # a bad argument: UsageError; --help: _Exit (main's policy)
     try:
-        match = arena.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
+        match = arena_api.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
                             args.time_limit)
-        results = arena.run(match, args.jobs)
+        results = arena_api.run(match, args.jobs)
     except ValueError as error:
         return fail("arena", str(error))
-    tally = arena.Tally(match)
+    tally = arena_api.Tally(match)
     bar = sys.stderr.isatty() and not args.json
     try:
         for game in results:
@@ -648,7 +649,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = argv[0] if argv and argv[0] in (*COMMANDS, "arena") else ""
     try:
         if command == "arena":
-            return arena_command(argv[1:])
+            return arena(argv[1:])
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command or "play"](args)
     except _Exit as done:  # --help, --version
