@@ -374,3 +374,24 @@ async def test_at_the_smallest_size_a_board_cell_is_shown_and_below_it_the_messa
         await pilot.resize_terminal(44, 14)
         await pilot.pause()
         assert screen.has_class("-too-small")
+
+
+async def test_a_scrolled_move_log_repaints_the_line_of_the_row_that_changed():
+    # 30 moves in a log 10 lines high: the log is scrolled; a mark or the cursor on a row must
+    # repaint that row's line on screen, not one a scroll-length away
+    moves = [m for m in GameState.new(6).legal_moves() if m.letter == "O"][:30]
+    app = make_app(size=6)
+    async with app.run_test(size=(100, 24)) as pilot:
+        app.game_screen.start(app.game.with_state(GameState.from_moves(moves, size=6)))
+        await pilot.pause()
+        log = app.game_screen.query_one(MoveLog)
+        top = int(log.scroll_offset.y)
+        assert top > 0
+        log.set_mark(0, "!")  # the first mark widens the column: all is repainted
+        painted = []
+        log.refresh = lambda *regions, **kwargs: painted.extend(regions)
+        log.set_mark(top + 2, "?")
+        assert [region.y for region in painted] == [3]  # header, then rows top, top+1, top+2
+        painted.clear()
+        log.move_cursor(top)  # from the last row to the first shown
+        assert {region.y for region in painted} >= {1}

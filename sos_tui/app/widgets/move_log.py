@@ -88,7 +88,7 @@ class MoveLog(ScrollView, can_focus=True):
         if len(self.marks) == 1:
             self.refresh()  # the move column widens
         else:
-            self.refresh_line(row + 1 - int(self.scroll_offset.y))
+            self.refresh_line(row + 1)
 
     def clear_marks(self) -> None:
         self.marks.clear()
@@ -112,7 +112,7 @@ class MoveLog(ScrollView, can_focus=True):
         self.move_cursor(len(moves) - 1, page=True)
         if grew:
             for row in range(len(shown) - 1, len(moves)):
-                self.refresh_line(row + 1 - int(self.scroll_offset.y))
+                self.refresh_line(row + 1)
         else:
             self.refresh()
 
@@ -146,10 +146,9 @@ class MoveLog(ScrollView, can_focus=True):
             self.scroll_to(y=max(0, row - context), animate=False, immediate=True)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        top = int(self.scroll_offset.y)
         for row in (old, new):
             if row >= 0:
-                self.refresh_line(row + 1 - top)
+                self.refresh_line(row + 1)
 
     def on_resize(self) -> None:
         self._fit()
@@ -205,6 +204,8 @@ class MoveLog(ScrollView, can_focus=True):
         move = f"{state.moves[row]} {self.marks.get(row, '')}".rstrip()
         return str(row + 1), name, move, f"+{points}" if points else ""
 
+    # Line y of the view shows row y - 1 + scroll_y (the header is pinned at y = 0), so row r is
+    # virtual line r + 1: that is what ``refresh_line`` takes (it subtracts the scroll itself).
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
