@@ -68,7 +68,7 @@ class MoveLog(ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._styles: dict[str, Style] = {}
-        self._points: list[int] = []  # points scored by each move shown
+        self._points: tuple[int, ...] = ()  # points scored by each move shown
         self._shown: tuple = ()
         self.marks: dict[int, str] = {}  # the review's mark of each move ("!", "?!", "?", "??")
 
@@ -106,7 +106,7 @@ class MoveLog(ScrollView, can_focus=True):
         moves = () if state is None else state.moves
         shown = self._shown
         grew = bool(shown) and len(moves) > len(shown) and moves[: len(shown)] == shown
-        self._points = _points_by_move(state) if state is not None else []
+        self._points = state.points_by_move if state is not None else ()
         self._shown = moves
         self._fit()
         self.move_cursor(len(moves) - 1, page=True)
@@ -235,9 +235,3 @@ class MoveLog(ScrollView, can_focus=True):
         ]
         return Strip(segments).adjust_cell_length(width, line)
 
-
-def _points_by_move(state: GameState) -> list[int]:
-    points = [0] * state.move_count
-    for line in state.lines:
-        points[line.move_index] += 1
-    return points

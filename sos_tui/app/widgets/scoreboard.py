@@ -23,8 +23,7 @@ def seat_label(seat: PlayerInfo) -> str:
 
 def last_move_points(state: GameState) -> int:
     """SOS lines completed by the latest move."""
-    index = state.move_count - 1
-    return sum(1 for line in reversed(state.lines) if line.move_index == index) if index >= 0 else 0
+    return state.points_by_move[-1] if state.move_count else 0
 
 
 class Scoreboard(Widget):
