@@ -64,10 +64,6 @@ class StorageStore:
     def save_settings(self, settings: dict) -> None:
         self._storage.save_settings(settings)
 
-    @property
-    def pending(self) -> tuple[GameRecord, ...]:
-        return tuple(self._recorder.pending)
-
 
 _STOP = object()
 
