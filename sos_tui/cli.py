@@ -39,6 +39,7 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
+from sos_tui.i18n import LANGUAGES, UnknownLanguage, _, choose_language, set_language
 from sos_tui.storage import (
     History,
     HistoryError,
@@ -95,7 +96,7 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
             f"needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
     seats = []
     for index, part in enumerate(parts):
-        kind, _, level = part.strip().partition(":")
+        kind, _colon, level = part.strip().partition(":")
         if kind.lower() == "computer":
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
@@ -443,7 +444,7 @@ def parse_host_players(text: str):
         raise argparse.ArgumentTypeError(f"needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(parts)}")
     seats = []
     for index, part in enumerate(parts):
-        kind, _, level = part.strip().partition(":")
+        kind, _colon, level = part.strip().partition(":")
         if kind.lower() == "remote":
             if level:
                 raise argparse.ArgumentTypeError(f"seat {index + 1}: 'remote' takes nothing after it")
@@ -612,6 +613,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _play_options(parser)  # 'play' is the default command: its options work without the word
     parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
+    parser.add_argument("--lang", metavar="CODE", choices=list(LANGUAGES), help=_(
+        "the game's language: {choices}; default: the one chosen in the game, else LANGUAGE, LC_ALL, "
+        "LC_MESSAGES or LANG, else English (works with every command)").format(
+            choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     _play_options(commands.add_parser("play", help="play a game (the default)", description="Play a game."))
     _history_options(commands.add_parser("history", help="list finished games and statistics",
@@ -635,6 +640,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def take_lang(argv: list[str]) -> tuple[list[str], str | None]:
+    """``argv`` without its ``--lang CODE`` (allowed before or after the command), and CODE."""
+    rest, lang = [], None
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest += [word, *words]
+            break
+        if word == "--lang":
+            lang = next(words, None)
+            if lang is None:
+                raise UsageError(_("--lang needs a language: {choices}").format(choices=", ".join(LANGUAGES)))
+        elif word.startswith("--lang="):
+            lang = word.partition("=")[2]
+        else:
+            rest.append(word)
+    return rest, lang
+
+
+def _remembered_language() -> str | None:
+    """The language chosen in the app (setup screen or palette), if any."""
+    from sos_tui.storage import load_settings
+
+    return load_settings().get("language")
+
+
 def _safe_streams() -> None:
     """Characters the terminal's encoding lacks are written as escapes, not a crash."""
     for stream in (sys.stdout, sys.stderr):
@@ -646,7 +677,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sos-tui`` with ``argv`` (default: the process's arguments); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _safe_streams()
+    try:
+        argv, lang = take_lang(argv)
+    except UsageError as error:
+        argv, lang = [word for word in argv if word != "--lang"], error
     command = argv[0] if argv and argv[0] in (*COMMANDS, "arena") else ""
+    try:
+        if isinstance(lang, UsageError):
+            raise lang
+        set_language(choose_language(lang, _remembered_language()))
+    except (UsageError, UnknownLanguage) as error:
+        return fail(command, str(error))
     try:
         if command == "arena":
             return arena(argv[1:])

@@ -26,3 +26,17 @@ def config_dir(tmp_path, monkeypatch) -> Path:
 def data(data_dir) -> Path:
     """The data folder, by its short name."""
     return data_dir
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """Every test starts in English, whatever the machine's locale; a test that switches to
+    Malay (``set_language("ms")``) is put back afterwards, environment included."""
+    from sos_tui import i18n
+
+    for name in i18n.ENVIRONMENT:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")

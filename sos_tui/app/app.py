@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
+from functools import partial
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from sos_tui.engine import GameRecord, GameState
+from sos_tui.i18n import LANGUAGES, N_, _, language, set_language
 from sos_tui.session import ComputerPool, Keeper, Store
 
 from .screens.game import GameScreen
@@ -42,8 +45,8 @@ class SosApp(App):
     TITLE = "SOS"
 
     BINDINGS = [
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("question_mark,f1", "help", N_("Help"), key_display="?"),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, game: GameRecord | None = None, *, mouse: bool = True, computer_delay: float = 0.5,
@@ -85,20 +88,44 @@ class SosApp(App):
             self.keeper.save_settings(dict(self.settings))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        for command in super().get_system_commands(screen):
+        for command in super().get_system_commands(screen):  # Textual's own, in the player's language
             if command.title not in _UNWANTED_COMMANDS:
-                yield command
+                yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
         game = screen if isinstance(screen, GameScreen) else self.game_screen  # a network game's too
-        yield SystemCommand("New game", "Choose the board, variant and players (ctrl+n)",
+        yield SystemCommand(_("New game"), _("Choose the board, variant and players (ctrl+n)"),
                             self.action_new_game)
-        yield SystemCommand("Rematch", "Play again with the same settings (ctrl+r)", game.action_rematch)
-        yield SystemCommand("Help", "Keys and rules (?)", self.action_help)
-        yield SystemCommand("Undo", "Take back the last move (u)", game.action_undo)
-        yield SystemCommand("Redo", "Play again a move taken back (r)", game.action_redo)
-        yield SystemCommand("Save game", "Save this game to a file (ctrl+s)", game.action_save)
-        yield SystemCommand("Open game", "Open a saved game (ctrl+o)", self.action_open)
-        yield SystemCommand("History", "Past games and statistics", self.action_history)
-        yield SystemCommand("Replay", "Step through this game move by move", game.action_replay)
+        yield SystemCommand(_("Rematch"), _("Play again with the same settings (ctrl+r)"),
+                            game.action_rematch)
+        yield SystemCommand(_("Help"), _("Keys and rules (?)"), self.action_help)
+        yield SystemCommand(_("Undo"), _("Take back the last move (u)"), game.action_undo)
+        yield SystemCommand(_("Redo"), _("Play again a move taken back (r)"), game.action_redo)
+        yield SystemCommand(_("Save game"), _("Save this game to a file (ctrl+s)"), game.action_save)
+        yield SystemCommand(_("Open game"), _("Open a saved game (ctrl+o)"), self.action_open)
+        yield SystemCommand(_("History"), _("Past games and statistics"), self.action_history)
+        yield SystemCommand(_("Replay"), _("Step through this game move by move"), game.action_replay)
+        for code, name in LANGUAGES.items():
+            if code != language():
+                yield SystemCommand(_("Language: {name}").format(name=name),
+                                    _("Play in {name} from now on (remembered)").format(name=name),
+                                    partial(self.switch_language, code))
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
+    # -- language ---------------------------------------------------------------------------
+    def switch_language(self, code: str) -> None:
+        """Speak ``code`` from now on: every open screen is drawn again in it, and the choice is
+        remembered for the next launch."""
+        set_language(code)
+        if self.settings.get("language") != code:
+            self.settings["language"] = code
+            self.keeper.save_settings(dict(self.settings))
+        for screen in self.screen_stack:
+            changed = getattr(screen, "language_changed", None)
+            if changed is not None:
+                changed()
+        self.notify(LANGUAGES[code], title=_("Language"), timeout=2)
 
     # -- the screens ------------------------------------------------------------------------
     async def on_mount(self) -> None:
@@ -146,7 +173,7 @@ class SosApp(App):
 
         plan = host_plan(record, port)
         if plan is None:
-            self.notify("To host, leave at least two seats to people: yours and a friend's.",
+            self.notify(_("To host, leave at least two seats to people: yours and a friend's."),
                         severity="warning", timeout=4)
         self.play_network(plan)
 
@@ -190,7 +217,7 @@ class SosApp(App):
 
         def saved(path) -> None:
             if path is not None:
-                self.notify(shown(path, 300), title="Game saved", timeout=4, markup=False)
+                self.notify(shown(path, 300), title=_("Game saved"), timeout=4, markup=False)
 
         self.push_screen(SaveDialog(record), saved)
 
@@ -202,7 +229,7 @@ class SosApp(App):
     def _storage_error(self, message: str) -> None:
         """From the keeper's thread: tell the player, every time."""
         with contextlib.suppress(RuntimeError):  # the app has stopped: nobody to tell
-            self.call_from_thread(self.notify, message, title="Not saved", severity="error", timeout=8,
+            self.call_from_thread(self.notify, message, title=_("Not saved"), severity="error", timeout=8,
                                   markup=False)
 
     async def action_quit(self) -> None:

@@ -14,12 +14,12 @@ import json
 import re
 import unicodedata
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from .rules import MIN_PLAYERS, GameState, IllegalMoveError, InvalidMoveError, Mode, Move
-from .text import escape, printable, shorten
+from .text import Phrase, RuleError, escape, printable, shorten
 
 FORMAT = "sos-game"
 VERSION = 1  # "id" was added without a new version: older readers ignore it, files without it load
@@ -27,11 +27,19 @@ KINDS = ("human", "computer")
 MAX_PLAYERS = 6
 MAX_NAME = 24
 COMPUTER_LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def _same(text: str) -> str:
+    """No translation: the English the engine writes."""
+    return text
+
+
+_KIND_NAMES = {int: Phrase("whole number"), str: Phrase("string"), list: Phrase("list")}
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 _BAD_NAME_CHARS = {
-    "Cc": "a control character", "Cf": "an invisible formatting character",
-    "Co": "a private-use character", "Cn": "an unassigned character", "Cs": "a lone surrogate",
-    "Zl": "a line break", "Zp": "a paragraph break",
+    "Cc": Phrase("a control character"), "Cf": Phrase("an invisible formatting character"),
+    "Co": Phrase("a private-use character"), "Cn": Phrase("an unassigned character"),
+    "Cs": Phrase("a lone surrogate"), "Zl": Phrase("a line break"), "Zp": Phrase("a paragraph break"),
 }  # fmt: skip
 
 
@@ -45,20 +53,20 @@ def check_name(text: str) -> str:
     'Ann'
     >>> check_name("Ann\x1b[2J")
     Traceback (most recent call last):
-    ValueError: a name cannot hold a control character (\x1b)
+    sos_tui.engine.text.RuleError: a name cannot hold a control character (\x1b)
     """
     if not isinstance(text, str):
-        raise ValueError(f"a name must be text, not {type(text).__name__}")
+        raise RuleError("a name must be text, not {kind}", kind=type(text).__name__)
     name = text.strip()
     if not name:
-        raise ValueError("a name cannot be empty")
+        raise RuleError("a name cannot be empty")
     for char in name:
         kind = _BAD_NAME_CHARS.get(unicodedata.category(char))
         if kind:
-            raise ValueError(f"a name cannot hold {kind} ({escape(char)})")
+            raise RuleError("a name cannot hold {kind} ({char})", kind=kind, char=escape(char))
     if len(name) > MAX_NAME:
-        raise ValueError(f"a name can be at most {MAX_NAME} characters, not {len(name)} "
-                         f"({shorten(name, MAX_NAME)!r})")
+        raise RuleError("a name can be at most {most} characters, not {length} ({name!r})",
+                        most=MAX_NAME, length=len(name), name=shorten(name, MAX_NAME))
     return name
 
 
@@ -69,12 +77,12 @@ def check_names(names: Iterable[str]) -> tuple[str, ...]:
     for name in checked:
         key = name.casefold()
         if key in seen:
-            raise ValueError(f"two players are called {name!r}: names must differ (ignoring case)")
+            raise RuleError("two players are called {name!r}: names must differ (ignoring case)", name=name)
         seen[key] = name
     return checked
 
 
-class RecordError(ValueError):
+class RecordError(RuleError):
     """A game record that cannot be read: malformed, foreign, newer, or holding an illegal move."""
 
 
@@ -154,14 +162,18 @@ class GameRecord:
     def state(self) -> GameState:
         return GameState.from_moves(self.moves, self.size, self.mode, len(self.players))
 
-    def result_text(self, state: GameState | None = None) -> str:
+    def result_text(self, state: GameState | None = None, tr: Callable[[str], str] = _same) -> str:
+        """"Ana wins", "draw", "draw between Ana, Bo" or "unfinished"; ``tr`` translates the words
+        (``sos_tui.i18n._``); the English is what game files store."""
         outcome = (state or self.state).outcome
         if outcome is None:
-            return "unfinished"
+            return tr("unfinished")
         names = [self.players[p].name for p in outcome.winners]
         if outcome.is_draw:
-            return "draw between " + ", ".join(names) if len(names) < len(self.players) else "draw"
-        return f"{names[0]} wins"
+            if len(names) < len(self.players):
+                return tr("draw between {names}").format(names=", ".join(names))
+            return tr("draw")
+        return tr("{name} wins").format(name=names[0])
 
     # -- JSON -------------------------------------------------------------------------------
     def to_dict(self, state: GameState | None = None) -> dict:
@@ -195,21 +207,22 @@ class GameRecord:
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
-            raise RecordError(f"not a game record: the file is not valid JSON ({error})") from None
+            raise RecordError("not a game record: the file is not valid JSON ({error})",
+                              error=str(error)) from None
         return cls.from_dict(data)
 
     @classmethod
     def from_dict(cls, data) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(f"not a game record: expected \"format\": \"{FORMAT}\"")
+            raise RecordError('not a game record: expected "format": "{format}"', format=FORMAT)
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
-            raise RecordError("not a game record: \"version\" must be a whole number")
+            raise RecordError('not a game record: "version" must be a whole number')
         if version > VERSION:
-            raise RecordError(f"this game record is version {version}, newer than this sos-tui reads "
-                              f"({VERSION}): update sos-tui to open it")
+            raise RecordError("this game record is version {version}, newer than this sos-tui reads "
+                              "({newest}): update sos-tui to open it", version=version, newest=VERSION)
         if version < 1:
-            raise RecordError(f"unknown game record version {version}")
+            raise RecordError("unknown game record version {version}", version=version)
         size = _field(data, "size", int)
         mode = _field(data, "mode", str)
         seats = _field(data, "players", list)
@@ -217,31 +230,34 @@ class GameRecord:
         started = _field(data, "started", str, "")
         updated = _field(data, "updated", str, started)
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-            raise RecordError(f"bad game record: \"players\" must hold {MIN_PLAYERS} to {MAX_PLAYERS} "
-                              f"players, not {len(seats)}")
+            raise RecordError('bad game record: "players" must hold {low} to {high} players, not {count}',
+                              low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(seats))
         players = tuple(_player(i, seat) for i, seat in enumerate(seats))
         try:
             check_names(p.name for p in players)
         except ValueError as error:
-            raise RecordError(f"bad game record: \"players\": {error}") from None
+            raise RecordError('bad game record: "players": {error}', error=error) from None
         if "id" in data:
             game_id = data["id"]
             if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-                raise RecordError("bad game record: \"id\" must be 1 to 64 letters, digits, '-' or '_', "
-                                  f"not {shorten(printable(repr(game_id)), 40)}")
+                raise RecordError(
+                    """bad game record: "id" must be 1 to 64 letters, digits, '-' or '_', not {value}""",
+                    value=_shown(game_id))
         else:
             game_id = legacy_game_id(started, size, mode, (p.name for p in players))
         try:
             state = GameState.new(size, mode, len(players))
         except ValueError as error:
-            raise RecordError(f"bad game settings: {error}") from None
+            raise RecordError("bad game settings: {error}", error=error) from None
         for number, text in enumerate(moves, start=1):
             if not isinstance(text, str):
-                raise RecordError(f"move {number}: expected notation like 'S b3', not {text!r}")
+                raise RecordError("move {number}: expected notation like 'S b3', not {value}", number=number,
+                                  value=_shown(text))
             try:
                 state = state.play(Move.parse(text))
             except (InvalidMoveError, IllegalMoveError) as error:
-                raise RecordError(f"move {number} ({text!r}): {error}") from None
+                raise RecordError("move {number} ({text!r}): {error}", number=number, text=text,
+                                  error=error) from None
         return cls(size, Mode(mode), players, state.moves, started, updated, game_id)
 
 
@@ -252,42 +268,49 @@ def _shown(value) -> str:
 def _field(data: dict, name: str, kind: type, default=None):
     value = data.get(name, default)
     if value is None or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"bad game record: \"{name}\" must be a {kind.__name__}, not {_shown(value)}")
+        raise RecordError('bad game record: "{name}" must be a {kind}, not {value}', name=name,
+                          kind=_KIND_NAMES[kind], value=_shown(value))
     return value
 
 
 def _player(index: int, seat) -> PlayerInfo:
-    where = f"player {index + 1}"
+    number = index + 1
     if not isinstance(seat, dict) or not isinstance(seat.get("name"), str) or not seat["name"].strip():
-        raise RecordError(f"bad game record: {where} needs a \"name\"")
+        raise RecordError('bad game record: player {number} needs a "name"', number=number)
     try:
         name = check_name(seat["name"])
     except ValueError as error:
-        raise RecordError(f"bad game record: {where} \"name\": {error}") from None
+        raise RecordError('bad game record: player {number} "name": {error}', number=number,
+                          error=error) from None
     kind = seat.get("kind", "human")
     if kind not in KINDS:
-        raise RecordError(f"bad game record: {where} has unknown kind {_shown(kind)}")
+        raise RecordError("bad game record: player {number} has unknown kind {value}", number=number,
+                          value=_shown(kind))
     level = seat.get("level")
     if level is not None and not isinstance(level, str):
-        raise RecordError(f"bad game record: {where} has a bad \"level\"")
+        raise RecordError('bad game record: player {number} has a bad "level"', number=number)
     if kind == "computer" and level is not None:
         if level.lower() not in COMPUTER_LEVELS:
-            raise RecordError(f"bad game record: {where} \"level\" is unknown: {_shown(level)} "
-                              f"(choose {', '.join(COMPUTER_LEVELS)})")
+            raise RecordError(
+                'bad game record: player {number} "level" is unknown: {value} (choose {levels})',
+                number=number, value=_shown(level), levels=", ".join(COMPUTER_LEVELS))
         level = level.lower()
     return PlayerInfo(name, kind, level)
 
 
-def transcript(record: GameRecord) -> str:
-    """A plain-text account of the game: header, numbered moves with points, board, result.
-    Names are shown as data (``printable``): no escape sequence in a name reaches a terminal."""
+def transcript(record: GameRecord, tr: Callable[[str], str] = _same) -> str:
+    """A plain-text account of the game: header, numbered moves with points, board, result;
+    ``tr`` translates the words (``sos_tui.i18n._``). Names are shown as data (``printable``): no
+    escape sequence in a name reaches a terminal."""
     shown = [printable(p.name) for p in record.players]
-    names = [shown[i] + (f" (computer, {p.level})" if p.is_computer and p.level else "")
-             for i, p in enumerate(record.players)]
+    names = [tr("{name} (computer, {level})").format(name=shown[i], level=tr(p.level))
+             if p.is_computer and p.level else shown[i] for i, p in enumerate(record.players)]
+    title = (tr("SOS, general game, {size}x{size}") if record.mode is Mode.GENERAL
+             else tr("SOS, simple game, {size}x{size}"))
     out = [
-        f"SOS, {record.mode.value} game, {record.size}x{record.size}",
-        "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)),
-        f"Started: {record.started}",
+        title.format(size=record.size),
+        tr("Players: {players}").format(players=", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))),
+        tr("Started: {time}").format(time=record.started),
         "",
     ]
     state = record.state
@@ -297,6 +320,7 @@ def transcript(record: GameRecord) -> str:
         gained = f"  +{points}" if points else ""
         out.append(f"{number:>{width}}. {shown[mover]}: {move}{gained}")
     out += ["", str(state), ""]
-    out.append("Scores: " + ", ".join(f"{shown[i]} {s}" for i, s in enumerate(state.scores)))
-    out.append("Result: " + printable(record.result_text(state)))
+    scores = ", ".join(f"{shown[i]} {s}" for i, s in enumerate(state.scores))
+    out.append(tr("Scores: {scores}").format(scores=scores))
+    out.append(tr("Result: {result}").format(result=printable(record.result_text(state, tr))))
     return "\n".join(out) + "\n"

@@ -16,6 +16,8 @@ from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
+from .text import RuleError
+
 MIN_SIZE = 3
 MAX_SIZE = 26
 MIN_PLAYERS = 2
@@ -33,11 +35,11 @@ class Mode(StrEnum):
     SIMPLE = "simple"
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(RuleError):
     """A move that the rules do not allow in this position."""
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(RuleError):
     """Text that is not a move in SOS notation (``"S b3"``)."""
 
 
@@ -63,10 +65,11 @@ class Move:
         """
         parts = text.split()
         if len(parts) != 2:
-            raise InvalidMoveError(f"{text!r} is not a move: expected a letter and a cell, like 'S b3'")
+            raise InvalidMoveError("{text!r} is not a move: expected a letter and a cell, like 'S b3'",
+                                   text=text)
         letter, where = parts[0].upper(), parts[1].lower()
         if letter not in LETTERS:
-            raise InvalidMoveError(f"{text!r} is not a move: the letter must be S or O")
+            raise InvalidMoveError("{text!r} is not a move: the letter must be S or O", text=text)
         row, col = parse_cell(where)
         return cls(row, col, letter)
 
@@ -81,10 +84,11 @@ def parse_cell(text: str) -> Cell:
     """``parse_cell("b3") == (2, 1)``; raises InvalidMoveError for anything else."""
     text = text.strip().lower()
     if len(text) < 2 or text[0] not in COLUMNS or not (text[1:].isascii() and text[1:].isdigit()):
-        raise InvalidMoveError(f"{text!r} is not a cell: expected a column a..z and a row number, like 'b3'")
+        raise InvalidMoveError("{text!r} is not a cell: expected a column a..z and a row number, like 'b3'",
+                               text=text)
     row = int(text[1:]) - 1
     if row < 0:
-        raise InvalidMoveError(f"{text!r} is not a cell: rows are counted from 1")
+        raise InvalidMoveError("{text!r} is not a cell: rows are counted from 1", text=text)
     return row, COLUMNS.index(text[0])
 
 
@@ -202,13 +206,15 @@ class GameState:
         """The empty board. Raises ValueError for a size outside 3..26, fewer than 2 players
         or an unknown mode."""
         if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(f"board size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {size!r}")
+            raise RuleError("board size must be a whole number from {low} to {high}, not {size!r}",
+                            low=MIN_SIZE, high=MAX_SIZE, size=size)
         if not isinstance(players, int) or players < MIN_PLAYERS:
-            raise ValueError(f"a game needs at least {MIN_PLAYERS} players, not {players!r}")
+            raise RuleError("a game needs at least {low} players, not {players!r}", low=MIN_PLAYERS,
+                            players=players)
         try:
             mode = Mode(mode)
         except ValueError:
-            raise ValueError(f"mode must be 'general' or 'simple', not {mode!r}") from None
+            raise RuleError("mode must be 'general' or 'simple', not {mode!r}", mode=mode) from None
         triples(size)
         return cls._make(size, mode, players, EMPTY * (size * size), 0, (0,) * players, None, None, 0, False)
 
@@ -352,18 +358,19 @@ class GameState:
 
     def _check(self, move: Move) -> int:
         if self._over:
-            raise IllegalMoveError(f"cannot play {move}: the game is already over")
+            raise IllegalMoveError("cannot play {move}: the game is already over", move=str(move))
         letter, row, col, size = move.letter, move.row, move.col, self._size
         if letter not in LETTERS:
-            raise IllegalMoveError(f"cannot play {letter!r}: the letter must be S or O")
+            raise IllegalMoveError("cannot play {letter!r}: the letter must be S or O", letter=letter)
         if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < size and 0 <= col < size):
             raise IllegalMoveError(
-                f"cannot play {letter} at row {row}, column {col}: off the {size}x{size} board"
-            )
+                "cannot play {letter} at row {row}, column {col}: off the {size}x{size} board",
+                letter=letter, row=row, col=col, size=size)
         index = row * size + col
         taken = self._board[index]
         if taken != EMPTY:
-            raise IllegalMoveError(f"cannot play {move}: {cell_name(row, col)} already holds {taken}")
+            raise IllegalMoveError("cannot play {move}: {cell} already holds {letter}",
+                                   move=str(move), cell=cell_name(row, col), letter=taken)
         return index
 
     def play(self, move: Move) -> GameState:

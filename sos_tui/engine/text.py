@@ -48,3 +48,31 @@ def shorten(text: str, limit: int) -> str:
     if limit < 1:
         return ""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Phrase(str):
+    """A fixed English phrase used inside a message (``Phrase("a control character")``): shown as
+    itself, and put into the player's language by ``sos_tui.i18n.explain``."""
+
+    __slots__ = ()
+
+
+class RuleError(ValueError):
+    """An error the engine reports to a player: ``str()`` is the English message; ``template``
+    and ``params`` let ``sos_tui.i18n.explain`` say it in the player's language.
+
+    >>> error = RuleError("{cell} already holds {letter}", cell="b3", letter="S")
+    >>> str(error), error.template, error.params
+    ('b3 already holds S', '{cell} already holds {letter}', {'cell': 'b3', 'letter': 'S'})
+    """
+
+    def __init__(self, template: str, /, **params) -> None:
+        self.template, self.params = template, params
+        super().__init__(template.format(**params) if params else template)
+
+    def __reduce__(self):  # pickled through a process pool: keep the template and parameters
+        return _rebuild, (type(self), self.template, self.params)
+
+
+def _rebuild(cls, template: str, params: dict):
+    return cls(template, **params)
