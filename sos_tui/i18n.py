@@ -20,6 +20,7 @@ while the app runs (``set_language``). docs/i18n.md says how to add a language.
 
 from __future__ import annotations
 
+import argparse
 import gettext as _gettext
 import os
 from collections.abc import Mapping
@@ -124,10 +125,11 @@ def set_language(code: str) -> None:
     else:  # a missing catalog is a broken install: say so rather than fall back quietly
         _translation = _gettext.translation(DOMAIN, LOCALE_DIR, [code])
     _language = code
-    # argparse (usage:, options, error words) looks its words up in gettext's global domain
-    _gettext.bindtextdomain(DOMAIN, LOCALE_DIR)
-    _gettext.textdomain(DOMAIN)
-    os.environ["LANGUAGE"] = code
+    # argparse looks its own words (usage:, options, its errors) up through its module's ``_`` and
+    # ``ngettext`` (gettext's global domain): point them at this catalog, which holds them, rather
+    # than change gettext's global domain or the environment that child processes inherit
+    argparse._ = _
+    argparse.ngettext = ngettext
 
 
 def explain(error: BaseException | str) -> str:

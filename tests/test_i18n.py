@@ -134,7 +134,7 @@ def test_the_environment_chooses_malay_for_the_command_line(monkeypatch, capsys)
 # -- the engine's errors in the player's language -----------------------------------------------
 def test_an_engine_error_is_explained_in_malay_with_its_nested_error_and_phrase():
     with pytest.raises(ValueError) as caught:
-        GameRecord.from_json('{"format": "sos-tui-game", "version": 1, "size": 3, "mode": "general", '
+        GameRecord.from_json('{"format": "sos-game", "version": 1, "size": 3, "mode": "general", '
                              '"players": [{"name": "A\\u0007"}, {"name": "B"}], "moves": []}')
     english = str(caught.value)
     assert english == 'bad game record: player 1 "name": a name cannot hold a control character (\\x07)'
