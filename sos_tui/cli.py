@@ -39,7 +39,17 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
-from sos_tui.i18n import LANGUAGES, N_, UnknownLanguage, _, choose_language, explain, ngettext, set_language
+from sos_tui.i18n import (
+    LANGUAGES,
+    N_,
+    UnknownLanguage,
+    _,
+    check_language,
+    choose_language,
+    explain,
+    ngettext,
+    set_language,
+)
 from sos_tui.storage import (
     History,
     HistoryError,
@@ -729,7 +739,8 @@ def build_parser() -> argparse.ArgumentParser:
                  "Each has its own --help."),
     )
     _play_options(parser)  # 'play' is the default command: its options work without the word
-    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
+    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}",
+                        help=_("show program's version number and exit"))  # argparse 3.11 leaves it English
     parser.add_argument("--lang", metavar=_("CODE"), choices=list(LANGUAGES), help=_(
         "the game's language: {choices}; default: the one chosen in the game, else LANGUAGE, LC_ALL, "
         "LC_MESSAGES or LANG, else English (works with every command)").format(
@@ -796,6 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sos-tui`` with ``argv`` (default: the process's arguments); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _safe_streams()
+    # the language without --lang first, so that a bad --lang is answered in it
+    set_language(choose_language(None, _remembered_language()))
     try:
         argv, lang = take_lang(argv)
     except UsageError as error:
@@ -804,7 +817,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if isinstance(lang, UsageError):
             raise lang
-        set_language(choose_language(lang, _remembered_language()))
+        if lang is not None:
+            set_language(check_language(lang))
     except (UsageError, UnknownLanguage) as error:
         return fail(command, str(error))
     try:
