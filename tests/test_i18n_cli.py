@@ -117,17 +117,17 @@ def test_metavars_are_malay_and_typed_words_english(capsys):
     (["--size", "big"], "argumen --size: mesti nombor bulat, bukan 'big'"),
     (["--mode", "foo"], "argumen --mode: pilihan tidak sah: 'foo' (pilih daripada 'general', 'simple')"),
     (["--bogus"], "argumen tidak dikenali: --bogus"),
-    (["--players", "Ana"], "argumen --players: perlukan 2 hingga 6 nama, bukan 1"),
+    (["--players", "Ana"], "argumen --players: memerlukan 2 hingga 6 nama, bukan 1"),
     (["--players", "Ana,computer:godlike"], "tahap komputer 'godlike' tidak dikenali (pilih easy, medium,"),
     (["--players", "Ana,Bo\x1b[31m"], "tempat 2: nama tidak boleh mengandungi aksara kawalan (\\x1b)"),
     (["--players", "Ana, "], "tempat 2: nama tidak boleh kosong"),
     (["--players", "Ana," + "x" * 25], "tempat 2: nama paling panjang 24 aksara, bukan 25"),
     (["--players", "Ana,ana"], "dua pemain bernama 'ana': nama mesti berbeza"),
     (["--load", "game.json", "--size", "5"], "--load tidak boleh digabungkan dengan --size"),
-    ([], "perlukan terminal untuk bermain"),
-    (["history", "--limit", "0"], "sos-tui history: argumen --limit: dijangka nombor bulat "
+    ([], "memerlukan terminal untuk bermain"),
+    (["history", "--limit", "0"], "sos-tui history: argumen --limit: mesti nombor bulat "
                                   "sekurang-kurangnya 1, bukan '0' (lihat sos-tui history --help)"),
-    (["history", "--size", "2"], "dijangka nombor bulat dari 3 hingga 26, bukan '2'"),
+    (["history", "--size", "2"], "mesti nombor bulat dari 3 hingga 26, bukan '2'"),
     (["history", "--opponent", "godlike"], "tiada jenis lawan 'godlike': pilih human, easy"),
     (["arena", "hard"], "sos-tui arena: argumen berikut diperlukan: TAHAP_B (lihat sos-tui arena --help)"),
     (["arena", "hard", "easy", "--games", "0"],
@@ -137,7 +137,7 @@ def test_metavars_are_malay_and_typed_words_english(capsys):
     (["host", "--players", "Ana,remote:x"], "tempat 2: 'remote' tidak boleh diikuti apa-apa"),
     (["host", "--headless", "--players", "Ana,remote"], "--headless tiada tempat di terminal ini"),
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", ""], "--name: nama tidak boleh kosong"),
-    (["history", "--lang"], "sos-tui history: --lang perlukan bahasa: en, ms"),
+    (["history", "--lang"], "sos-tui history: --lang memerlukan kod bahasa: en, ms"),
 ])  # fmt: skip
 def test_errors_are_one_malay_line_and_exit_2(argv, says, capsys, monkeypatch):
     monkeypatch.setattr(cli, "launch", lambda game, mouse: pytest.fail("the app must not start"))
@@ -199,14 +199,14 @@ def test_history_is_malay(filled, capsys):
     assert "Deep Blue (sukar) lwn Ana" in lines[4] and "ringkas" in lines[4]
     assert lines[4].endswith("Ana menang")
     assert lines[5].endswith("Computer menang")  # "Computer" is the player's name: data, as it is
-    assert "Statistik bagi 5 permainan, dari sisi pemain manusia pertama:" in out
+    assert "Statistik bagi 5 permainan, dari sudut pemain manusia pertama:" in out
     assert any(line.split() == ["Lawan", "Permainan", "Menang", "Seri", "Kalah", "Purata", "mata"]
                for line in lines)
     assert any(line.split() == ["mudah", "2", "1", "0", "1", "0.5"] for line in lines)
     assert any(line.split() == ["manusia", "2", "1", "1", "0", "4.0"] for line in lines)
     assert any(line.split() == ["semua", "5", "3", "1", "1", "2.0"] for line in lines)
     assert "Rantaian SOS terpanjang: 6 dalam satu giliran oleh Ana (Ana lwn Bo, 2026-01-01 10:00)" in out
-    assert "Permainan terbaik: Ana menang dengan beza 6 (6-0, Ana lwn Bo, 2026-01-01 10:00)" in out
+    assert "Permainan terbaik: Ana menang dengan beza 6 mata (6-0, Ana lwn Bo, 2026-01-01 10:00)" in out
     for english in ("Date", "Players", " vs ", "wins", "draw", "general", "simple", "easy", "hard", "human",
                     "Statistics", "Opponent", "Longest", "Best game", " all "):
         assert english not in out, english
