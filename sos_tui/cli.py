@@ -39,7 +39,17 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
-from sos_tui.i18n import LANGUAGES, UnknownLanguage, _, choose_language, set_language
+from sos_tui.i18n import (
+    LANGUAGES,
+    N_,
+    UnknownLanguage,
+    _,
+    check_language,
+    choose_language,
+    explain,
+    ngettext,
+    set_language,
+)
 from sos_tui.storage import (
     History,
     HistoryError,
@@ -54,6 +64,28 @@ from sos_tui.storage.history.facts import OPPONENT_KINDS
 PROG = "sos-tui"
 MAX_MESSAGE = 300
 """The longest error line printed: a megabyte of argument is not echoed back."""
+
+# What a player types stays English (general, computer:hard, --opponent easy); prose shows these.
+LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+MODE_NAMES = {"general": N_("general"), "simple": N_("simple")}
+OPPONENT_NAMES = {"human": N_("human"), **LEVEL_NAMES, "computer": N_("computer"), "mixed": N_("mixed"),
+                  "computer-only": N_("computer-only"), "all": N_("all")}
+
+
+def level_name(level: str) -> str:
+    """A computer level in the player's language (an unknown one as it is)."""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+
+
+def mode_name(mode) -> str:
+    """``general``/``simple`` in the player's language."""
+    value = getattr(mode, "value", mode)
+    return _(MODE_NAMES[value]) if value in MODE_NAMES else value
+
+
+def opponent_name(kind: str) -> str:
+    """An opponent kind of the history's statistics in the player's language."""
+    return _(OPPONENT_NAMES[kind]) if kind in OPPONENT_NAMES else kind
 
 
 class UsageError(Exception):
@@ -92,55 +124,71 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
     saying which seat and which rule otherwise."""
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(
-            f"needs {MIN_PLAYERS} to {MAX_PLAYERS} names, not {len(parts)}")
+        raise argparse.ArgumentTypeError(_("needs {low} to {high} names, not {count}").format(
+            low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(parts)))
     seats = []
     for index, part in enumerate(parts):
         kind, _colon, level = part.strip().partition(":")
         if kind.lower() == "computer":
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
-                raise argparse.ArgumentTypeError(
-                    f"unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
-            seats.append(PlayerInfo(f"Computer {index + 1}", "computer", level))
+                raise argparse.ArgumentTypeError(_unknown_level(level))
+            seats.append(PlayerInfo(_("Computer {number}").format(number=index + 1), "computer", level))
             continue
         try:
             seats.append(PlayerInfo(check_name(part)))
         except ValueError as error:
-            raise argparse.ArgumentTypeError(f"seat {index + 1}: {error}") from None
+            raise argparse.ArgumentTypeError(_seat_error(index, error)) from None
     try:
         check_names(seat.name for seat in seats)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(explain(error)) from None
     return tuple(seats)
+
+
+def _unknown_level(level: str) -> str:
+    return _("unknown computer level {level!r} (choose {levels})").format(
+        level=level, levels=", ".join(COMPUTER_LEVELS))
+
+
+def _seat_error(index: int, error: BaseException | str) -> str:
+    return _("seat {number}: {error}").format(number=index + 1, error=explain(error))
 
 
 def _size(text: str) -> int:
     try:
         size = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        complaint = _("must be a whole number, not {text!r}").format(text=text)
+        raise argparse.ArgumentTypeError(complaint) from None
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise argparse.ArgumentTypeError(f"must be from {MIN_SIZE} to {MAX_SIZE}, not {size}")
+        raise argparse.ArgumentTypeError(_("must be from {low} to {high}, not {size}").format(
+            low=MIN_SIZE, high=MAX_SIZE, size=size))
     return size
 
 
+def _board_size_help() -> str:
+    return _("board size, {low} to {high}").format(low=MIN_SIZE, high=MAX_SIZE)
+
+
 def _play_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=_size, metavar="N", help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
-    parser.add_argument("--mode", choices=[m.value for m in Mode], help="general (most SOSs wins) "
-                        "or simple (first SOS wins); default general")
-    parser.add_argument("--players", type=parse_players, metavar="NAME[,NAME...]",
-                        help=f"{MIN_PLAYERS} to {MAX_PLAYERS} seats; 'computer:LEVEL' for a computer player "
-                             f"(levels: {', '.join(COMPUTER_LEVELS)}), e.g. Ana,computer:hard")
-    parser.add_argument("--load", metavar="FILE", help="open a saved game")
-    parser.add_argument("--no-mouse", action="store_true", help="keyboard only (for terminal multiplexers)")
+    parser.add_argument("--size", type=_size, metavar="N", help=_board_size_help())
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help=_(
+        "general (most SOSs wins) or simple (first SOS wins); default general"))
+    parser.add_argument("--players", type=parse_players, metavar=_("NAME[,NAME...]"), help=_(
+        "{low} to {high} seats; 'computer:LEVEL' for a computer player (levels: {levels}), "
+        "e.g. Ana,computer:hard").format(low=MIN_PLAYERS, high=MAX_PLAYERS,
+                                         levels=", ".join(COMPUTER_LEVELS)))
+    parser.add_argument("--load", metavar=_("FILE"), help=_("open a saved game"))
+    parser.add_argument("--no-mouse", action="store_true",
+                        help=_("keyboard only (for terminal multiplexers)"))
 
 
 def game_from_args(args: argparse.Namespace) -> GameRecord | None:
     """The game the options ask for; None (the setup screen) when they ask for none."""
     if args.size is None and args.mode is None and args.players is None:
         return None
-    seats = args.players or (PlayerInfo("Player 1"), PlayerInfo("Player 2"))
+    seats = args.players or tuple(PlayerInfo(_("Player {number}").format(number=n)) for n in (1, 2))
     return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
 
 
@@ -163,30 +211,32 @@ def play(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     if args.load is not None:
         if game is not None:
-            raise UsageError("--load cannot be combined with --size, --mode or --players "
-                             "(the saved game has its own)")
+            raise UsageError(_("--load cannot be combined with --size, --mode or --players "
+                               "(the saved game has its own)"))
         try:
             game = load_record(args.load)
         except LoadError as error:
-            return fail("", str(error))
+            return fail("", explain(error))
     if not _has_terminal():
-        return fail("", "needs a terminal to play in (stdin and stdout must be a terminal); "
-                        "for scripts see 'sos-tui history --json'")
+        return fail("", _("needs a terminal to play in (stdin and stdout must be a terminal); "
+                          "for scripts see 'sos-tui history --json'"))
     launch(game, mouse=not args.no_mouse)
     return 0
 
 
 # -- history -----------------------------------------------------------------------------------
 def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
-    limits = f"from {low} to {high}" if high is not None else f"at least {low}"
-
     def convert(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = None
         if value is None or value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"expected a whole number {limits}, not {text!r}")
+            if high is None:
+                complaint = _("expected a whole number at least {low}, not {text!r}")
+            else:
+                complaint = _("expected a whole number from {low} to {high}, not {text!r}")
+            raise argparse.ArgumentTypeError(complaint.format(low=low, high=high, text=text))
         return value
     return convert
 
@@ -194,20 +244,21 @@ def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
 def _opponent(text: str) -> str:
     kind = text.strip().lower()
     if kind not in OPPONENT_KINDS:
-        raise argparse.ArgumentTypeError(f"no opponent kind {text!r}: choose {', '.join(OPPONENT_KINDS)}")
+        raise argparse.ArgumentTypeError(_("no opponent kind {text!r}: choose {kinds}").format(
+            text=text, kinds=", ".join(OPPONENT_KINDS)))
     return kind
 
 
 def _history_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--opponent", metavar="KIND", type=_opponent,
-                        help=f"only games against this opponent: {', '.join(OPPONENT_KINDS)}")
-    parser.add_argument("--size", type=_int_in(MIN_SIZE, MAX_SIZE), metavar="N",
-                        help=f"only games on an N x N board ({MIN_SIZE}-{MAX_SIZE})")
-    parser.add_argument("--mode", choices=[m.value for m in Mode], help="only games in this mode")
+    parser.add_argument("--opponent", metavar=_("KIND"), type=_opponent, help=_(
+        "only games against this opponent: {kinds}").format(kinds=", ".join(OPPONENT_KINDS)))
+    parser.add_argument("--size", type=_int_in(MIN_SIZE, MAX_SIZE), metavar="N", help=_(
+        "only games on an N x N board ({low}-{high})").format(low=MIN_SIZE, high=MAX_SIZE))
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help=_("only games in this mode"))
     parser.add_argument("--limit", type=_int_in(1), metavar="N",
-                        help="list only the N newest games (statistics still cover all)")
+                        help=_("list only the N newest games (statistics still cover all)"))
     parser.add_argument("--json", action="store_true",
-                        help="print every selected game as one JSON document, for scripts")
+                        help=_("print every selected game as one JSON document, for scripts"))
 
 
 def _when(entry) -> str:
@@ -218,14 +269,47 @@ def _shown(text: str, limit: int) -> str:
     return shorten(printable(text), limit)
 
 
+HISTORY_HEADINGS = (N_("Date"), N_("Players"), N_("Size"), N_("Mode"), N_("Score"), N_("Result"))
+STATS_HEADINGS = (N_("Opponent"), N_("Games"), N_("Wins"), N_("Draws"), N_("Losses"), N_("Avg score"))
+
+
+def _label(player: PlayerInfo) -> str:
+    """``"Ana"`` or ``"Deep (hard)"``, the level in the player's language; the name escaped."""
+    name = printable(player.name)
+    if player.is_computer and player.level:
+        return _("{name} ({level})").format(name=name, level=level_name(printable(player.level)))
+    return name
+
+
+def players_text(entry) -> str:
+    """``"Ana vs Deep (hard)"`` in the player's language (names escaped)."""
+    # Translators: the separator between the players of a game: "Ana vs Bo"
+    return _(" vs ").join(_label(p) for p in entry.players)
+
+
+def result_text(entry) -> str:
+    """The game's result in the player's language, from the stored winners and players (the
+    history stores the English text, which ``--json`` prints)."""
+    players = entry.players
+    if not entry.winners or any(not 0 <= w < len(players) for w in entry.winners):
+        return printable(entry.result)
+    names = [printable(players[w].name) for w in entry.winners]
+    if len(names) == 1:
+        return _("{name} wins").format(name=names[0])
+    if len(names) < len(players):
+        return _("draw between {names}").format(names=", ".join(names))
+    return _("draw")
+
+
 def format_history(entries: Sequence, stats) -> str:
     """The text ``sos-tui history`` prints: a table of games (as given, newest first), then the
-    statistics from the first human player's side. Dates are local time; names are escaped."""
+    statistics from the first human player's side, in the player's language. Dates are local
+    time; names are escaped."""
     if not entries and not stats.games:
-        return "No finished games in the history yet. Play one with `sos-tui`!\n"
-    header = ("Date", "Players", "Size", "Mode", "Score", "Result")
-    rows = [(_when(e), _shown(e.players_text, 40), f"{e.size}x{e.size}", _shown(e.mode, 10),
-             e.score_text, _shown(e.result, 40)) for e in entries]
+        return _("No finished games in the history yet. Play one with `sos-tui`!") + "\n"
+    header = tuple(_(word) for word in HISTORY_HEADINGS)
+    rows = [(_when(e), shorten(players_text(e), 40), f"{e.size}x{e.size}", _shown(mode_name(e.mode), 10),
+             e.score_text, shorten(result_text(e), 40)) for e in entries]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
@@ -233,12 +317,16 @@ def format_history(entries: Sequence, stats) -> str:
 
     out = [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
     if len(entries) < stats.games:
-        out.append(f"(showing the {len(entries)} newest of {stats.games} games)")
-    out += ["", f"Statistics over {_plural(stats.games, 'game')}, from the first human player's side:"]
-    table = [("Opponent", "Games", "Wins", "Draws", "Losses", "Avg score")]
+        out.append(ngettext("(showing the {shown} newest of {total} game)",
+                            "(showing the {shown} newest of {total} games)", stats.games).format(
+            shown=len(entries), total=stats.games))
+    out += ["", ngettext("Statistics over {n} game, from the first human player's side:",
+                         "Statistics over {n} games, from the first human player's side:",
+                         stats.games).format(n=stats.games)]
+    table = [tuple(_(word) for word in STATS_HEADINGS)]
     overall = [*stats.by_opponent.values(), stats]
     for s in overall:
-        name = s.opponent if s is not stats else "all"
+        name = opponent_name(s.opponent if s is not stats else "all")
         table.append((_shown(name, 16), str(s.games), str(s.wins), str(s.draws), str(s.losses),
                       f"{s.average_score:.1f}"))
     widths2 = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -249,12 +337,14 @@ def format_history(entries: Sequence, stats) -> str:
     if game is not None:
         seat = game.chain_player
         who = game.players[seat].name if seat is not None and seat < len(game.players) else "?"
-        out.append(f"Longest SOS chain: {stats.longest_chain} in one turn by {_shown(who, 24)} "
-                   f"({_shown(game.players_text, 40)}, {_when(game)})")
+        out.append(_("Longest SOS chain: {count} in one turn by {name} ({players}, {when})").format(
+            count=stats.longest_chain, name=_shown(who, 24), players=shorten(players_text(game), 40),
+            when=_when(game)))
     best = stats.best_game
     if best is not None:
-        out.append(f"Best game: {_shown(best.pov_name, 24)} won by {best.margin} ({best.score_text}, "
-                   f"{_shown(best.players_text, 40)}, {_when(best)})")
+        out.append(_("Best game: {name} won by {margin} ({score}, {players}, {when})").format(
+            name=_shown(best.pov_name, 24), margin=best.margin, score=best.score_text,
+            players=shorten(players_text(best), 40), when=_when(best)))
     return "\n".join(out) + "\n"
 
 
@@ -280,10 +370,6 @@ def history_json(entries: Sequence) -> str:
     return json.dumps({"format": "sos-tui-history", "version": 1, "games": games}, indent=2) + "\n"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def history(args: argparse.Namespace) -> int:
     entries, stats, skipped, total = [], Stats(), (), 0
     try:
@@ -295,14 +381,15 @@ def history(args: argparse.Namespace) -> int:
                 entries = database.games(*filters, limit=None if args.json else args.limit)
                 skipped, total = database.skipped, database.count()
     except (HistoryError, StorageError) as error:
-        return fail("history", str(error))
+        return fail("history", explain(error))
     if skipped:
-        fail("history", f"warning: skipped {_plural(len(skipped), 'damaged game')} "
-                        f"(row {', '.join(str(row) for row in skipped[:10])})")
+        fail("history", ngettext("warning: skipped {n} damaged game (row {rows})",
+                                 "warning: skipped {n} damaged games (row {rows})", len(skipped)).format(
+            n=len(skipped), rows=", ".join(str(row) for row in skipped[:10])))
     if args.json:
         sys.stdout.write(history_json(entries))
     elif total and not stats.games:
-        print("No games in the history match those filters.")
+        print(_("No games in the history match those filters."))
     else:
         sys.stdout.write(format_history(entries, stats))
     return 0
@@ -310,9 +397,9 @@ def history(args: argparse.Namespace) -> int:
 
 # -- review ------------------------------------------------------------------------------------
 def _review_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a saved game (finished or not)")
-    parser.add_argument("--json", action="store_true",
-                        help='print {"format": "sos-review", ...}: each move\'s best move, loss and mark')
+    parser.add_argument("file", metavar=_("FILE"), help=_("a saved game (finished or not)"))
+    parser.add_argument("--json", action="store_true", help=_(
+        'print {{"format": "sos-review", ...}}: each move\'s best move, loss and mark').format())
 
 
 def review(args: argparse.Namespace) -> int:
@@ -324,13 +411,14 @@ def review(args: argparse.Namespace) -> int:
     try:
         record = load_record(args.file)
     except LoadError as error:
-        return fail("review", str(error))
+        return fail("review", explain(error))
     bar = not args.json and _is_terminal(sys.stderr)
 
     def progress(done: int, total: int) -> None:
         filled = 30 * done // total
-        print(f"\r\033[Kreviewing [{'#' * filled}{' ' * (30 - filled)}] {done}/{total}", end="",
-              file=sys.stderr, flush=True)
+        line = _("reviewing [{bar}] {done}/{total}").format(bar="#" * filled + " " * (30 - filled),
+                                                             done=done, total=total)
+        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
 
     try:
         reviews = list(review_game(record, progress=progress if bar else None))
@@ -352,33 +440,57 @@ def _is_terminal(stream) -> bool:
 
 
 # -- sos-tui arena ---------------------------------------------------------------------------
+ARENA_GAME_LINES = {
+    (True, 1): N_("game {number}: {level} first, won {score}; so far {points}/{games} = {rate}"),
+    (True, 0.5): N_("game {number}: {level} first, drew {score}; so far {points}/{games} = {rate}"),
+    (True, 0): N_("game {number}: {level} first, lost {score}; so far {points}/{games} = {rate}"),
+    (False, 1): N_("game {number}: {level} second, won {score}; so far {points}/{games} = {rate}"),
+    (False, 0.5): N_("game {number}: {level} second, drew {score}; so far {points}/{games} = {rate}"),
+    (False, 0): N_("game {number}: {level} second, lost {score}; so far {points}/{games} = {rate}"),
+}
+"""A game's line in ``sos-tui arena``: by whether A moved first and A's result."""
+
+
+def arena_parser() -> argparse.ArgumentParser:
+    """The options of ``sos-tui arena`` (in the current language)."""
+    from sos_tui.ai.arena import MAX_GAMES
+
+    parser = _Parser(prog="sos-tui arena", description=_("Pit two computer levels against each other."))
+    levels = " | ".join(COMPUTER_LEVELS)
+    parser.add_argument("level_a", metavar=_("LEVEL_A"), choices=list(COMPUTER_LEVELS), help=levels)
+    parser.add_argument("level_b", metavar=_("LEVEL_B"), choices=list(COMPUTER_LEVELS), help=levels)
+    parser.add_argument("--size", type=int, default=6, metavar="N", help=_board_size_help())
+    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general",
+                        help=_("general or simple; default general"))
+    parser.add_argument("--games", type=int, default=20, metavar="N",
+                        help=_("games to play, at most {most:,}").format(most=MAX_GAMES))
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help=_("seed of the first game (default 0)"))
+    parser.add_argument("--time-limit", type=float, default=None, metavar=_("SECONDS"),
+                        help=_("seconds per move; default: the fixed, clock-free search budgets"))
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help=_("games played at once, at most the cores"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON summary, for scripts"))
+    return parser
+
+
+def _percent(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate:.1%}"
+
+
 def arena(argv: list[str]) -> int:
     """``sos-tui arena``: play two levels against each other and print each game's result as it
     finishes, then A's score rate with a 95% interval (``--json``: one JSON object instead).
     Ctrl+c stops the run: one line on stderr, the games played so far, exit status 130."""
     from sos_tui.ai import arena as arena_api
 
-    parser = _Parser(prog="sos-tui arena", description="Pit two computer levels against each other.")
-    parser.add_argument("level_a", metavar="LEVEL_A", choices=list(COMPUTER_LEVELS),
-                        help=" | ".join(COMPUTER_LEVELS))
-    parser.add_argument("level_b", metavar="LEVEL_B", choices=list(COMPUTER_LEVELS),
-                        help=" | ".join(COMPUTER_LEVELS))
-    parser.add_argument("--size", type=int, default=6, help=f"board size, {MIN_SIZE} to {MAX_SIZE}")
-    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general")
-    parser.add_argument("--games", type=int, default=20,
-                        help=f"games to play, at most {arena_api.MAX_GAMES:,}")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--time-limit", type=float, default=None,
-                        help="seconds per move; default: the fixed, clock-free search budgets")
-    parser.add_argument("--jobs", type=int, default=1, help="games played at once, at most the cores")
-    parser.add_argument("--json", action="store_true", help="print one JSON summary, for scripts")
-    args = parser.parse_args(argv)  # a bad argument: UsageError; --help: _Exit (main's policy)
+    args = arena_parser().parse_args(argv)  # a bad argument: UsageError; --help: _Exit (main's policy)
     try:
         match = arena_api.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
-                            args.time_limit)
+                                args.time_limit)
         results = arena_api.run(match, args.jobs)
     except ValueError as error:
-        return fail("arena", str(error))
+        return fail("arena", explain(error))
     tally = arena_api.Tally(match)
     bar = sys.stderr.isatty() and not args.json
     try:
@@ -387,10 +499,10 @@ def arena(argv: list[str]) -> int:
             if bar:
                 print("\r\033[K", end="", file=sys.stderr)
             if not args.json:
-                outcome = {1: "won", 0.5: "drew", 0: "lost"}[game.result]
-                print(f"game {game.number + 1}: {match.level_a} {'first' if game.a_first else 'second'}, "
-                      f"{outcome} {game.scores[0]}-{game.scores[1]}; "
-                      f"so far {tally.points:g}/{tally.games} = {tally.rate:.1%}", flush=True)
+                print(_(ARENA_GAME_LINES[(game.a_first, game.result)]).format(
+                    number=game.number + 1, level=level_name(match.level_a),
+                    score=f"{game.scores[0]}-{game.scores[1]}", points=f"{tally.points:g}", games=tally.games,
+                    rate=_percent(tally.rate)), flush=True)
             if bar:
                 done = 30 * tally.games // match.games
                 print(f"[{'#' * done}{' ' * (30 - done)}] {tally.games}/{match.games}", end="",
@@ -402,7 +514,9 @@ def arena(argv: list[str]) -> int:
     if bar:
         print(file=sys.stderr)
     if status == 130:
-        print(f"sos-tui arena: interrupted after {tally.games} of {match.games} games", file=sys.stderr)
+        print("sos-tui arena: " + ngettext("interrupted after {played} of {n} game",
+                                           "interrupted after {played} of {n} games", match.games).format(
+            played=tally.games, n=match.games), file=sys.stderr)
     _arena_report(tally, args.json, interrupted=status == 130)
     return status
 
@@ -413,16 +527,25 @@ def _arena_report(tally, as_json: bool, interrupted: bool):
         print(json.dumps({**summary, "interrupted": interrupted}), flush=True)
         return
     m = tally.match
-    print(f"{m.level_a} vs {m.level_b}: {m.size}x{m.size} {m.mode}, {tally.games} games, seed {m.seed}, "
-          f"time limit {m.time_limit or 'none (fixed budgets)'}")
+    a, b = level_name(m.level_a), level_name(m.level_b)
+    limit = f"{m.time_limit}" if m.time_limit else _("none (fixed budgets)")
+    print(ngettext("{a} vs {b}: {size}x{size} {mode}, {n} game, seed {seed}, time limit {limit}",
+                   "{a} vs {b}: {size}x{size} {mode}, {n} games, seed {seed}, time limit {limit}",
+                   tally.games).format(a=a, b=b, size=m.size, mode=mode_name(m.mode), n=tally.games,
+                                       seed=m.seed, limit=limit))
     if not tally.games:
         return
     low, high = tally.interval()
-    print(f"{m.level_a}: {tally.wins} wins, {tally.draws} draws, {tally.losses} losses")
-    print(f"{m.level_a} score rate: {tally.rate:.1%} (95% CI {low:.1%} to {high:.1%})")
-    for name, key in ((f"{m.level_a} (A)", "a_seconds_per_move"), (f"{m.level_b} (B)", "b_seconds_per_move")):
+    print(_("{level}: {wins} wins, {draws} draws, {losses} losses").format(
+        level=a, wins=tally.wins, draws=tally.draws, losses=tally.losses))
+    print(_("{level} score rate: {rate} (95% CI {low} to {high})").format(
+        level=a, rate=_percent(tally.rate), low=_percent(low), high=_percent(high)))
+    timings = ((N_("{level} (A) seconds per move: median {median}, max {most}"), a, "a_seconds_per_move"),
+               (N_("{level} (B) seconds per move: median {median}, max {most}"), b, "b_seconds_per_move"))
+    for template, level, key in timings:
         if seconds := summary[key]:
-            print(f"{name} seconds per move: median {seconds['median']:.3f}, max {seconds['max']:.3f}")
+            print(_(template).format(level=level, median=f"{seconds['median']:.3f}",
+                                     most=f"{seconds['max']:.3f}"))
 
 
 # -- network play: host, join, server ----------------------------------------------------------
@@ -431,7 +554,7 @@ def _login_name() -> str:
 
     with contextlib.suppress(Exception):
         return check_name(getpass.getuser()[:24])
-    return "Host"
+    return _("Host")
 
 
 def parse_host_players(text: str):
@@ -441,31 +564,31 @@ def parse_host_players(text: str):
 
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"needs {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(parts)}")
+        raise argparse.ArgumentTypeError(_("needs {low} to {high} seats, not {count}").format(
+            low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(parts)))
     seats = []
     for index, part in enumerate(parts):
         kind, _colon, level = part.strip().partition(":")
         if kind.lower() == "remote":
             if level:
-                raise argparse.ArgumentTypeError(f"seat {index + 1}: 'remote' takes nothing after it")
+                raise argparse.ArgumentTypeError(_seat_error(index, _("'remote' takes nothing after it")))
             seats.append(SeatSpec("remote"))
         elif kind.lower() == "computer":
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
-                raise argparse.ArgumentTypeError(
-                    f"unknown computer level {level!r} (choose {', '.join(COMPUTER_LEVELS)})")
-            seats.append(SeatSpec("computer", f"Computer {index + 1}", level))
+                raise argparse.ArgumentTypeError(_unknown_level(level))
+            seats.append(SeatSpec("computer", _("Computer {number}").format(number=index + 1), level))
         else:
             try:
                 seats.append(SeatSpec("human", check_name(part)))
             except ValueError as error:
-                raise argparse.ArgumentTypeError(f"seat {index + 1}: {error}") from None
+                raise argparse.ArgumentTypeError(_seat_error(index, error)) from None
     try:
         check_names(seat.name for seat in seats if seat.name)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(explain(error)) from None
     if not any(seat.kind == "remote" for seat in seats):
-        raise argparse.ArgumentTypeError("name at least one seat 'remote' for a friend to join")
+        raise argparse.ArgumentTypeError(_("name at least one seat 'remote' for a friend to join"))
     return tuple(seats)
 
 
@@ -474,43 +597,41 @@ def _port(text: str) -> int:
 
 
 def _server_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
-                        help="the address to listen on (default 127.0.0.1: this machine only; "
-                             "0.0.0.0 for every network)")
-    parser.add_argument("--port", type=_port, default=7531,
-                        help="the port to listen on (default 7531; 0: any free port)")
+    parser.add_argument("--bind", default="127.0.0.1", metavar=_("ADDRESS"), help=_(
+        "the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every network)"))
+    parser.add_argument("--port", type=_port, default=7531, metavar=_("PORT"),
+                        help=_("the port to listen on (default 7531; 0: any free port)"))
 
 
 def _host_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=_size, metavar="N", default=6,
-                        help=f"board size, {MIN_SIZE} to {MAX_SIZE} (default 6)")
+    parser.add_argument("--size", type=_size, metavar="N", default=6, help=_(
+        "board size, {low} to {high} (default 6)").format(low=MIN_SIZE, high=MAX_SIZE))
     parser.add_argument("--mode", choices=[m.value for m in Mode], default="general",
-                        help="general (most SOSs wins) or simple (first SOS wins)")
-    parser.add_argument("--players", type=parse_host_players, metavar="SEAT[,SEAT...]",
-                        help="your name for a seat at this terminal, 'remote' for a friend who joins, "
-                             "'computer:LEVEL' for a computer; default YOURNAME,remote "
-                             "(remote,remote with --headless)")
+                        help=_("general (most SOSs wins) or simple (first SOS wins)"))
+    parser.add_argument("--players", type=parse_host_players, metavar=_("SEAT[,SEAT...]"), help=_(
+        "your name for a seat at this terminal, 'remote' for a friend who joins, 'computer:LEVEL' for a "
+        "computer; default YOURNAME,remote (remote,remote with --headless)"))
     _server_options(parser)
-    parser.add_argument("--headless", action="store_true",
-                        help="no terminal UI and no local seat: print the join URL, log the game, "
-                             "exit when it ends")
-    parser.add_argument("--server", metavar="URL", help="create the game on a 'sos-tui server' at "
-                                                       "ws://HOST:PORT instead of starting one here")
-    parser.add_argument("--no-mouse", action="store_true", help="keyboard only")
+    parser.add_argument("--headless", action="store_true", help=_(
+        "no terminal UI and no local seat: print the join URL, log the game, exit when it ends"))
+    parser.add_argument("--server", metavar="URL", help=_(
+        "create the game on a 'sos-tui server' at ws://HOST:PORT instead of starting one here"))
+    parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
 def _join_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", metavar="URL", help="the game's address, ws://HOST:PORT/CODE")
-    parser.add_argument("--name", help="your name in the game (default: your login name)")
-    parser.add_argument("--no-mouse", action="store_true", help="keyboard only")
+    parser.add_argument("url", metavar="URL", help=_("the game's address, ws://HOST:PORT/CODE"))
+    parser.add_argument("--name", metavar=_("NAME"),
+                        help=_("your name in the game (default: your login name)"))
+    parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
 def _warn_bind(command: str, bind: str) -> None:
     from sos_tui.net.run import is_loopback
 
     if not is_loopback(bind):
-        fail(command, f"warning: listening on {bind}: anyone who can reach this machine on that "
-                      "network can connect; give the code only to your friends")
+        fail(command, _("warning: listening on {address}: anyone who can reach this machine on that "
+                        "network can connect; give the code only to your friends").format(address=bind))
 
 
 def _run_async(coroutine) -> int:
@@ -531,12 +652,12 @@ def host(args: argparse.Namespace) -> int:
     if seats is None:
         seats = parse_host_players("remote,remote" if args.headless else f"{_login_name()},remote")
     if args.headless and any(seat.kind == "human" for seat in seats):
-        raise UsageError("--headless has no seat at this terminal: name every person's seat 'remote'")
+        raise UsageError(_("--headless has no seat at this terminal: name every person's seat 'remote'"))
     if args.server is not None:
         try:
             parse_url(args.server, need_code=False)
         except ValueError as error:
-            raise UsageError(f"--server: {error}") from None
+            raise UsageError(_("--server: {error}").format(error=explain(error))) from None
     plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server)
     if args.headless:
         from sos_tui.session import Keeper
@@ -552,11 +673,11 @@ def host(args: argparse.Namespace) -> int:
             finally:
                 keeper.close()
         except OSError as error:
-            return fail("host", f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
+            return fail("host", _cannot_listen(args, error))
         except NetError as error:
-            return fail("host", str(error))
+            return fail("host", explain(error))
     if not _has_terminal():
-        return fail("host", "needs a terminal to play in; use --headless to only run the game")
+        return fail("host", _("needs a terminal to play in; use --headless to only run the game"))
     if args.server is None:
         _warn_bind("host", args.bind)
     launch_network(plan, mouse=not args.no_mouse)
@@ -570,13 +691,13 @@ def join(args: argparse.Namespace) -> int:
     try:
         url = str(parse_url(args.url))
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(explain(error)) from None
     try:
         name = check_name(args.name) if args.name is not None else _login_name()
     except ValueError as error:
-        raise UsageError(f"--name: {error}") from None
+        raise UsageError(_("--name: {error}").format(error=explain(error))) from None
     if not _has_terminal():
-        return fail("join", "needs a terminal to play in (stdin and stdout must be a terminal)")
+        return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
     launch_network(JoinPlan(url, name), mouse=not args.no_mouse)
     return 0
 
@@ -588,7 +709,12 @@ def server(args: argparse.Namespace) -> int:
     try:
         return _run_async(serve_forever(args.bind, args.port, _say))
     except OSError as error:
-        return fail("server", f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
+        return fail("server", _cannot_listen(args, error))
+
+
+def _cannot_listen(args: argparse.Namespace, error: OSError) -> str:
+    return _("cannot listen on {address}:{port}: {reason}").format(
+        address=args.bind, port=args.port, reason=error.strerror or error)
 
 
 def launch_network(plan, mouse: bool) -> None:
@@ -604,39 +730,43 @@ COMMANDS = {"play": play, "history": history, "review": review, "host": host, "j
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Every command's options, described in the current language (``main`` sets it first)."""
     parser = _Parser(
         prog=PROG,
-        description="Play SOS in the terminal. With no options, a setup screen opens.",
-        epilog="Also: 'sos-tui arena LEVEL_A LEVEL_B ...' pits computer players against each other; "
-               "'sos-tui history' lists past games; 'sos-tui review FILE' marks a saved game's moves. "
-               "Each has its own --help.",
+        description=_("Play SOS in the terminal. With no options, a setup screen opens."),
+        epilog=_("Also: 'sos-tui arena LEVEL_A LEVEL_B ...' pits computer players against each other; "
+                 "'sos-tui history' lists past games; 'sos-tui review FILE' marks a saved game's moves. "
+                 "Each has its own --help."),
     )
     _play_options(parser)  # 'play' is the default command: its options work without the word
-    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}")
-    parser.add_argument("--lang", metavar="CODE", choices=list(LANGUAGES), help=_(
+    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}",
+                        help=_("show program's version number and exit"))  # argparse 3.11 leaves it English
+    parser.add_argument("--lang", metavar=_("CODE"), choices=list(LANGUAGES), help=_(
         "the game's language: {choices}; default: the one chosen in the game, else LANGUAGE, LC_ALL, "
         "LC_MESSAGES or LANG, else English (works with every command)").format(
             choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    _play_options(commands.add_parser("play", help="play a game (the default)", description="Play a game."))
-    _history_options(commands.add_parser("history", help="list finished games and statistics",
-                                         description="Show finished games and statistics."))
+    commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=_Parser)
+    _play_options(commands.add_parser("play", help=_("play a game (the default)"),
+                                      description=_("Play a game.")))
+    _history_options(commands.add_parser("history", help=_("list finished games and statistics"),
+                                         description=_("Show finished games and statistics.")))
     _review_options(commands.add_parser(
-        "review", help="mark every move of a saved game: best, inaccuracy, mistake, blunder",
-        description="Review a saved game: each move's mark (! best, ?! inaccuracy, ? mistake, ?? blunder), "
-                    "its loss and the best move, exact where solved (always on boards up to 4x4), "
-                    "marked ~ where estimated. General mode: inaccuracy 1 point, mistake 2-3, blunder 4+. "
-                    "Simple mode: mistake a result step (win to draw, draw to loss), blunder win to loss."))
-    commands.add_parser("arena", help="pit two computer levels against each other", add_help=False)
+        "review", help=_("mark every move of a saved game: best, inaccuracy, mistake, blunder"),
+        description=_("Review a saved game: each move's mark (! best, ?! inaccuracy, ? mistake, ?? blunder), "
+                      "its loss and the best move, exact where solved (always on boards up to 4x4), "
+                      "marked ~ where estimated. General mode: inaccuracy 1 point, mistake 2-3, blunder 4+. "
+                      "Simple mode: mistake a result step (win to draw, draw to loss), "
+                      "blunder win to loss.")))
+    commands.add_parser("arena", help=_("pit two computer levels against each other"), add_help=False)
     _host_options(commands.add_parser(
-        "host", help="host a game that friends join over the network",
-        description="Start a game server with one game in it and play your seats here; the screen "
-                    "shows the command your friends run to join."))
-    _join_options(commands.add_parser("join", help="join a game someone hosts",
-                                      description="Join a network game: sos-tui join ws://HOST:PORT/CODE"))
+        "host", help=_("host a game that friends join over the network"),
+        description=_("Start a game server with one game in it and play your seats here; the screen "
+                      "shows the command your friends run to join.")))
+    _join_options(commands.add_parser("join", help=_("join a game someone hosts"), description=_(
+        "Join a network game: sos-tui join ws://HOST:PORT/CODE")))
     _server_options(commands.add_parser(
-        "server", help="run a long-lived game server for 'host --server'",
-        description="Run a game server; 'sos-tui host --server ws://HOST:PORT' creates games on it."))
+        "server", help=_("run a long-lived game server for 'host --server'"),
+        description=_("Run a game server; 'sos-tui host --server ws://HOST:PORT' creates games on it.")))
     return parser
 
 
@@ -677,6 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sos-tui`` with ``argv`` (default: the process's arguments); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _safe_streams()
+    # the language without --lang first, so that a bad --lang is answered in it
+    set_language(choose_language(None, _remembered_language()))
     try:
         argv, lang = take_lang(argv)
     except UsageError as error:
@@ -685,7 +817,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if isinstance(lang, UsageError):
             raise lang
-        set_language(choose_language(lang, _remembered_language()))
+        if lang is not None:
+            set_language(check_language(lang))
     except (UsageError, UnknownLanguage) as error:
         return fail(command, str(error))
     try:
@@ -696,7 +829,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Exit as done:  # --help, --version
         return done.status
     except UsageError as error:
-        return fail(command, f"{error} (see {PROG}{' ' + command if command else ''} --help)")
+        return fail(command, _("{error} (see {command} --help)").format(
+            error=error, command=f"{PROG}{' ' + command if command else ''}"))
     except KeyboardInterrupt:  # ctrl+c: stop quietly
         return 130
     except BrokenPipeError:  # `sos-tui history | head`

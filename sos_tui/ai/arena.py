@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sos_tui.engine.rules import MAX_SIZE, MIN_SIZE, GameState, Mode
+from sos_tui.i18n import _
 
 from .levels import LEVELS
 from .players import ComputerPlayer
@@ -37,7 +38,8 @@ MAX_GAMES = 100_000
 
 @dataclass(frozen=True)
 class Match:
-    """Who plays, where, and how many games. Raises ValueError (one line) for bad settings."""
+    """Who plays, where, and how many games. Raises ValueError (one line, in the player's
+    language) for bad settings."""
 
     level_a: str
     level_b: str
@@ -50,14 +52,17 @@ class Match:
     def __post_init__(self):
         for level in (self.level_a, self.level_b):
             if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r} (choose {', '.join(LEVELS)})")
+                raise ValueError(_("unknown level {level!r} (choose {levels})").format(
+                    level=level, levels=", ".join(LEVELS)))
         if not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise ValueError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {self.size}")
+            raise ValueError(_("--size must be from {low} to {high}, not {size}").format(
+                low=MIN_SIZE, high=MAX_SIZE, size=self.size))
         Mode(self.mode)
         if not 1 <= self.games <= MAX_GAMES:
-            raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}, not {self.games}")
+            raise ValueError(_("--games must be from 1 to {most:,}, not {games}").format(
+                most=MAX_GAMES, games=self.games))
         if self.time_limit is not None and not self.time_limit > 0:
-            raise ValueError("--time-limit must be a positive number of seconds")
+            raise ValueError(_("--time-limit must be a positive number of seconds"))
 
 
 class GameResult(NamedTuple):
@@ -115,8 +120,8 @@ def run(match: Match, jobs: int = 1) -> Iterator[GameResult]:
     so not in order). Raises ValueError unless 1 <= jobs <= the cores and the games. Closing
     the iterator (or an exception while waiting) stops the workers at once."""
     if not 1 <= jobs <= max_jobs(match.games):
-        raise ValueError(f"--jobs must be from 1 to {max_jobs(match.games)} "
-                         f"(the cores, and no more than the games), not {jobs}")
+        raise ValueError(_("--jobs must be from 1 to {most} (the cores, and no more than the games), "
+                           "not {jobs}").format(most=max_jobs(match.games), jobs=jobs))
     return _serial(match) if jobs == 1 else _parallel(match, jobs)
 
 
@@ -130,7 +135,7 @@ def _parallel(match: Match, jobs: int) -> Iterator[GameResult]:
     pool = context.Pool(jobs, initializer=_watch_parent, initargs=(os.getpid(),))
     try:
         results = pool.imap_unordered(_play, ((match, number) for number in range(match.games)))
-        for _ in range(match.games):
+        for _number in range(match.games):
             while True:  # wait in short steps, so that ctrl+c is noticed at once
                 try:
                     result = results.next(timeout=0.1)

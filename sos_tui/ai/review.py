@@ -31,6 +31,7 @@ from random import Random
 
 from sos_tui.engine.record import GameRecord
 from sos_tui.engine.rules import GameState, Mode, Move
+from sos_tui.i18n import _, ngettext
 
 from .bitboard import points, safe_sets, wins
 from .budget import Budget, OutOfBudget
@@ -259,7 +260,7 @@ def _rng(state: GameState) -> Random:
 
 def _root_moves(pos, settings: SearchSettings, played: tuple[int, str]) -> list[tuple[int, str]]:
     """The candidate moves, the played one first (so every other is compared with it)."""
-    moves, _ = pos.moves(settings.root_width)
+    moves, _safe = pos.moves(settings.root_width)
     return [played] + [m for m in moves if m != played]
 
 
@@ -382,29 +383,37 @@ def key_moments(reviews, count: int = 3) -> list[MoveReview]:
 
 
 def legend(mode: Mode | str) -> str:
+    """What the marks mean, in the player's language."""
     if Mode(mode) is Mode.GENERAL:
-        return ("Marks: ! best, ?! inaccuracy (loses 1 point), ? mistake (2-3 points), "
-                "?? blunder (4 or more); ~ an estimate")
-    return "Marks: ! best, ? mistake (win to draw, or draw to loss), ?? blunder (win to loss); ~ an estimate"
+        return _("Marks: ! best, ?! inaccuracy (loses 1 point), ? mistake (2-3 points), "
+                 "?? blunder (4 or more); ~ an estimate")
+    return _("Marks: ! best, ? mistake (win to draw, or draw to loss), ?? blunder (win to loss); "
+             "~ an estimate")
 
 
 def describe(review: MoveReview) -> str:
-    """``"?  loses 2, best O c3"``, ``"!"``, with ``~`` before an estimated loss."""
+    """``"?  loses 2 points, best O c3"``, ``"!"``, with ``~`` before an estimated loss; in the
+    player's language (the mark and the move are notation)."""
     if not review.points:
         return review.mark
-    unit = "point" if review.mode is Mode.GENERAL else "result step"
-    plural = "" if review.points == 1 else "s"
+    n = review.points
+    if review.mode is Mode.GENERAL:
+        text = ngettext("loses {approx}{n} point, best {best}", "loses {approx}{n} points, best {best}", n)
+    else:
+        text = ngettext("loses {approx}{n} result step, best {best}",
+                        "loses {approx}{n} result steps, best {best}", n)
     approx = "" if review.exact else "~"
-    return f"{review.mark:<2} loses {approx}{review.points} {unit}{plural}, best {review.best}"
+    return f"{review.mark:<2} " + text.format(approx=approx, n=n, best=review.best)
 
 
 def annotated_transcript(record: GameRecord, reviews) -> str:
     """The game's transcript (``engine.transcript``) with each move's mark, loss and best move,
-    and the key moments. Names are printed as data (``printable``)."""
+    and the key moments, in the player's language. Names are printed as data (``printable``)."""
     from sos_tui.engine import printable, transcript
 
     reviews = {r.index: r for r in reviews}
-    plain = transcript(record).splitlines()
+    plain = transcript(record, tr=_).splitlines()
+    started = _("Started: {time}").format(time=record.started)
     state = record.state
     shown = [printable(p.name) for p in record.players]
     width = len(str(len(record.moves)))
@@ -416,14 +425,16 @@ def annotated_transcript(record: GameRecord, reviews) -> str:
             number += 1
         else:
             out.append(line)
-        if line.startswith("Started: "):
+        if line == started:
             out.append(legend(record.mode))
     moments = key_moments(reviews.values())
-    out.append("Key moments:" + ("" if moments else " none, every move was best"))
+    out.append(_("Key moments:") if moments else _("Key moments: none, every move was best"))
     out += [f"  {r.index + 1}. {shown[r.player]}: {r.move}  {describe(r)}" for r in moments]
     missing = state.move_count - len(reviews)
     if missing:
-        out.append(f"({missing} move{'s' if missing != 1 else ''} not reviewed)")
+        # Translators: {moves} is "{n} move" / "{n} moves"
+        moves = ngettext("{n} move", "{n} moves", missing).format(n=missing)
+        out.append(_("({moves} not reviewed)").format(moves=moves))
     return "\n".join(out) + "\n"
 
 
