@@ -56,10 +56,12 @@ class NetError(Exception):
     """
 
     def __init__(self, template: str, /, code: str = "network", retry: bool = True, **params) -> None:
+        if not params and ("{" in template or "}" in template):  # a plain message, not a template
+            template = template.replace("{", "{{").replace("}", "}}")
         self.template, self.params = template, params
         try:
             message = explain(self)
-        except (KeyError, IndexError, ValueError):  # a plain message holding braces
+        except (KeyError, IndexError, ValueError):  # a template that does not fit its parameters
             self.template, self.params, message = None, {}, template
         super().__init__(message)
         self.code = code

@@ -39,6 +39,8 @@ class ComputerFailed(Exception):
     ``sos_tui.i18n.explain`` says it again in the language current when it is shown."""
 
     def __init__(self, template: str, /, **params) -> None:
+        if not params and ("{" in template or "}" in template):  # a plain message, not a template
+            template = template.replace("{", "{{").replace("}", "}}")
         self.template, self.params = template, params
         super().__init__(explain(self))
 

@@ -30,10 +30,12 @@ class Explained:
 
     def _say(self, template: str, params: dict) -> str:
         """Keep ``template`` and ``params``; the message in the current language."""
+        if not params and ("{" in template or "}" in template):  # a plain message, not a template
+            template = template.replace("{", "{{").replace("}", "}}")
         self.template, self.params = template, dict(params)
         try:
             return explain(self)
-        except (KeyError, IndexError, ValueError, AttributeError):  # a plain message holding braces
+        except (KeyError, IndexError, ValueError, AttributeError):  # a template that does not fit
             self.template, self.params = None, {}
             return template
 
