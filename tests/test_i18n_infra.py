@@ -384,3 +384,31 @@ def test_a_bad_game_address_is_said_in_malay():
         parse_url("ws://127.0.0.1:7531")
     with pytest.raises(ValueError, match="bukan kod bilik"):
         parse_url("ws://127.0.0.1:7531/nope")
+
+
+async def test_the_app_shows_a_full_disk_in_malay_at_80x24():
+    """The keeper's notice reaches the player as a toast, in Malay, and fits the 80x24 screen."""
+    from textual.geometry import Region
+
+    from tests.helpers import make_app
+
+    i18n.set_language("ms")
+    app = make_app(store=FullDisk(), settings={"language": "ms"})
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("enter")  # S at a1: the autosave hits the full disk
+        app.keeper.wait(5)
+        for _attempt in range(50):
+            await pilot.pause(0.05)
+            if app.screen.query("Toast"):
+                break
+        notices = [n.message for n in app.notices if "cakera penuh" in n.message]
+        assert notices and all(n.startswith("Permainan ini tidak dapat disimpan secara automatik: ")
+                               for n in notices)
+        malay(" ".join(notices))
+        lines = []
+        for toast in app.screen.query("Toast"):
+            width, height = toast.outer_size
+            assert toast.region.right <= 80 and toast.region.bottom <= 24
+            lines += [strip.text for strip in toast.render_lines(Region(0, 0, width, height))]
+        shown_text = " ".join(" ".join(lines).split())
+        assert "cakera penuh" in shown_text and "Permainan ini tidak dapat disimpan" in shown_text
