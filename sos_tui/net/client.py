@@ -3,7 +3,8 @@ sends this player's moves; ``create_room`` asks a ``sos-tui server`` for a new g
 keeps seat tokens in the data folder so the same join command gets the same seat back.
 
 The server is not trusted either: every state it sends is replayed through the engine
-(``GameRecord.from_dict``) before it is shown.
+(``GameRecord.from_dict``) before it is shown, and what it says is shown in the player's language
+only when it is one of the server messages this client knows (``protocol.said``).
 """
 
 from __future__ import annotations
@@ -20,21 +21,58 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, RecordError, printable
+from sos_tui.i18n import N_, _, explain
 from sos_tui.session import NotYourTurnError, SeatKind
 
-from .protocol import MAX_FRAME, MAX_SERVER_FRAME, PROTOCOL, Address, ProtocolError, decode, encode, parse_url
+from .protocol import (
+    MAX_FRAME,
+    MAX_SERVER_FRAME,
+    PROTOCOL,
+    Address,
+    ProtocolError,
+    decode,
+    encode,
+    parse_url,
+    said,
+)
 
 TOKENS_NAME = "net-seats.json"
 MAX_TOKENS = 100
 
 
-class NetError(Exception):
-    """The game cannot go on over the network; the message says why, in a player's words."""
+CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not reading"))
+"""The reasons a server gives when it closes a connection with no ``closed`` message: shown in
+the player's language (looked up as they are, never formatted); any other is shown escaped."""
 
-    def __init__(self, message: str, code: str = "network", retry: bool = True) -> None:
+
+class NetError(Exception):
+    """The game cannot go on over the network; the message says why, in a player's words and
+    language.
+
+    ``NetError(template, code=..., retry=..., **params)``: ``str()`` is the message in the language
+    current when it was raised; ``template`` and ``params`` stay on it, so ``sos_tui.i18n.explain``
+    says it again in the current language. What the server said is already in the player's
+    language (``protocol.said``) and comes as a parameter.
+    """
+
+    def __init__(self, template: str, /, code: str = "network", retry: bool = True, **params) -> None:
+        if not params and ("{" in template or "}" in template):  # a plain message, not a template
+            template = template.replace("{", "{{").replace("}", "}}")
+        self.template, self.params = template, params
+        try:
+            message = explain(self)
+        except (KeyError, IndexError, ValueError):  # a template that does not fit its parameters
+            self.template, self.params, message = None, {}, template
         super().__init__(message)
         self.code = code
         self.retry = retry  # worth trying again (a lost connection) or not (a wrong code)
+
+
+def _closing(reason: str | None) -> str:
+    """A close reason from the server, for this player: translated when known, else escaped."""
+    if reason in CLOSE_REASONS:
+        return _(reason)
+    return _text(reason)
 
 
 class TokenStore:
@@ -98,23 +136,28 @@ async def _open(address: Address, timeout: float) -> ClientConnection:
     except InvalidStatus as problem:
         status = problem.response.status_code
         body = printable(problem.response.body.decode("utf-8", "replace").strip())[:120]
-        raise NetError(f"the server refused the connection ({status}{': ' + body if body else ''})") from None
+        if body:
+            raise NetError(N_("the server refused the connection ({status}: {body})"), status=status,
+                           body=body) from None
+        raise NetError(N_("the server refused the connection ({status})"), status=status) from None
     except (OSError, TimeoutError, InvalidHandshake) as problem:
         why = printable(str(problem)) or type(problem).__name__
-        raise NetError(f"cannot reach {address.server}: {why}") from None
+        raise NetError(N_("cannot reach {server}: {why}"), server=address.server, why=why) from None
 
 
 async def _first_reply(ws: ClientConnection, timeout: float) -> dict:
     try:
         message = decode(await asyncio.wait_for(ws.recv(), timeout), MAX_SERVER_FRAME)
     except TimeoutError:
-        raise NetError("the server did not answer") from None
+        raise NetError(N_("the server did not answer")) from None
     except ConnectionClosed as closed:
-        raise NetError(f"the server closed the connection ({printable(closed.reason or '')})") from None
+        raise NetError(N_("the server closed the connection ({reason})"),
+                       reason=_closing(closed.reason or "")) from None
     except ProtocolError as problem:
-        raise NetError(f"the server sent something unreadable: {problem}", retry=False) from None
-    if message["type"] == "error":
-        raise NetError(_text(message.get("message")), str(message.get("code")), retry=False)
+        raise NetError(N_("the server sent something unreadable: {error}"), retry=False,
+                       error=problem) from None
+    if message["type"] == "error":  # said in this player's language when the server's words are known
+        raise NetError("{text}", code=str(message.get("code")), retry=False, text=said(message))
     return message
 
 
@@ -135,7 +178,7 @@ async def create_room(server_url: str, size: int, mode: str, seats: list[dict],
     finally:
         await ws.close()
     if reply.get("type") != "created" or not isinstance(reply.get("room"), str):
-        raise NetError("the server did not create the game", retry=False)
+        raise NetError(N_("the server did not create the game"), retry=False)
     token = reply.get("token") if isinstance(reply.get("token"), str) else None
     seats_owned = [i for i in reply.get("seats") or [] if isinstance(i, int)]
     return f"{address.server}/{reply['room']}", token, seats_owned
@@ -178,7 +221,7 @@ class RemoteGame:
         """The seats from this terminal's side: its own are ``human``, other people ``remote``."""
         out = []
         for i, seat in enumerate(self.seat_list):
-            name = seat.get("name") or f"(open seat {i + 1})"
+            name = seat.get("name") or _("(open seat {number})").format(number=i + 1)
             if seat.get("kind") == "computer":
                 out.append(PlayerInfo(name, "computer", seat.get("level")))
             else:
@@ -215,7 +258,7 @@ class RemoteGame:
                                   "token": self.token, "client": "sos-tui"}))
             welcome = await _first_reply(ws, self.timeout)
             if welcome.get("type") != "welcome":
-                raise NetError("the server did not let this game in", retry=False)
+                raise NetError(N_("the server did not let this game in"), retry=False)
             self._welcome(welcome)
             first = await _first_reply(ws, self.timeout)
             self._take(first)
@@ -244,27 +287,27 @@ class RemoteGame:
         elif kind == "error":
             self.last_error = message
         elif kind == "closed":
-            self.closed_reason = _text(message.get("reason"))
+            self.closed_reason = said(message, "reason")
 
     def _state(self, message: dict) -> None:
         seats = message.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
-            raise NetError("the server sent a state without seats", retry=False)
+            raise NetError(N_("the server sent a state without seats"), retry=False)
         game = message.get("game")
         if game is not None:
             try:
                 record = GameRecord.from_dict(game)
             except RecordError as problem:
-                raise NetError(f"the server sent a game that does not replay: {problem}",
-                               retry=False) from None
+                raise NetError(N_("the server sent a game that does not replay: {error}"), retry=False,
+                               error=problem) from None
             if len(record.players) != len(seats):
-                raise NetError("the server's seats do not match its game", retry=False)
+                raise NetError(N_("the server's seats do not match its game"), retry=False)
             self.record, self.state = record, record.state
         elif self.record is None:  # the lobby: an empty board of the game to come
             try:
                 self.state = GameState.new(message.get("size"), message.get("mode"), len(seats))
             except (TypeError, ValueError):
-                raise NetError("the server sent a game with impossible settings", retry=False) from None
+                raise NetError(N_("the server sent a game with impossible settings"), retry=False) from None
         self.seat_list = seats
         version = message.get("version")
         self.version = version if isinstance(version, int) else self.version
@@ -278,7 +321,7 @@ class RemoteGame:
         """Every message from the server, taken in; ends with NetError when the connection goes."""
         ws = self.ws
         if ws is None:
-            raise NetError("not connected")
+            raise NetError(N_("not connected"))
         try:
             async for frame in ws:
                 try:
@@ -289,21 +332,22 @@ class RemoteGame:
                 yield Update(message["type"], message)
         except ConnectionClosed:
             pass
-        reason = self.closed_reason or (ws.close_reason or "the connection to the server was lost")
-        self.closed_reason = _text(reason)
+        if self.closed_reason is None:
+            self.closed_reason = _closing(ws.close_reason) if ws.close_reason \
+                else _("the connection to the server was lost")
         self.ws = None
-        raise NetError(self.closed_reason)
+        raise NetError("{reason}", reason=self.closed_reason)
 
     async def _send(self, message: dict) -> None:
         if self.ws is None:
-            raise NetError("not connected to the server")
+            raise NetError(N_("not connected to the server"))
         text = encode(message)
         if len(text.encode()) > MAX_FRAME:
             raise ValueError("message too long")
         try:
             await self.ws.send(text)
         except ConnectionClosed:
-            raise NetError("the connection to the server was lost") from None
+            raise NetError(N_("the connection to the server was lost")) from None
 
     async def play(self, move: Move) -> None:
         """Send ``move``; NotYourTurnError or IllegalMoveError (checked here first) if it cannot be."""
@@ -315,15 +359,16 @@ class RemoteGame:
         checks again)."""
         state = self.state
         if state is None or self.phase == "lobby":
-            raise NotYourTurnError("the game starts when every seat is taken")
+            raise NotYourTurnError(N_("the game starts when every seat is taken"))
         if self.waiting_for:
-            raise NotYourTurnError(f"waiting for {' and '.join(self.waiting_for)} to reconnect")
+            raise NotYourTurnError(N_("waiting for {names} to reconnect"), names=", ".join(self.waiting_for))
         if not state.is_over and state.to_move not in self.my_seats:
-            who = self.seats[state.to_move].name
-            raise NotYourTurnError(f"wait for {who} to move" if self.my_seats else "spectators watch")
+            if self.my_seats:
+                raise NotYourTurnError(N_("wait for {name} to move"), name=self.seats[state.to_move].name)
+            raise NotYourTurnError(N_("spectators watch"))
         if not state.is_legal(move):
             state.play(move)  # raises the engine's own IllegalMoveError, with its reason
-            raise IllegalMoveError(f"{move} is not a legal move")
+            raise IllegalMoveError("{move} is not a legal move", move=str(move))
 
     async def request_undo(self) -> None:
         await self._send({"type": "undo"})

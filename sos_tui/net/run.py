@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sos_tui.engine import printable
+from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, TokenStore, create_room
 from .server import Limits, SeatSpec, Server
@@ -91,15 +92,16 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
     try:
         room = server.create_room(size, mode, seats)
         say(server.url(room, reachable_host(bind)))  # the first line: scripts read it
-        say(f"friends join with: sos-tui join {server.url(room, reachable_host(bind))} --name NAME")
+        url = server.url(room, reachable_host(bind))
+        say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
         server.on_event = lambda room, text: say(printable(text))
         stopped = await _until(stop, room.finished.wait())
         if not stopped:
             await asyncio.sleep(0.5)  # the last state reaches everyone before the server goes
-            await server.close_room(room, "the game is over")
+            await server.close_room(room, N_("the game is over"))
     finally:
         await server.stop()
-    say("stopped" if stopped else "the game is over")
+    say(_("stopped") if stopped else _("the game is over"))
     return 130 if stopped else 0
 
 
@@ -110,7 +112,7 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
     _stop_on_signals(stop)
     url, _token, _seats = await create_room(server_url, size, mode, [s.to_dict() for s in seats])
     say(url)
-    say(f"friends join with: sos-tui join {url} --name NAME")
+    say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
     watcher = RemoteGame(url, None, tokens=TokenStore())
     await watcher.connect()
 
@@ -118,15 +120,16 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
         async for update in watcher.updates():
             message = update.message
             if update.kind == "state" and message.get("move"):
-                say(f"{message.get('change')}: {printable(str(message['move']))}")
+                move = printable(str(message["move"]))[:20]
+                say(_("move: {move}").format(move=move))  # only a "move" change carries a move
             if watcher.state is not None and watcher.state.is_over and watcher.record is not None:
-                say("game over: " + printable(watcher.record.result_text()))
+                say(_("game over: {result}").format(result=printable(watcher.record.result_text(tr=_))))
                 return
 
     try:
         stopped = await _until(stop, follow())
     except NetError as lost:
-        say(f"lost the server: {lost}")
+        say(_("lost the server: {error}").format(error=explain(lost)))
         return 1
     finally:
         await watcher.close()
@@ -142,10 +145,10 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
         f"{room.code}: {printable(text)}"))
     await server.start(bind, port)
     say(f"ws://{reachable_host(bind)}:{server.port}")
-    say(f"create games with: sos-tui host --server ws://{reachable_host(bind)}:{server.port} ...")
+    say(_("create games with: sos-tui host --server {url} ...").format(url=f"ws://{reachable_host(bind)}:{server.port}"))
     try:
         await stop.wait()
     finally:
         await server.stop()
-    say("stopped")
+    say(_("stopped"))
     return 0

@@ -43,7 +43,9 @@ from sos_tui.engine import (
     check_names,
     printable,
 )
+from sos_tui.i18n import N_, _, explain, pgettext
 from sos_tui.session import Change, GameSession, NotYourTurnError
+from sos_tui.session.computer import STOPPED_TWICE
 
 from .protocol import (
     PROTOCOL,
@@ -54,9 +56,14 @@ from .protocol import (
     new_code,
     new_token,
     normal_code,
+    refusal,
+    template_fields,
 )
 
 log = logging.getLogger(__name__)
+
+MODES = (N_("general"), N_("simple"))
+"""The modes, named in the server's language in its event lines (the English on the wire)."""
 
 HARD_FRAME_LIMIT = 64 * 1024
 """Frames above this are cut off by the websockets library itself (close code 1009); between
@@ -101,44 +108,50 @@ def check_seats(size, mode, seats) -> tuple[int, Mode, list[SeatSpec]]:
     """Validate a room's settings (from a command line or a ``create`` message); ProtocolError
     naming the problem."""
     if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise ProtocolError("bad-room", f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}")
+        raise ProtocolError("bad-room", N_("size must be a whole number from {low} to {high}"), low=MIN_SIZE,
+                            high=MAX_SIZE)
     try:
         mode = Mode(mode)
     except ValueError:
-        raise ProtocolError("bad-room", "mode must be general or simple") from None
+        raise ProtocolError("bad-room", N_("mode must be general or simple")) from None
     if not isinstance(seats, list | tuple) or not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise ProtocolError("bad-room", f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+        raise ProtocolError("bad-room", N_("a game has {low} to {high} seats"), low=MIN_PLAYERS,
+                            high=MAX_PLAYERS)
     specs = []
     for i, seat in enumerate(seats):
         if isinstance(seat, dict):
             seat = SeatSpec(seat.get("kind"), seat.get("name"), seat.get("level"))
         if not isinstance(seat, SeatSpec):
-            raise ProtocolError("bad-room", f"seat {i + 1} must be an object with a \"kind\"")
+            raise ProtocolError("bad-room", N_("seat {number} must be an object with a \"kind\""),
+                                number=i + 1)
         if seat.kind == "human":
             try:
                 specs.append(SeatSpec("human", check_name(seat.name)))
             except ValueError as problem:
-                raise ProtocolError("bad-room", f"seat {i + 1}: {problem}") from None
+                raise ProtocolError("bad-room", N_("seat {number}: {error}"), number=i + 1,
+                                    error=problem) from None
         elif seat.kind == "remote":
             specs.append(SeatSpec("remote"))
         elif seat.kind == "computer":
             level = seat.level or "medium"
             if level not in COMPUTER_LEVELS:
-                raise ProtocolError("bad-room",
-                                    f"seat {i + 1}: level must be one of {', '.join(COMPUTER_LEVELS)}")
+                raise ProtocolError("bad-room", N_("seat {number}: level must be one of {levels}"),
+                                    number=i + 1, levels=", ".join(COMPUTER_LEVELS))
             try:
                 name = check_name(seat.name) if seat.name is not None else f"Computer {i + 1}"
             except ValueError as problem:
-                raise ProtocolError("bad-room", f"seat {i + 1}: {problem}") from None
+                raise ProtocolError("bad-room", N_("seat {number}: {error}"), number=i + 1,
+                                    error=problem) from None
             specs.append(SeatSpec("computer", name, level))
         else:
-            raise ProtocolError("bad-room", f"seat {i + 1}: kind must be human, remote or computer")
+            raise ProtocolError("bad-room", N_("seat {number}: kind must be human, remote or computer"),
+                                number=i + 1)
     if all(s.kind == "computer" for s in specs):
-        raise ProtocolError("bad-room", "a network game needs at least one person")
+        raise ProtocolError("bad-room", N_("a network game needs at least one person"))
     try:
         check_names(s.name for s in specs if s.name)
     except ValueError as problem:
-        raise ProtocolError("bad-room", str(problem)) from None
+        raise ProtocolError.wrap("bad-room", problem) from None
     return size, mode, specs
 
 
@@ -241,38 +254,39 @@ class Room:
         """Seat ``client`` (back in its seats by ``token``, in the next open seat by ``name``, or
         as a spectator); the ``welcome`` to send it. ProtocolError to refuse."""
         if self.closed:
-            raise ProtocolError("no-room", "this game has ended")
+            raise ProtocolError("no-room", N_("this game has ended"))
         if name is not None:
             try:
                 name = check_name(name)
             except ValueError as problem:
-                raise ProtocolError("bad-name", str(problem)) from None
+                raise ProtocolError.wrap("bad-name", problem) from None
         seats: tuple[int, ...] = ()
         if isinstance(token, str) and token in self.tokens:
             seats = self.tokens[token]
             for i in seats:
                 old = self.seats[i].client
                 if old is not None and old is not client:
-                    old.send(error("replaced", "your seat was taken up by a new connection with your token"))
+                    old.send(error("replaced",
+                                   N_("your seat was taken up by a new connection with your token")))
                     self._detach(old)
                     _background(old.ws.close(4000, "replaced by a new connection"))
-            self.log(f"{self._names(seats)} reconnected")
+            self.log(_("{names} reconnected").format(names=self._names(seats)))
         elif self.open_seats and self.phase == "lobby" and name is not None:
             taken = {s.name.casefold() for s in self.seats if s.name}
             if name.casefold() in taken:
-                raise ProtocolError("name-taken", f"someone in this game is already called {name}: "
-                                                  "join with another --name")
+                raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
+                                                     "with another --name"), name=name)
             index = next(i for i, s in enumerate(self.seats) if s.kind == "remote" and s.name is None)
             token = new_token()
             seat = self.seats[index]
             seat.name, seat.token = name, token
             self.tokens[token] = seats = (index,)
-            self.log(f"{name} joined (seat {index + 1})")
+            self.log(_("{name} joined (seat {number})").format(name=name, number=index + 1))
         else:
             token = None
             if sum(1 for c in self.clients if not c.seats) >= self.server.limits.spectators_per_room:
-                raise ProtocolError("full", "this game has as many spectators as it can take")
-            self.log(f"{name or 'someone'} is watching")
+                raise ProtocolError("full", N_("this game has as many spectators as it can take"))
+            self.log(_("{name} is watching").format(name=name) if name else _("someone is watching"))
         client.room, client.seats, client.name = self, seats, name
         for i in seats:
             self.seats[i].client = client
@@ -289,14 +303,14 @@ class Room:
             self.send_state("join")
 
     def _names(self, seats) -> str:
-        return " and ".join(self.seats[i].name or "?" for i in seats)
+        return ", ".join(self.seats[i].name or "?" for i in seats)
 
     def leave(self, client: Client) -> None:
         if client not in self.clients:
             return
         self._detach(client)
         if client.seats:
-            self.log(f"{self._names(client.seats)} left")
+            self.log(_("{names} left").format(names=self._names(client.seats)))
         self.send_state("leave")
 
     def _detach(self, client: Client) -> None:
@@ -306,7 +320,7 @@ class Room:
                 self.seats[i].client = None
         if self.undo_request is not None and set(client.seats) & (self.undo_request["voters"]
                                                                   | {self.undo_request["by"]}):
-            self._undo_done(False, f"{self._names(client.seats)} left")
+            self._undo_done(False, N_("{names} left"), names=self._names(client.seats))
         client.room = None
         if client.seats:
             self._stop_computer()  # the game waits for the seat
@@ -318,7 +332,7 @@ class Room:
         self.session.subscribe(self._on_change)
         for listener in self.server.listeners:
             self.session.subscribe(listener)
-        self.log("the game starts: " + ", ".join(s.name for s in self.seats))
+        self.log(_("the game starts: {names}").format(names=", ".join(s.name for s in self.seats)))
         self.session.announce_start()
 
     # -- the game ----------------------------------------------------------------------------
@@ -326,11 +340,13 @@ class Room:
         self.active = time.monotonic()
         if change.move is not None:
             mover = change.state.movers[-1]
-            self.log(f"{self.seats[mover].name}: {change.move}")
+            self.log(_("{name}: {move}").format(name=self.seats[mover].name, move=change.move))
         if change.finished:
             self.finished_at = time.monotonic()
-            self.log("game over: " + change.record.result_text(change.state) + " (" + ", ".join(
-                f"{s.name} {score}" for s, score in zip(self.seats, change.state.scores, strict=True)) + ")")
+            scores = ", ".join(f"{s.name} {score}"
+                               for s, score in zip(self.seats, change.state.scores, strict=True))
+            self.log(_("game over: {result} ({scores})").format(
+                result=change.record.result_text(change.state, _), scores=scores))
             self.finished.set()
         elif self.finished.is_set() and not change.state.is_over:
             self.finished.clear()  # undone after the end
@@ -376,57 +392,61 @@ class Room:
             number = message.get("id")
             client.send({"type": "pong", "id": number if isinstance(number, int) else None})
         elif kind in ("hello", "create"):
-            raise ProtocolError("bad-message", f"{kind} is only the first message")
+            raise ProtocolError("bad-message", N_("{kind} is only the first message"), kind=kind)
         else:
-            raise ProtocolError("unknown-type", f"unknown message type {printable(kind)[:40]!r}")
+            raise ProtocolError("unknown-type", N_("unknown message type {kind!r}"),
+                                kind=printable(kind)[:40])
 
-    def _playing_seat(self, client: Client, what: str) -> GameSession:
+    def _playing_seat(self, client: Client, refused: str) -> GameSession:
+        """The session, for a client holding a seat; ``refused`` is the message for a spectator."""
         if not client.seats:
-            raise ProtocolError("spectator", f"spectators cannot {what}")
+            raise ProtocolError("spectator", refused)
         session = self.session
         if session is None:
-            raise ProtocolError("waiting", "the game starts when every seat is taken")
+            raise ProtocolError("waiting", N_("the game starts when every seat is taken"))
         if self.waiting_for:
-            raise ProtocolError("waiting", f"waiting for {' and '.join(self.waiting_for)} to reconnect")
+            raise ProtocolError("waiting", N_("waiting for {names} to reconnect"),
+                                names=", ".join(self.waiting_for))
         return session
 
     def _move(self, client: Client, message: dict) -> None:
         text, version = message.get("move"), message.get("version")
         if not isinstance(text, str) or len(text) > 16:
-            raise ProtocolError("bad-move", "a move is notation like \"S b2\"")
+            raise ProtocolError("bad-move", N_("a move is notation like \"S b2\""))
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            raise ProtocolError("bad-move", "\"version\" must be a whole number")
-        session = self._playing_seat(client, "move")
+            raise ProtocolError("bad-move", N_("\"version\" must be a whole number"))
+        session = self._playing_seat(client, N_("spectators cannot move"))
         try:
             move = Move.parse(text)
         except InvalidMoveError as problem:
-            raise ProtocolError("bad-move", str(problem)) from None
+            raise ProtocolError.wrap("bad-move", problem) from None
         state = session.state
         if state.is_over:
-            raise ProtocolError("illegal-move", "the game is over")
+            raise ProtocolError("illegal-move", N_("the game is over"))
         if state.to_move not in client.seats:
-            raise ProtocolError("not-your-turn", f"it is {self.seats[state.to_move].name}'s turn")
+            raise ProtocolError("not-your-turn", N_("it is {name}'s turn"),
+                                name=self.seats[state.to_move].name)
         if version is not None and version != session.version:
-            raise ProtocolError("stale", "the game changed before your move arrived: look again")
+            raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
         try:
             session.play(move, seat=state.to_move)
         except NotYourTurnError as problem:
-            raise ProtocolError("not-your-turn", str(problem)) from None
+            raise ProtocolError.wrap("not-your-turn", problem) from None
         except IllegalMoveError as problem:
-            raise ProtocolError("illegal-move", str(problem)) from None
+            raise ProtocolError.wrap("illegal-move", problem) from None
         if self.undo_request is not None:
-            self._undo_done(False, "a move was played")
+            self._undo_done(False, N_("a move was played"))
 
     # -- undo by agreement -------------------------------------------------------------------
     def _ask_undo(self, client: Client) -> None:
-        session = self._playing_seat(client, "ask to undo")
+        session = self._playing_seat(client, N_("spectators cannot ask to undo"))
         if self.undo_request is not None:
-            raise ProtocolError("undo-pending", "an undo is already being asked")
+            raise ProtocolError("undo-pending", N_("an undo is already being asked"))
         if not session.can_undo:
-            raise ProtocolError("cannot-undo", "there is nothing to undo")
+            raise ProtocolError("cannot-undo", N_("there is nothing to undo"))
         by = client.seats[0]
         voters = {i for i, s in enumerate(self.seats) if s.person and s.token != self.seats[by].token}
-        self.log(f"{self.seats[by].name} asks to undo")
+        self.log(_("{name} asks to undo").format(name=self.seats[by].name))
         if not voters:
             self._undo_now()
             return
@@ -441,27 +461,32 @@ class Room:
         request = self.undo_request
         accept = message.get("accept")
         if not isinstance(accept, bool):
-            raise ProtocolError("bad-message", "\"accept\" must be true or false")
+            raise ProtocolError("bad-message", N_("\"accept\" must be true or false"))
         if request is None:
-            raise ProtocolError("no-undo", "no undo is being asked")
+            raise ProtocolError("no-undo", N_("no undo is being asked"))
         mine = set(client.seats) & request["voters"]
         if not mine:
-            raise ProtocolError("no-undo", "this undo is not yours to answer")
+            raise ProtocolError("no-undo", N_("this undo is not yours to answer"))
         if not accept:
-            self._undo_done(False, f"{self._names(sorted(mine))} declined")
+            self._undo_done(False, N_("{names} declined"), names=self._names(sorted(mine)))
             return
         request["accepted"] |= mine
         if request["accepted"] >= request["voters"]:
-            self._undo_done(True, "everyone agreed")
+            self._undo_done(True, N_("everyone agreed"))
 
-    def _undo_done(self, accepted: bool, why: str) -> None:
+    def _undo_done(self, accepted: bool, why: str, **params) -> None:
+        """Settle the undo asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
         request, self.undo_request = self.undo_request, None
         if request is None:
             return
         request["timer"].cancel()
-        self.log(f"undo {'accepted' if accepted else 'declined'}: {why}")
+        reason = why.format(**params) if params else why
+        said = _(why).format(**params)
+        self.log(_("undo accepted: {reason}").format(reason=said) if accepted
+                 else _("undo declined: {reason}").format(reason=said))
         for c in list(self.clients):
-            c.send({"type": "undo-result", "accepted": accepted, "reason": why})
+            c.send({"type": "undo-result", "accepted": accepted, "reason": reason,
+                    **template_fields(why, **params)})
         if accepted:
             self._undo_now()
 
@@ -495,9 +520,15 @@ class Room:
                 return
             raise
         except Exception as problem:  # the computer could not move: say so, the room lives on
-            self.log(f"{self.seats[state.to_move].name} could not move: {problem}")
+            self.log(_("{name} could not move: {error}").format(name=self.seats[state.to_move].name,
+                                                                  error=explain(problem)))
+            if getattr(problem, "template", None) == STOPPED_TWICE:
+                message = error("computer",
+                                N_("the computer could not move: its process stopped twice in a row"))
+            else:
+                message = error("computer", "the computer could not move: {error}", error=str(problem))
             for c in list(self.clients):
-                c.send(error("computer", f"the computer could not move: {problem}"))
+                c.send(message)
             return
         self._computer = None
         if not self.closed and not self.waiting_for:
@@ -508,7 +539,8 @@ class Room:
             self._computer.cancel()
             self._computer = None
 
-    async def close(self, why: str) -> None:
+    async def close(self, why: str, **params) -> None:
+        """End the room; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
         if self.closed:
             return
         self.closed = True
@@ -517,9 +549,10 @@ class Room:
             self.undo_request["timer"].cancel()
             self.undo_request = None
         clients = list(self.clients)
+        reason = why.format(**params) if params else why
         for c in clients:
-            c.send({"type": "closed", "reason": why})
-        await asyncio.gather(*(c.ws.close(1001, why[:100]) for c in clients), return_exceptions=True)
+            c.send({"type": "closed", "reason": reason, **template_fields(why, **params)})
+        await asyncio.gather(*(c.ws.close(1001, reason[:100]) for c in clients), return_exceptions=True)
 
 
 class Server:
@@ -576,7 +609,7 @@ class Server:
             self._reaper.cancel()
             self._reaper = None
         for room in list(self.rooms.values()):
-            await room.close("the server stopped")
+            await room.close(N_("the server stopped"))
         self.rooms.clear()
         if self._ws is not None:
             self._ws.close()
@@ -596,16 +629,17 @@ class Server:
     def create_room(self, size: int, mode, seats, creator: str | None = None) -> Room:
         size, mode, specs = check_seats(size, mode, list(seats))
         if len(self.rooms) >= self.limits.max_rooms:
-            raise ProtocolError("busy", "this server has as many games as it can take; try later")
+            raise ProtocolError("busy", N_("this server has as many games as it can take; try later"))
         if creator is not None and sum(1 for r in self.rooms.values() if r.creator == creator) \
                 >= self.limits.rooms_per_address:
-            raise ProtocolError("busy", "you have as many open games on this server as it allows")
+            raise ProtocolError("busy", N_("you have as many open games on this server as it allows"))
         code = new_code()
         while code in self.rooms:
             code = new_code()
         room = self.rooms[code] = Room(self, code, size, mode, specs, creator)
-        self.event(room, f"room created: {size}x{size} {mode.value}, seats "
-                         + ", ".join(s.name or "open" for s in room.seats))
+        self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
+            size=size, mode=_(mode.value),
+            seats=", ".join(s.name or pgettext("seat", "open") for s in room.seats)))
         if room.open_seats == 0:
             room._start()
         return room
@@ -616,9 +650,10 @@ class Server:
             host = "127.0.0.1"
         return f"ws://{f'[{host}]' if ':' in host else host}:{self.port}/{room.code}"
 
-    async def close_room(self, room: Room, why: str) -> None:
+    async def close_room(self, room: Room, why: str, **params) -> None:
+        """Close ``room``; ``why`` is a template of SERVER_MESSAGES (with ``params``)."""
         self.rooms.pop(room.code, None)
-        await room.close(why)
+        await room.close(why, **params)
 
     async def _reap(self) -> None:
         limits = self.limits
@@ -627,10 +662,10 @@ class Server:
             now = time.monotonic()
             for room in list(self.rooms.values()):
                 if room.finished_at is not None and now - room.finished_at > limits.finished_linger:
-                    await self.close_room(room, "the game is over")
+                    await self.close_room(room, N_("the game is over"))
                 elif now - room.active > limits.room_idle:
-                    await self.close_room(room, f"closed after {int(limits.room_idle // 60)} minutes "
-                                                "without a move")
+                    await self.close_room(room, N_("closed after {minutes} minutes without a move"),
+                                          minutes=int(limits.room_idle // 60))
 
     # -- connections -------------------------------------------------------------------------
     def _admit(self, connection: ServerConnection, request):
@@ -660,67 +695,73 @@ class Server:
             if client.room is not None:
                 client.room.leave(client)
 
-    async def _refuse(self, client: Client, code: str, message: str, close: int = 1008) -> None:
-        client.send(error(code, message))
-        await client.ws.close(close, message[:100])
+    async def _refuse(self, client: Client, code: str, template: str, close: int = 1008, /, **params) -> None:
+        """Send the ``error`` (``template`` with ``params``, see ``protocol.error``) and close."""
+        message = error(code, template, **params)
+        client.send(message)
+        await client.ws.close(close, message["message"][:100])
 
     async def _converse(self, client: Client) -> None:
         ws = client.ws
         try:
             first = decode(await asyncio.wait_for(ws.recv(), self.limits.hello_timeout))
         except TimeoutError:
-            return await self._refuse(client, "timeout", f"send hello within {self.limits.hello_timeout:g} s")
+            return await self._refuse(client, "timeout", N_("send hello within {seconds} s"),
+                                      seconds=f"{self.limits.hello_timeout:g}")
         except ProtocolError as problem:
-            return await self._refuse(client, problem.code, str(problem))
+            return await self._refuse(client, problem.code, problem.template, **problem.params)
         kind, version = first["type"], first.get("protocol")
         if kind not in ("hello", "create"):
-            return await self._refuse(client, "hello-first", "the first message must be hello (or create)")
+            return await self._refuse(client, "hello-first",
+                                      N_("the first message must be hello (or create)"))
         if version != PROTOCOL or isinstance(version, bool):
             return await self._refuse(
-                client, "protocol", f"this server speaks protocol {PROTOCOL}, your client "
-                f"{printable(str(version))[:20]}: use the same version of sos-tui as the host", 4001)
+                client, "protocol", N_("this server speaks protocol {server}, your client {client}: use the "
+                                       "same version of sos-tui as the host"),
+                4001, server=PROTOCOL, client=printable(str(version))[:20])
         path = (ws.request.path if ws.request else "/").split("?")[0].strip("/")
         if kind == "create":
             return await self._create(client, first, path)
         code = normal_code(path)
         room = self.rooms.get(code) if code else None
         if room is None or room.closed:
-            return await self._refuse(client, "no-room", "no game with that code here: check the code; "
-                                      "the game may have ended", 4004)
+            return await self._refuse(client, "no-room", N_("no game with that code here: check the code; "
+                                                            "the game may have ended"), 4004)
         name, token = first.get("name"), first.get("token")
         try:
             welcome = room.join(client, name, token if isinstance(token, str) else None)
         except ProtocolError as problem:
-            return await self._refuse(client, problem.code, str(problem), 4003)
+            return await self._refuse(client, problem.code, problem.template, 4003, **problem.params)
         client.send(welcome)
         room.joined()
         limits = self.limits
         async for frame in ws:
             try:
                 if not client.spend(limits.rate, limits.burst):
-                    raise ProtocolError("flood", f"too many messages: at most {limits.rate:g} a second")
+                    raise ProtocolError("flood", N_("too many messages: at most {rate} a second"),
+                                        rate=f"{limits.rate:g}")
                 message = decode(frame)
                 if client.room is None:
                     return
                 client.room.handle(client, message)
             except ProtocolError as problem:
-                client.send(error(problem.code, str(problem)))
+                client.send(refusal(problem))
                 if problem.code in _STRIKES:
                     client.strikes += 1
                     if client.strikes >= limits.strikes:
-                        return await self._refuse(client, "closing", "too many refused messages")
+                        return await self._refuse(client, "closing", N_("too many refused messages"))
 
     async def _create(self, client: Client, message: dict, path: str) -> None:
         if not self.allow_create:
-            return await self._refuse(client, "no-create", "this server only runs its own game")
+            return await self._refuse(client, "no-create", N_("this server only runs its own game"))
         if path:
             return await self._refuse(client, "bad-message",
-                                      "create a game at the server's address, with no code")
+                                      N_("create a game at the server's address, with no code"))
         try:
             room = self.create_room(message.get("size"), message.get("mode"), message.get("seats"),
                                     creator=client.address)
         except ProtocolError as problem:
-            return await self._refuse(client, problem.code, str(problem))
+            return await self._refuse(client, problem.code, problem.template, **problem.params)
         owned = [i for i, s in enumerate(room.seats) if s.kind == "human"]
         client.send({"type": "created", "room": room.code, "token": room.owner_token, "seats": owned})
         await client.ws.close(1000, "created")

@@ -26,12 +26,23 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from sos_tui.engine import GameState, Move
+from sos_tui.i18n import N_, _, explain
 
 HINT_LEVEL = "expert"
+STOPPED_TWICE = N_("the computer's process stopped twice in a row")
 
 
 class ComputerFailed(Exception):
-    """The computer could not give a move; the message says why, in a player's words."""
+    """The computer could not give a move; the message says why, in a player's words and language.
+
+    ``ComputerFailed(template, **params)``: ``template`` and ``params`` stay on it, so
+    ``sos_tui.i18n.explain`` says it again in the language current when it is shown."""
+
+    def __init__(self, template: str, /, **params) -> None:
+        if not params and ("{" in template or "}" in template):  # a plain message, not a template
+            template = template.replace("{", "{{").replace("}", "}}")
+        self.template, self.params = template, params
+        super().__init__(explain(self))
 
 
 class ComputerPool:
@@ -80,12 +91,12 @@ class ComputerPool:
                     raise asyncio.CancelledError from None  # stopped on purpose, not broken
                 self._discard(pool)
                 if attempt == 1 and on_retry is not None:
-                    on_retry("the computer's process stopped; starting it again")
+                    on_retry(_("the computer's process stopped; starting it again"))
             except ValueError as error:  # the search refused the position or the level
-                raise ComputerFailed(str(error)) from error
+                raise ComputerFailed("{error}", error=error) from error
             finally:
                 self._running.discard(future)
-        raise ComputerFailed("the computer's process stopped twice in a row")
+        raise ComputerFailed(STOPPED_TWICE)
 
     def pids(self) -> list[int]:
         """The search processes now running (for tests and diagnostics)."""

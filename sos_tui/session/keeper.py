@@ -12,7 +12,7 @@ Autosaves of one game that queue up behind a slow disk are coalesced: only the n
 A history write that fails is kept by the storage layer's ``Recorder`` (in memory and in an outbox
 file) and tried again with the next write, at ``close()`` and at the next start, so a finished
 game is never lost. Every failure is reported through ``on_error`` in words a player understands,
-every time it happens.
+in the player's language, every time it happens.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from sos_tui.engine import GameRecord
+from sos_tui.i18n import N_, _, explain
 
 from .session import Change
 
@@ -154,11 +155,15 @@ class Keeper:
             self.store.clear_autosave(item)
 
 
+_MESSAGES = {
+    "autosave": N_("Could not autosave this game: {error}"),
+    "finished": N_("Could not add this game to the history yet (it is kept and tried again): {error}"),
+    "flush": N_("Could not add an earlier finished game to the history yet (it is kept): {error}"),
+    "settings": N_("Could not remember the settings: {error}"),
+}
+
+
 def _message(kind: str, error: Exception) -> str:
-    what = {
-        "autosave": "Could not autosave this game",
-        "finished": "Could not add this game to the history yet (it is kept and tried again)",
-        "flush": "Could not add an earlier finished game to the history yet (it is kept)",
-        "settings": "Could not remember the settings",
-    }.get(kind, "Could not save")
-    return f"{what}: {error}"
+    """What went wrong, in the player's language (the storage error too, see ``explain``)."""
+    template = _MESSAGES.get(kind, N_("Could not save: {error}"))
+    return _(template).format(error=explain(error))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo
+from sos_tui.i18n import N_
 
 
 class SeatKind(StrEnum):
@@ -45,7 +46,10 @@ class ChangeKind(StrEnum):
 
 
 class NotYourTurnError(IllegalMoveError):
-    """A move for a seat that is not to move (or a person's move while a computer is to move)."""
+    """A move for a seat that is not to move (or a person's move while a computer is to move).
+
+    Like the engine's errors, ``str()`` is English and ``sos_tui.i18n.explain`` says it in the
+    player's language (the names are parameters: data, kept as they are)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +187,8 @@ class GameSession:
         """
         state = self.state
         if seat is not None and not state.is_over and seat != state.to_move:
-            raise NotYourTurnError(f"it is {self.seats[state.to_move].name}'s turn, not "
-                                   f"{self.seats[seat].name}'s")
+            raise NotYourTurnError(N_("it is {name}'s turn, not {other}'s"),
+                                   name=self.seats[state.to_move].name, other=self.seats[seat].name)
         new = state.play(move)
         del self._timeline[self._position + 1:]
         self._timeline.append(new)
@@ -196,7 +200,7 @@ class GameSession:
         player is to move."""
         kind = self.kind_to_move
         if kind is not None and kind is not SeatKind.HUMAN:
-            raise NotYourTurnError(f"wait for {self.seat_to_move.name} to move")
+            raise NotYourTurnError(N_("wait for {name} to move"), name=self.seat_to_move.name)
         return self.play(move)
 
     def play_computer(self, move: Move, version: int) -> Change | None:

@@ -23,8 +23,10 @@ from datetime import datetime
 from pathlib import Path
 
 from sos_tui.engine import GameRecord, RecordError, transcript
+from sos_tui.engine.text import Phrase
+from sos_tui.i18n import N_, _
 
-from .errors import LoadError, StorageError, describe, shown_path
+from .errors import LoadError, Reason, StorageError, describe, shown_path
 from .paths import autosaves_dir, saves_dir
 
 __all__ = [
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Files bigger than this are refused: a real game record is a few kilobytes."""
-_LIMIT = f"{MAX_FILE_BYTES // (1024 * 1024)} MB"
+_LIMIT = MAX_FILE_BYTES // (1024 * 1024)  # in MB
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 60
 
@@ -71,7 +73,8 @@ def write_atomic(path: PathLike, text: str) -> Path:
         temp_name = None
         _sync_folder(folder)
     except (OSError, ValueError) as error:  # ValueError: a NUL or unencodable character in the name
-        raise StorageError(f"could not save {shown_path(path)}: {_save_reason(error)}") from error
+        raise StorageError(N_("could not save {path}: {reason}"), path=shown_path(path),
+                           reason=_save_reason(error)) from error
     finally:
         if temp_name is not None:
             with contextlib.suppress(OSError):
@@ -105,9 +108,9 @@ def _sync_folder(folder: Path) -> None:
 
 def _save_reason(error: BaseException) -> str:
     if isinstance(error, FileNotFoundError):
-        return "the folder does not exist"
+        return Phrase("the folder does not exist")
     if isinstance(error, ValueError):
-        return "the name holds a character no file name can have"
+        return Phrase("the name holds a character no file name can have")
     return describe(error)
 
 
@@ -118,7 +121,8 @@ def delete_save(path: PathLike) -> bool:
     except FileNotFoundError:
         return False
     except (OSError, ValueError) as error:
-        raise StorageError(f"could not delete {shown_path(path)}: {_save_reason(error)}") from error
+        raise StorageError(N_("could not delete {path}: {reason}"), path=shown_path(path),
+                           reason=_save_reason(error)) from error
     return True
 
 
@@ -132,37 +136,37 @@ def load_record(path: PathLike) -> GameRecord:
     reports about the path (a name too long, a loop of links, ...).
     """
     if not str(path).strip():
-        raise LoadError(str(path), "no file name given")
+        raise LoadError(str(path), N_("no file name given"))
     data = _read_bytes(path)
     if not data.strip():
-        raise LoadError(path, "the file is empty")
+        raise LoadError(path, N_("the file is empty"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise LoadError(path, f"not a game record: the file is not UTF-8 text "
-                              f"(bad byte at position {error.start})") from None
+        raise LoadError(path, N_("not a game record: the file is not UTF-8 text (bad byte at position "
+                              "{position})"), position=error.start) from None
     if "\x00" in text:
-        raise LoadError(path, "not a game record: the file holds binary data")
+        raise LoadError(path, N_("not a game record: the file holds binary data"))
     try:
         return GameRecord.from_json(text)
-    except RecordError as error:
-        raise LoadError(path, str(error)) from None
+    except RecordError as error:  # kept whole: explain() says it in the player's language
+        raise LoadError(path, error) from None
     except RecursionError:
-        raise LoadError(path, "not a game record: the JSON is nested too deeply") from None
+        raise LoadError(path, N_("not a game record: the JSON is nested too deeply")) from None
     except (ValueError, TypeError, KeyError) as error:  # belt and braces: the engine should not
-        raise LoadError(path, f"not a game record ({describe(error)})") from None
+        raise LoadError(path, N_("not a game record ({reason})"), reason=describe(error)) from None
 
 
-def _open_reason(error: BaseException, path: PathLike) -> str:
+def _open_reason(error: BaseException, path: PathLike) -> Reason:
     if isinstance(error, FileNotFoundError):
-        return "no such file"
+        return Reason(N_("no such file"))
     if isinstance(error, IsADirectoryError) or (isinstance(error, PermissionError) and os.path.isdir(path)):
-        return "is a folder, not a game file"  # on Windows opening a folder is a PermissionError
+        return Reason(N_("is a folder, not a game file"))  # on Windows opening a folder is a PermissionError
     if isinstance(error, PermissionError):
-        return "permission denied, cannot read the file"
+        return Reason(N_("permission denied, cannot read the file"))
     if isinstance(error, ValueError):
-        return "not a usable file name (it holds a NUL or an unencodable character)"
-    return f"cannot open the file ({describe(error)})"
+        return Reason(N_("not a usable file name (it holds a NUL or an unencodable character)"))
+    return Reason(N_("cannot open the file ({reason})"), reason=describe(error))
 
 
 def _read_bytes(path: PathLike) -> bytes:
@@ -174,21 +178,22 @@ def _read_bytes(path: PathLike) -> bytes:
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise LoadError(path, "is a folder, not a game file")
+            raise LoadError(path, N_("is a folder, not a game file"))
         if not stat.S_ISREG(info.st_mode):
-            raise LoadError(path, "not a regular file")
+            raise LoadError(path, N_("not a regular file"))
         if info.st_size > MAX_FILE_BYTES:
-            raise LoadError(path, f"the file is too big to be a game record "
-                                  f"({info.st_size / 1024 / 1024:.1f} MB; the limit is {_LIMIT})")
+            raise LoadError(path, N_("the file is too big to be a game record ({size} MB; the limit is "
+                                  "{limit} MB)"), size=f"{info.st_size / 1024 / 1024:.1f}", limit=_LIMIT)
         chunks, total = [], 0
         while chunk := os.read(fd, 1 << 16):
             chunks.append(chunk)
             total += len(chunk)
             if total > MAX_FILE_BYTES:  # it grew while we read
-                raise LoadError(path, f"the file is too big to be a game record (the limit is {_LIMIT})")
+                raise LoadError(path, N_("the file is too big to be a game record (the limit is {limit} MB)"),
+                                limit=_LIMIT)
         return b"".join(chunks)
     except OSError as error:
-        raise LoadError(path, f"cannot read the file ({describe(error)})") from None
+        raise LoadError(path, N_("cannot read the file ({reason})"), reason=describe(error)) from None
     finally:
         os.close(fd)
 
@@ -199,7 +204,10 @@ class SaveInfo:
     """One ``*.json`` file in the saves folder, as a load dialog shows it.
 
     ``size`` is the board size, ``file_size`` the bytes on disk. For a file that fails to load,
-    ``error`` holds the LoadError message and the game fields are empty (``None``, ``()``).
+    ``error`` holds the LoadError message (in the language current when the list was read),
+    ``problem`` the LoadError itself (``sos_tui.i18n.explain`` says it in the current language),
+    and the game fields are empty (``None``, ``()``). ``result`` is in the language current when
+    the list was read ("Ana wins", "Ana menang").
     """
 
     path: Path
@@ -215,6 +223,7 @@ class SaveInfo:
     started: str | None = None
     error: str | None = None
     record: GameRecord | None = field(default=None, repr=False, compare=False)
+    problem: LoadError | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -247,7 +256,7 @@ def list_saves(folder: PathLike | None = None) -> list[SaveInfo]:
         try:
             record = load_record(path)
         except LoadError as error:
-            infos.append(SaveInfo(path, modified, info.st_size, error=str(error)))
+            infos.append(SaveInfo(path, modified, info.st_size, error=str(error), problem=error))
             continue
         state = record.state
         infos.append(SaveInfo(
@@ -258,7 +267,7 @@ def list_saves(folder: PathLike | None = None) -> list[SaveInfo]:
             scores=state.scores,
             finished=state.is_over,
             moves=state.move_count,
-            result=record.result_text(state),
+            result=record.result_text(state, _),
             started=record.started,
             record=record,
         ))
@@ -316,7 +325,7 @@ def resolve_save_path(text: str, record: GameRecord | None = None) -> Path:
     (``record`` gives the name). Raises StorageError for an empty name or when the saves folder
     cannot be made."""
     if not text.strip():
-        raise StorageError("no file name given")
+        raise StorageError(N_("no file name given"))
     path = Path(text.strip()).expanduser()
     if not path.is_absolute():
         path = saves_dir() / path
@@ -331,7 +340,7 @@ def resolve_open_path(text: str) -> Path:
     """The file a typed path means: ``~`` expanded; a relative name is looked for in the saves
     folder first (also with ``.json`` added), then taken as it is. Raises LoadError when empty."""
     if not text.strip():
-        raise LoadError(text, "no file name given")
+        raise LoadError(text, N_("no file name given"))
     path = Path(text.strip()).expanduser()
     if path.is_absolute():
         return path
@@ -372,7 +381,7 @@ def export_transcript(record: GameRecord, folder: PathLike | None = None) -> Pat
     The same transcript is simply written again; a different game's file of that name is kept
     and `` (2)``, `` (3)``... is added instead. Raises StorageError on failure.
     """
-    text = transcript(record)
+    text = transcript(record, tr=_)
     base = transcript_path(record, folder)
     path, number = base, 2
     while _exists(path) and _read_text(path) != text:
@@ -444,7 +453,7 @@ def load_autosave(strict: bool = False) -> GameRecord | None:
         if info.ok:
             return info.record
         if strict:
-            raise LoadError(info.path, info.error or "unreadable")
+            raise info.problem or LoadError(info.path, N_("unreadable"))
         log.warning("ignoring an autosave: %s", info.error)
     return None
 

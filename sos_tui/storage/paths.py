@@ -13,6 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
+from sos_tui.i18n import N_
+
 from .errors import StorageError, describe, shown_path
 
 APP_NAME = "sos-tui"
@@ -26,9 +28,10 @@ def _ensure(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise StorageError(f"cannot create the folder {shown_path(folder)}: {describe(error)}") from error
+        raise StorageError(N_("cannot create the folder {path}: {reason}"), path=shown_path(folder),
+                           reason=describe(error)) from error
     if not folder.is_dir():
-        raise StorageError(f"{shown_path(folder)} is not a folder")
+        raise StorageError(N_("{path} is not a folder"), path=shown_path(folder))
     return folder
 
 

@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 from sos_tui.engine import GameRecord
+from sos_tui.i18n import N_
 
 from .errors import HistoryError, LoadError, StorageError, describe, shown_path
 from .files import delete_save, load_record, save_record
@@ -73,13 +74,16 @@ class Recorder:
             _, error = self._flush()
             if record.game_id not in self._pending:
                 return
-            kept = "and will be added later"
             try:
                 self._write_outbox()
             except StorageError as outbox_error:
                 log.warning("could not keep the game in the outbox: %s", outbox_error)
-                kept = "until sos-tui closes; it will be added as soon as the history can be written"
-            raise StorageError(f"The game could not be added to the history ({error}). It is kept {kept}.")
+                raise StorageError(N_("The game could not be added to the history ({error}). It is kept "
+                                      "until sos-tui closes; it will be added as soon as the history can be "
+                                      "written."),
+                                   error=error) from None
+            raise StorageError(N_("The game could not be added to the history ({error}). It is kept and will "
+                               "be added later."), error=error)
 
     def flush(self) -> int:
         """Retry every pending game; return how many went into the history. Never raises for
@@ -117,8 +121,8 @@ class Recorder:
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            folder = shown_path(self.outbox)
-            raise StorageError(f"cannot create the folder {folder}: {describe(error)}") from error
+            raise StorageError(N_("cannot create the folder {path}: {reason}"), path=shown_path(self.outbox),
+                               reason=describe(error)) from error
         for game_id in list(self._unsaved):
             save_record(self._pending[game_id], self._outbox_file(game_id))
             self._unsaved.discard(game_id)

@@ -18,6 +18,7 @@ import platformdirs
 from sos_tui.engine import COMPUTER_LEVELS, MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Mode, check_names
 from sos_tui.engine.record import KINDS
 from sos_tui.engine.text import is_hidden
+from sos_tui.i18n import N_
 
 from .errors import StorageError, describe, shown_path
 from .files import write_atomic
@@ -113,7 +114,8 @@ def save_settings(settings: dict) -> dict:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise StorageError(f"cannot create the folder {shown_path(folder)}: {describe(error)}") from error
+        raise StorageError(N_("cannot create the folder {path}: {reason}"), path=shown_path(folder),
+                           reason=describe(error)) from error
     text = json.dumps({"format": FORMAT, "version": VERSION, **clean}, indent=2) + "\n"
     write_atomic(folder / SETTINGS_NAME, text)
     return clean

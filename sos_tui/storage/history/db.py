@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
+from sos_tui.i18n import N_, _
 
 from ..errors import history_error
 from ..paths import history_db_path
@@ -28,6 +29,9 @@ from .schema import connect
 __all__ = ["BUSY_TIMEOUT", "Filters", "History", "HistoryEntry", "OpponentStats", "Stats"]
 
 log = logging.getLogger(__name__)
+
+LEVELS = (N_("easy"), N_("medium"), N_("hard"), N_("expert"))
+"""The computer levels, named in the player's language where a game's players are listed."""
 
 BUSY_TIMEOUT = 5.0
 """Seconds to wait for another sos-tui's write before giving up with HistoryError."""
@@ -61,8 +65,10 @@ class HistoryEntry:
 
     @property
     def players_text(self) -> str:
-        """``"Ana vs Computer (hard)"`` (names as stored: escape them before printing)."""
-        return " vs ".join(p.label for p in self.players)
+        """``"Ana vs Computer (hard)"`` in the current language (names as stored: escape them
+        before printing)."""
+        return _(" vs ").join(_("{name} ({level})").format(name=p.name, level=_(p.level))
+                              if p.is_computer and p.level in LEVELS else p.label for p in self.players)
 
     @property
     def score_text(self) -> str:
@@ -71,7 +77,8 @@ class HistoryEntry:
 
     @property
     def pov_name(self) -> str:
-        return self.players[self.pov].name if self.pov < len(self.players) else f"Player {self.pov + 1}"
+        return self.players[self.pov].name if self.pov < len(self.players) \
+            else _("Player {number}").format(number=self.pov + 1)
 
     @property
     def pov_score(self) -> int:

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.request import pathname2url
 
 from sos_tui.engine import GameRecord
+from sos_tui.i18n import N_
 
 from ..errors import HistoryError, history_error, shown_path
 from .facts import game_facts
@@ -152,8 +153,9 @@ MIGRATIONS = {1: _create_v1, 2: _migrate_v1_to_v2, 3: _migrate_v2_to_v3}
 
 
 # -- opening -----------------------------------------------------------------------------------
-def _refuse(path: Path, why: str) -> HistoryError:
-    return HistoryError(f"the history {shown_path(path)} {why}; it was left as it is")
+def _refuse(path: Path, template: str, **params) -> HistoryError:
+    """``template`` names the file ``{path}`` and says it was left as it is."""
+    return HistoryError(template, path=shown_path(path), **params)
 
 
 def _check_ours(path: Path, timeout: float) -> None:
@@ -163,11 +165,12 @@ def _check_ours(path: Path, timeout: float) -> None:
     except OSError as error:
         raise history_error(path, error, "open") from None
     if stat.S_ISDIR(info.st_mode):
-        raise _refuse(path, "is a folder, not a database")
+        raise _refuse(path, N_("the history {path} is a folder, not a database; it was left as it is"))
     if not stat.S_ISREG(info.st_mode):  # a named pipe would hang SQLite
-        raise _refuse(path, "is not a regular file")
+        raise _refuse(path, N_("the history {path} is not a regular file; it was left as it is"))
     if info.st_size == 0:
-        raise _refuse(path, "is an empty file, not an sos-tui history")
+        raise _refuse(path, N_("the history {path} is an empty file, not an sos-tui history; it was "
+                            "left as it is"))
     try:
         conn = sqlite3.connect(f"file:{pathname2url(str(path))}?mode=ro", uri=True, timeout=timeout)
     except sqlite3.Error as error:
@@ -180,14 +183,17 @@ def _check_ours(path: Path, timeout: float) -> None:
     except sqlite3.DatabaseError as error:
         if (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF not in DAMAGED_CODES:
             raise history_error(path, error, "open") from None  # busy, unreadable, a folder...
-        raise _refuse(path, "is damaged or is not an SQLite database") from None
+        raise _refuse(path, N_("the history {path} is damaged or is not an SQLite database; it was "
+                            "left as it is")) from None
     finally:
         conn.close()
     if version > SCHEMA_VERSION:
-        raise _refuse(path, f"was written by a newer sos-tui (schema {version}; this one reads up to "
-                            f"{SCHEMA_VERSION}): update sos-tui to use it")
+        raise _refuse(path, N_("the history {path} was written by a newer sos-tui (schema {version}; this "
+                            "one reads up to {known}): update sos-tui to use it; it was left as it is"),
+                      version=version, known=SCHEMA_VERSION)
     if version < 0 or (version == 0 and tables) or (version > 0 and not COLUMNS[version] <= columns):
-        raise _refuse(path, "is an SQLite database but not an sos-tui history")
+        raise _refuse(path, N_("the history {path} is an SQLite database but not an sos-tui history; it "
+                            "was left as it is"))
 
 
 def connect(path: Path, timeout: float) -> sqlite3.Connection:
@@ -223,7 +229,8 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     try:
         version = _version(conn)
         if version > SCHEMA_VERSION:  # another, newer sos-tui upgraded it since we looked
-            raise _refuse(path, f"was written by a newer sos-tui (schema {version})")
+            raise _refuse(path, N_("the history {path} was written by a newer sos-tui (schema {version}); it "
+                                  "was left as it is"), version=version)
         for step in range(version + 1, SCHEMA_VERSION + 1):
             MIGRATIONS[step](conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
