@@ -92,7 +92,7 @@ def stats_text(stats: Stats) -> Text:
     widths[0] = max(8, widths[0])
 
     def line(row) -> str:
-        rest = "".join(f" {value:>{width}}" for value, width in zip(row[1:], widths[1:], strict=True))
+        rest = "".join(f"  {value:>{width}}" for value, width in zip(row[1:], widths[1:], strict=True))
         return f"{row[0]:<{widths[0]}}{rest}"
 
     text.append(line(headings) + "\n", style="bold")

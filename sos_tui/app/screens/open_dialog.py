@@ -126,6 +126,15 @@ class ConfirmDelete(SosModal[bool]):
     def action_answer(self, delete: bool) -> None:
         self.dismiss(delete)
 
+    def language_changed(self) -> None:
+        """Ask again in the new language, the focus back on the answer that keeps the file."""
+        self.call_later(self._recompose)
+        self.refresh_bindings()
+
+    async def _recompose(self) -> None:
+        await self.recompose()
+        self.query_one("#keep", Button).focus()
+
 
 class OpenDialog(SosModal[GameRecord | None]):
     """Dismisses with the loaded GameRecord, or None when cancelled.

@@ -227,7 +227,10 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         self.query_one(Scoreboard).refresh()
         self.move_log.refresh()
         self._show_status()
-        self._show_review()
+        if self.reviews or self.reviewing:
+            self._show_review()
+        else:
+            self._show_verdict()
         self.refresh_bindings()
 
     def on_mount(self) -> None:
