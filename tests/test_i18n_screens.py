@@ -49,7 +49,7 @@ GAMES = (game(P1_SWEEP, day=1), game(P2_SWEEP, players=(ANA, ROBOT), day=2),
 # English words (whole words, any case) that must not be left on a Malay screen. Player names
 # and notation (S, O, a1) are data; "Status" is Malay too.
 ENGLISH = (
-    "board", "size", "game", "games", "player", "players", "seat", "human", "person", "computer", "start",
+    "board", "size", "game", "games", "player", "players", "seat", "human", "computer", "start",
     "open", "history", "quit", "host", "network", "join", "language", "write", "turn", "general", "simple",
     "most", "first", "wins", "win", "continue", "unfinished", "finished", "draw", "date", "mode", "score",
     "result", "opponent", "statistics", "longest", "chain", "best", "replay", "review", "back", "any",

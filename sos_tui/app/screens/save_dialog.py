@@ -63,7 +63,7 @@ class SaveDialog(SosModal[Path | None]):
         self.record = record
         self._confirm_overwrite: Path | None = None
         self._default: str | None = None  # the path first offered (kept across a language switch)
-        self._where: tuple[str, dict] = (N_("Names without a folder go into the saves folder."), {})
+        self._no_folder: StorageError | None = None  # why there is no saves folder, if there is none
 
     def compose(self) -> ComposeResult:
         record = self.record
@@ -71,20 +71,23 @@ class SaveDialog(SosModal[Path | None]):
             try:
                 self._default = str(unique_save_path(record))
             except StorageError as error:
-                self._default, self._where = "", (N_("No saves folder: {error}"), {"error": explain(error)})
+                self._default, self._no_folder = "", error
         # Translators: between the names of the players of a game: "Ana vs Bo vs Computer"
         names = _(" vs ").join(shown(p.name, 24) for p in record.players)
         moves = len(record.moves)
         moves = ngettext("{n} move", "{n} moves", moves).format(n=moves)
         about = (f"{names} · {mode_name(record.mode)} {record.size}x{record.size} · {moves} · "
                  f"{result_words(record, record.state)}")
-        where, values = self._where
+        if self._no_folder is None:
+            where = _("Names without a folder go into the saves folder.")
+        else:
+            where = _("No saves folder: {error}").format(error=explain(self._no_folder))
         with Vertical(id="dialog"):
             yield Label(_("Save game"), id="title")
             yield Label(literal(about, 400), id="about")
             yield Input(value=self._default, placeholder=_("file name or path"), id="path",
                         highlighter=ShowHidden())
-            yield Label(literal(_(where).format(**values)), id="where")
+            yield Label(literal(where), id="where")
             yield Label("", id="message", markup=False)
             with Horizontal(id="buttons"):
                 yield Button(_("Save"), id="save", variant="primary")

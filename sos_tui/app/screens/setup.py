@@ -52,7 +52,7 @@ def mode_name(mode: Mode | str | None) -> str:
 
 def kind_options() -> list[tuple[str, str]]:
     """Who can sit in a seat: a person, or the computer at one of its levels."""
-    return [(_("Person"), "human"),
+    return [(_("Human"), "human"),
             *((_("Computer · {level}").format(level=level_name(level)), level) for level in LEVELS)]
 
 
