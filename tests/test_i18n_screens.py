@@ -274,7 +274,7 @@ def test_statistics_and_results_in_malay_without_the_app():
     i18n.set_language("ms")
     assert result_words(GAMES[0]) == "Ana menang"
     assert result_words(GAMES[3]) == "seri"
-    assert result_words(game(P1_SWEEP[:2])) == "belum selesai"
+    assert result_words(game(P1_SWEEP[:2])) == i18n._("unfinished") != "unfinished"
     three = GameRecord(3, Mode.SIMPLE, (ANA, BO, PlayerInfo("Cy")))
     full = GameState.from_moves(["S a1", "S a2", "S a3", "S b1", "S b2", "S b3", "S c1", "S c2", "S c3"], 3,
                                 Mode.SIMPLE, 3)
@@ -337,8 +337,6 @@ def test_review_verdicts_in_malay():
 
 
 # -- the open dialog -----------------------------------------------------------------------------
-CORRUPT = ('{"format": "sos-tui-game", "version": 1, "size": 3, "mode": "general", '
-           '"players": [{"name": "A\\u0007"}, {"name": "B"}], "moves": []}')
 
 
 async def open_dialog(pilot, app) -> OpenDialog:
@@ -393,8 +391,9 @@ async def test_open_dialog_says_what_is_wrong_in_malay():
 @pytest.mark.skipif(not hasattr(LoadError("x", "y"), "template"),
                     reason="needs the storage part's explainable LoadError (branch i18n-infra)")
 async def test_a_corrupt_file_is_explained_in_malay_in_the_open_dialog(tmp_path):
-    path = tmp_path / "rosak.json"
-    path.write_text(CORRUPT, encoding="utf-8")
+    path = tmp_path / "rosak.json"  # a game file whose first player's name holds a control character
+    save_record(GAMES[0], path)
+    path.write_text(path.read_text(encoding="utf-8").replace('"Ana"', '"A\\u0007"', 1), encoding="utf-8")
     i18n.set_language("ms")
     app = SosApp(settings={})
     async with app.run_test(size=SIZE) as pilot:
@@ -454,6 +453,7 @@ async def test_save_dialog_says_a_storage_error_in_malay(tmp_path):
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         app.save_game(GAMES[0])
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
+        await pilot.pause()
         app.screen.query_one("#path", Input).value = str(blocker / "game.json")
         await pilot.press("enter")
         await pilot.pause()
