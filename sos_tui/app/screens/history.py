@@ -8,11 +8,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Label, Select, Static
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord, Mode, PlayerInfo, RecordError
+from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.storage import (
     Filters,
     History,
@@ -23,12 +23,28 @@ from sos_tui.storage import (
     history_db_path,
 )
 
+from ..language import SosScreen
 from ..text import cell, literal, shown
 from .replay import ReplayScreen
+from .setup import level_name, mode_name
 
 ANY = "any"
-EMPTY_TEXT = "No finished games yet. Finish a game and it shows up here, with your statistics."
-NO_MATCH_TEXT = "No games match these filters."
+EMPTY_TEXT = N_("No finished games yet. Finish a game and it shows up here, with your statistics.")
+NO_MATCH_TEXT = N_("No games match these filters.")
+
+_OPPONENTS = {"human": N_("human"), "computer": N_("computer"), "mixed": N_("mixed"),
+              "computer-only": N_("computers only"), "unknown": N_("unknown")}
+"""The opponent kinds of the history (besides the computer's levels) as the screen shows them."""
+
+COLUMNS = ((N_("Date"), "date"), (N_("Players"), "players"), (N_("Board"), "size"), (N_("Mode"), "mode"),
+           (N_("Score"), "score"), (N_("Result"), "result"))
+
+
+def opponent_name(kind: str) -> str:
+    """An opponent kind (``"human"``, ``"easy"``, ``"mixed"``...) in the current language."""
+    if kind in _OPPONENTS:
+        return _(_OPPONENTS[kind])
+    return level_name(kind)
 
 
 def _when(entry: HistoryEntry) -> str:
@@ -37,14 +53,22 @@ def _when(entry: HistoryEntry) -> str:
 
 def _players(players: tuple[PlayerInfo, ...], width: int = 16) -> str:
     """``"Ana vs Computer (easy)"``, each name escaped and shortened."""
-    return " vs ".join(shown(p.name, width) + (f" ({p.level})" if p.is_computer and p.level else "")
-                       for p in players)
+    # Translators: between the names of the players of a game: "Ana vs Bo vs Computer"
+    return _(" vs ").join(shown(p.name, width) + (f" ({level_name(p.level)})" if p.is_computer and p.level
+                                                  else "") for p in players)
 
 
 def _result(entry: HistoryEntry) -> str:
-    """``"Ana wins"`` or ``"draw"``, the winner's name escaped."""
-    if len(entry.winners) == 1 and 0 <= entry.winners[0] < len(entry.players):
-        return f"{shown(entry.players[entry.winners[0]].name, 16)} wins"
+    """``"Ana wins"``, ``"draw"`` or ``"draw between Ana, Bo"`` in the current language, from the
+    stored winners (the stored result text is English); the names escaped."""
+    players, winners = entry.players, entry.winners
+    if winners and all(0 <= w < len(players) for w in winners):
+        if len(winners) == 1:
+            return _("{name} wins").format(name=shown(players[winners[0]].name, 16))
+        if len(winners) == len(players):
+            return _("draw")
+        names = ", ".join(shown(players[w].name, 12) for w in winners)
+        return _("draw between {names}").format(names=names)
     return shown(entry.result, 30)
 
 
@@ -52,40 +76,50 @@ def stats_text(stats: Stats) -> Text:
     """The statistics panel: totals, one line per opponent kind, longest SOS chain, best game."""
     text = Text()
     if not stats.games:
-        text.append("No games to count.", style="dim")
+        text.append(_("No games to count."), style="dim")
         return text
-    plural = "s" if stats.games != 1 else ""
-    text.append(f"{stats.games} game{plural}", style="bold")
-    text.append(" (from the first human player's side)\n", style="dim")
-    text.append(f"Wins {stats.wins} · Draws {stats.draws} · Losses {stats.losses}\n")
-    text.append(f"Average score {stats.average_score:.1f}\n\n")
-    opponents = {name: shown(name, 20) for name in stats.by_opponent}
-    width = max([8, *(len(name) for name in opponents.values())])
-    text.append(f"{'Opponent':<{width}}  Games  W  D  L   Avg\n", style="bold")
-    for s in stats.by_opponent.values():
-        text.append(f"{opponents[s.opponent]:<{width}}  {s.games:>5} {s.wins:>2} {s.draws:>2} {s.losses:>2} "
-                    f"{s.average_score:>5.1f}\n")
+    text.append(ngettext("{n} game", "{n} games", stats.games).format(n=stats.games), style="bold")
+    text.append(_(" (from the first human player's side)") + "\n", style="dim")
+    text.append(_("Wins {wins} · Draws {draws} · Losses {losses}").format(
+        wins=stats.wins, draws=stats.draws, losses=stats.losses) + "\n")
+    text.append(_("Average score {score}").format(score=f"{stats.average_score:.1f}") + "\n\n")
+    # the table of opponents: each column as wide as its heading or its widest value
+    # Translators: the statistics' columns: opponent, games, wins, draws, losses, average score
+    headings = (_("Opponent"), _("Games"), _("W"), _("D"), _("L"), _("Avg"))
+    rows = [(shown(opponent_name(s.opponent), 20), str(s.games), str(s.wins), str(s.draws), str(s.losses),
+             f"{s.average_score:.1f}") for s in stats.by_opponent.values()]
+    widths = [max(len(row[i]) for row in [headings, *rows]) for i in range(len(headings))]
+    widths[0] = max(8, widths[0])
+
+    def line(row) -> str:
+        rest = "".join(f"  {value:>{width}}" for value, width in zip(row[1:], widths[1:], strict=True))
+        return f"{row[0]:<{widths[0]}}{rest}"
+
+    text.append(line(headings) + "\n", style="bold")
+    for row in rows:
+        text.append(line(row) + "\n")
     text.append("\n")
     game = stats.longest_chain_game
+    text.append(_("Longest SOS chain: "), style="bold")
     if game is not None:
         seat = game.chain_player
         who = shown(game.players[seat].name, 20) if seat is not None and seat < len(game.players) else "?"
-        text.append("Longest SOS chain: ", style="bold")
-        text.append(f"{stats.longest_chain} in one turn by {who} ({_players(game.players)}, {_when(game)})\n")
+        text.append(_("{n} in one turn by {name} ({players}, {when})").format(
+            n=stats.longest_chain, name=who, players=_players(game.players), when=_when(game)) + "\n")
     else:
-        text.append("Longest SOS chain: ", style="bold")
-        text.append("none yet\n", style="dim")
+        text.append(_("none yet") + "\n", style="dim")
     best = stats.best_game
-    text.append("Best game: ", style="bold")
+    text.append(_("Best game: "), style="bold")
     if best is not None:
-        text.append(f"{shown(best.pov_name, 20)} won by {best.margin} ({best.score_text}, "
-                    f"{_players(best.players)}, {_when(best)})")
+        text.append(_("{name} won by {margin} ({score}, {players}, {when})").format(
+            name=shown(best.pov_name, 20), margin=best.margin, score=best.score_text,
+            players=_players(best.players), when=_when(best)))
     else:
-        text.append("no win yet", style="dim")
+        text.append(_("no win yet"), style="dim")
     return text
 
 
-class HistoryScreen(Screen[GameRecord | None]):
+class HistoryScreen(SosScreen[GameRecord | None]):
     """The finished games, newest first, filtered by opponent kind, board size and mode.
 
     Enter (or Replay) pushes a ReplayScreen of the highlighted game, v (or Review) the same with
@@ -101,7 +135,7 @@ class HistoryScreen(Screen[GameRecord | None]):
     }
     HistoryScreen #filters { height: auto; padding: 0 1; }
     HistoryScreen #filters Label { padding: 1 1 0 1; color: $text-muted; }
-    HistoryScreen #filters Select { width: 22; }
+    HistoryScreen #filters Select { width: 1fr; max-width: 22; }
     HistoryScreen #history-body { height: 1fr; }
     HistoryScreen #games-pane { width: 1fr; height: 1fr; }
     HistoryScreen #games { height: 1fr; border: round $secondary 50%; }
@@ -132,9 +166,9 @@ class HistoryScreen(Screen[GameRecord | None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("r", "replay", "Replay"),
-        Binding("v", "review", "Review"),
+        Binding("escape", "back", N_("Back")),
+        Binding("r", "replay", N_("Replay")),
+        Binding("v", "review", N_("Review")),
     ]
 
     def __init__(self) -> None:
@@ -149,16 +183,19 @@ class HistoryScreen(Screen[GameRecord | None]):
         """The opponent kinds in the history, offered by the filter (besides "any")."""
         self.board_sizes: list[int] = []
 
+    WORDS = {"#history-title": N_("History"), "#opponent-label": N_("Opponent"), "#size-label": N_("Board"),
+             "#mode-label": N_("Mode"), "#replay": N_("Replay"), "#review": N_("Review"), "#back": N_("Back")}
+    """The screen's fixed words, by widget: put into the current language on mount and on a switch."""
+
     def compose(self) -> ComposeResult:
-        yield Label("History", id="history-title")
+        yield Label(id="history-title")
         with Horizontal(id="filters"):
-            yield Label("Opponent")
-            yield Select([("any", ANY)], value=ANY, allow_blank=False, id="opponent")
-            yield Label("Board")
-            yield Select([("any", ANY)], value=ANY, allow_blank=False, id="size")
-            yield Label("Mode")
-            yield Select([("any", ANY), *((m.value, m.value) for m in Mode)], value=ANY, allow_blank=False,
-                         id="mode")
+            yield Label(id="opponent-label")
+            yield Select([(_("any"), ANY)], value=ANY, allow_blank=False, id="opponent")
+            yield Label(id="size-label")
+            yield Select([(_("any"), ANY)], value=ANY, allow_blank=False, id="size")
+            yield Label(id="mode-label")
+            yield Select(self._mode_options(), value=ANY, allow_blank=False, id="mode")
         with Horizontal(id="history-body"):
             with Vertical(id="games-pane"):
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
@@ -166,19 +203,63 @@ class HistoryScreen(Screen[GameRecord | None]):
             with VerticalScroll(id="stats-pane"):
                 yield Static("", id="stats")
         with Horizontal(id="buttons"):
-            yield Button("Replay", id="replay", variant="primary")
-            yield Button("Review", id="review")
-            yield Button("Back", id="back")
+            yield Button("", id="replay", variant="primary")
+            yield Button("", id="review")
+            yield Button("", id="back")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stats-pane").border_title = "Statistics"
-        table = self.query_one("#games", DataTable)
-        for label, key in (("Date", "date"), ("Players", "players"), ("Board", "size"), ("Mode", "mode"),
-                           ("Score", "score"), ("Result", "result")):
-            table.add_column(label, key=key)
-        table.focus()
+        self._words()
+        self.query_one("#games", DataTable).focus()
         self.refresh_games(with_filters=True)
+
+    def _words(self) -> None:
+        """Every fixed word of the screen in the current language: labels, buttons, the table's
+        headings, the statistics pane's title."""
+        for selector, words in self.WORDS.items():
+            widget = self.query_one(selector)
+            if isinstance(widget, Button):
+                widget.label = _(words)
+                widget.refresh(layout=True)  # a new label, a new width
+            else:
+                widget.update(_(words))
+        self.query_one("#stats-pane").border_title = _("Statistics")
+        table = self.query_one("#games", DataTable)
+        table.clear(columns=True)
+        for label, key in COLUMNS:
+            table.add_column(_(label), key=key)
+
+    def language_changed(self) -> None:
+        """Say everything again in the new language, keeping the filters, the games shown and the
+        highlighted row."""
+        if not self.is_mounted:
+            return
+        table = self.query_one("#games", DataTable)
+        row = table.cursor_row
+        self._words()
+        with self.prevent(Select.Changed):
+            menus = (("#opponent", self._opponent_options()), ("#size", self._size_options()),
+                     ("#mode", self._mode_options()))
+            for select_id, options in menus:
+                select = self.query_one(select_id, Select)
+                value = select.value
+                select.set_options(options)
+                select.value = value
+                select.mutate_reactive(Select.value)  # show the value's words even when it is unchanged
+        if self.loaded:
+            self._fill(self._asked or (None, None, None))
+            table.move_cursor(row=row)
+        self.refresh_bindings()
+
+    @staticmethod
+    def _mode_options() -> list[tuple[str, str]]:
+        return [(_("any"), ANY), *((mode_name(m), m.value) for m in Mode)]
+
+    def _opponent_options(self) -> list:
+        return [(_("any"), ANY), *((cell(opponent_name(o), 20), o) for o in self.opponent_kinds)]
+
+    def _size_options(self) -> list:
+        return [(_("any"), ANY), *((f"{n}x{n}", n) for n in self.board_sizes)]
 
     # -- queries: in a thread, the newest filter change wins ---------------------------------
     @staticmethod
@@ -214,7 +295,7 @@ class HistoryScreen(Screen[GameRecord | None]):
             entries, stats, options = self._query(*filters, with_filters)
             error = None
         except (HistoryError, StorageError) as problem:
-            entries, stats, options, error = [], Stats(), None, str(problem)
+            entries, stats, options, error = [], Stats(), None, explain(problem)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show, filters, entries, stats, options, error)
 
@@ -225,26 +306,32 @@ class HistoryScreen(Screen[GameRecord | None]):
         if options is not None:
             self._fill_filters(options)
         self.entries, self.stats, self.error = entries, stats, error
+        self._fill(filters)
+        self.loaded = True
+
+    def _fill(self, filters) -> None:
+        """Show the games, the statistics and the message read for ``filters``."""
+        entries, error = self.entries, self.error
         table = self.query_one("#games", DataTable)
         table.clear()
         for entry in entries:
             table.add_row(_when(entry), cell(_players(entry.players), 60), f"{entry.size}x{entry.size}",
-                          cell(entry.mode, 10), entry.score_text, cell(_result(entry), 30), key=str(entry.id))
-        self.query_one("#stats", Static).update(stats_text(stats))
+                          cell(mode_name(entry.mode), 10), entry.score_text, cell(_result(entry), 30),
+                          key=str(entry.id))
+        self.query_one("#stats", Static).update(stats_text(self.stats))
         if error is not None:
-            message = f"Cannot read the history: {error}"
+            message = _("Cannot read the history: {error}").format(error=error)
         elif entries:
             message = ""
         elif any(value is not None for value in filters):
-            message = NO_MATCH_TEXT
+            message = _(NO_MATCH_TEXT)
         else:
-            message = EMPTY_TEXT
+            message = _(EMPTY_TEXT)
         label = self.query_one("#history-message", Label)
         label.update(literal(message, 400))
         label.set_class(bool(message), "-shown")
         label.set_class(error is not None, "error")
         table.display = bool(entries)
-        self.loaded = True
 
     def _fill_filters(self, options: Filters) -> None:
         """Offer the opponent kinds and board sizes in the history; filling the menus is no change
@@ -252,10 +339,8 @@ class HistoryScreen(Screen[GameRecord | None]):
         self.opponent_kinds = list(options.opponents)
         self.board_sizes = list(options.sizes)
         with self.prevent(Select.Changed):
-            self.query_one("#opponent", Select).set_options(
-                [("any", ANY), *((cell(o, 20), o) for o in self.opponent_kinds)])
-            self.query_one("#size", Select).set_options(
-                [("any", ANY), *((f"{n}x{n}", n) for n in self.board_sizes)])
+            self.query_one("#opponent", Select).set_options(self._opponent_options())
+            self.query_one("#size", Select).set_options(self._size_options())
             for select_id in ("#opponent", "#size"):
                 self.query_one(select_id, Select).value = ANY
 
@@ -295,13 +380,14 @@ class HistoryScreen(Screen[GameRecord | None]):
 
     def replay(self, index: int, review: bool = False) -> None:
         if not 0 <= index < len(self.entries):
-            self.notify("Choose a game to replay.", severity="warning", timeout=2)
+            self.notify(_("Choose a game to replay."), severity="warning", timeout=2)
             return
         try:
             record = self.entries[index].record
         except (RecordError, ValueError) as error:
-            self.notify(f"This game's record cannot be read: {shown(error, 300)}", title="Cannot replay",
-                        severity="error", markup=False)
+            reason = shown(explain(error), 300)
+            self.notify(_("This game's record cannot be read: {error}").format(error=reason),
+                        title=_("Cannot replay"), severity="error", markup=False)
             return
         self.app.push_screen(ReplayScreen(record, review=review), self._replayed)
 

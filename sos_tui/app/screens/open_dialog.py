@@ -12,11 +12,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord
+from sos_tui.i18n import N_, _, explain
 from sos_tui.storage import (
     LoadError,
     SaveInfo,
@@ -29,10 +29,14 @@ from sos_tui.storage import (
 )
 from sos_tui.storage.errors import shown_path
 
+from ..language import SosModal
 from ..text import ShowHidden, cell, literal, shown
+from .setup import mode_name
 
-EMPTY_TEXT = "No saved games yet — type a path"
-LOADING_TEXT = "Reading the saved games…"
+EMPTY_TEXT = N_("No saved games yet — type a path")
+LOADING_TEXT = N_("Reading the saved games…")
+COLUMNS = ((N_("Saved"), "date"), (N_("Players"), "players"), (N_("Board"), "size"), (N_("Mode"), "mode"),
+           (N_("Score"), "score"), (N_("Status"), "status"))
 ERROR_WIDTH = 32
 PLAYERS_WIDTH = 28
 NAME_WIDTH = 16
@@ -41,7 +45,7 @@ NAME_WIDTH = 16
 def short_reason(info: SaveInfo) -> str:
     """Why a save does not load, in a few words, without its path or details: ``"not valid JSON"``,
     ``"a name cannot hold a control c…"``."""
-    reason = (info.error or "unreadable").removeprefix(shown_path(info.path) + ": ")
+    reason = (info.error or _("unreadable")).removeprefix(shown_path(info.path) + ": ")
     reason = reason.split(" (", 1)[0].rsplit(": ", 1)[-1].removeprefix("the file is ")
     return shown(reason, ERROR_WIDTH)
 
@@ -61,11 +65,12 @@ def save_row(info: SaveInfo, autosaved: bool = False) -> tuple:
     if not info.ok:
         return (when, cell(info.name, PLAYERS_WIDTH, "dim"), "", "", "",
                 Text("⚠ " + short_reason(info), style="bold red"))
-    status = Text("finished", style="dim") if info.finished else Text("unfinished", style="bold")
+    status = Text(_("finished"), style="dim") if info.finished else Text(_("unfinished"), style="bold")
     if autosaved:
-        status.append(" (autosaved)", style="dim")
+        status.append(" " + _("(autosaved)"), style="dim")
     players = ", ".join(shown(name, NAME_WIDTH) for name in info.players)
-    return (when, cell(players, PLAYERS_WIDTH), f"{info.size}x{info.size}", cell(info.mode or "", 10),
+    mode = mode_name(info.mode) if info.mode else ""
+    return (when, cell(players, PLAYERS_WIDTH), f"{info.size}x{info.size}", cell(mode, 10),
             "-".join(str(s) for s in info.scores), status)
 
 
@@ -80,14 +85,14 @@ def read_saves() -> list[Listed]:
     return sorted(saves + autosaves, key=lambda listed: listed.info.modified, reverse=True)
 
 
-class ConfirmDelete(ModalScreen[bool]):
+class ConfirmDelete(SosModal[bool]):
     """Asks before a game file is deleted; the focused answer, enter and escape keep it."""
 
     AUTO_FOCUS = "#keep"
 
     BINDINGS = [
-        Binding("escape,n", "answer(False)", "Keep it"),
-        Binding("y", "answer(True)", "Delete it"),
+        Binding("escape,n", "answer(False)", N_("Keep it")),
+        Binding("y", "answer(True)", N_("Delete it")),
     ]
 
     def __init__(self, listed: Listed) -> None:
@@ -96,18 +101,22 @@ class ConfirmDelete(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         info = self.listed.info
-        what = ("the autosaved game in progress" if self.listed.autosaved else "the saved game") if info.ok \
-            else "the unreadable file"
+        if not info.ok:
+            question = _("Delete the unreadable file {name}{players}? It cannot be undone.")
+        elif self.listed.autosaved:
+            question = _("Delete the autosaved game in progress {name}{players}? It cannot be undone.")
+        else:
+            question = _("Delete the saved game {name}{players}? It cannot be undone.")
         players = (" (" + ", ".join(shown(name, NAME_WIDTH) for name in info.players) + ")") if info.players \
             else ""
         with Vertical(id="dialog"):
-            yield Label("Delete a game file?", id="title")
-            yield Label(literal(f"Delete {what} {shown(info.name, 80)}{players}? It cannot be undone.", 400),
-                        id="question")
+            yield Label(_("Delete a game file?"), id="title")
+            question = question.format(name=shown(info.name, 80), players=players)
+            yield Label(literal(question, 400), id="question")
             with Horizontal(id="buttons"):
-                yield Label("y delete · n/esc keep", id="keys")
-                yield Button("Delete", id="delete", variant="error")
-                yield Button("Keep", id="keep", variant="primary")
+                yield Label(_("y delete · n/esc keep"), id="keys")
+                yield Button(_("Delete"), id="delete", variant="error")
+                yield Button(_("Keep"), id="keep", variant="primary")
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
@@ -117,8 +126,17 @@ class ConfirmDelete(ModalScreen[bool]):
     def action_answer(self, delete: bool) -> None:
         self.dismiss(delete)
 
+    def language_changed(self) -> None:
+        """Ask again in the new language, the focus back on the answer that keeps the file."""
+        self.call_later(self._recompose)
+        self.refresh_bindings()
 
-class OpenDialog(ModalScreen[GameRecord | None]):
+    async def _recompose(self) -> None:
+        await self.recompose()
+        self.query_one("#keep", Button).focus()
+
+
+class OpenDialog(SosModal[GameRecord | None]):
     """Dismisses with the loaded GameRecord, or None when cancelled.
 
     A file that does not load shows why in the dialog, which stays open; the file is only read.
@@ -149,8 +167,8 @@ class OpenDialog(ModalScreen[GameRecord | None]):
     """
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("delete,d", "delete", "Delete the highlighted game file"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("delete,d", "delete", N_("Delete the highlighted game file")),
     ]
 
     def __init__(self) -> None:
@@ -167,24 +185,52 @@ class OpenDialog(ModalScreen[GameRecord | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("Open a saved game", id="title")
+            yield Label(id="title")
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
-            yield Label(LOADING_TEXT, id="empty")
-            yield Input(placeholder="…or type the path of a game file and press enter", id="path",
-                        highlighter=ShowHidden())
+            yield Label(id="empty")
+            yield Input(id="path", highlighter=ShowHidden())
             yield Label("", id="message", markup=False)
             with Horizontal(id="buttons"):
-                yield Label("⏎ open · del delete · esc cancel", id="keys")
-                yield Button("Open", id="open", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Label(id="keys")
+                yield Button("", id="open", variant="primary")
+                yield Button("", id="cancel")
 
     def on_mount(self) -> None:
-        table = self.query_one("#saves", DataTable)
-        for label, key in (("Saved", "date"), ("Players", "players"), ("Board", "size"), ("Mode", "mode"),
-                           ("Score", "score"), ("Status", "status")):
-            table.add_column(label, key=key)
+        self._words()
         self.set_class(True, "-empty")
         self.load()
+
+    def _words(self) -> None:
+        """The dialog's fixed words in the current language (on mount and on a switch)."""
+        self.query_one("#title", Label).update(_("Open a saved game"))
+        self.query_one("#empty", Label).update(_(EMPTY_TEXT if self.loaded else LOADING_TEXT))
+        self.query_one("#path", Input).placeholder = _("…or type the path of a game file and press enter")
+        self.query_one("#keys", Label).update(_("⏎ open · del delete · esc cancel"))
+        for button_id, words in (("#open", N_("Open")), ("#cancel", N_("Cancel"))):
+            button = self.query_one(button_id, Button)
+            button.label = _(words)
+            button.refresh(layout=True)  # a new label, a new width
+        table = self.query_one("#saves", DataTable)
+        table.clear(columns=True)
+        for label, key in COLUMNS:
+            table.add_column(_(label), key=key)
+
+    def language_changed(self) -> None:
+        """Say everything again in the new language; the list, the highlighted row, the typed path
+        and the focus stay (a message shown goes: it was in the old language)."""
+        if not self.is_mounted:
+            return
+        table = self.query_one("#saves", DataTable)
+        row = table.cursor_row
+        self._words()
+        if self.loaded:
+            with self.prevent(DataTable.RowHighlighted):
+                for index, item in enumerate(self.listed):
+                    table.add_row(*save_row(item.info, item.autosaved), key=str(index))
+                if self.listed:
+                    table.move_cursor(row=max(0, min(row, len(self.listed) - 1)))
+        self._show("")
+        self.refresh_bindings()
 
     # -- the list, read in a thread ---------------------------------------------------------
     @work(thread=True, exclusive=True, group="saves")
@@ -193,7 +239,7 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         try:
             listed, error = read_saves(), None
         except StorageError as problem:  # the saves folder itself cannot be made
-            listed, error = [], str(problem)
+            listed, error = [], explain(problem)
         if not get_current_worker().is_cancelled:  # a newer reading replaces this one
             self.app.call_from_thread(self._fill, listed, error, cursor)
 
@@ -207,7 +253,7 @@ class OpenDialog(ModalScreen[GameRecord | None]):
             table.clear()
             for index, item in enumerate(listed):
                 table.add_row(*save_row(item.info, item.autosaved), key=str(index))
-        self.query_one("#empty", Label).update(EMPTY_TEXT)
+        self.query_one("#empty", Label).update(_(EMPTY_TEXT))
         self.set_class(not listed, "-empty")
         if error is not None:
             self._show(error)
@@ -262,7 +308,7 @@ class OpenDialog(ModalScreen[GameRecord | None]):
             try:
                 path = resolve_open_path(text)
             except LoadError as error:
-                self._show(str(error))
+                self._show(explain(error))
                 return
             if not self.open_path(path):
                 self.query_one("#path", Input).focus()
@@ -271,14 +317,14 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         if self.listed and 0 <= table.cursor_row < len(self.listed):
             self.open_path(self.listed[table.cursor_row].info.path)
         else:
-            self._show("Type the path of a game file.")
+            self._show(_("Type the path of a game file."))
 
     def open_path(self, path: Path) -> bool:
         """Load ``path``: dismiss with its record, or show why it does not load and stay open."""
         try:
             record = load_record(path)
         except LoadError as error:
-            self._show(str(error))
+            self._show(explain(error))
             return False
         self.path = path
         self.dismiss(record)
@@ -303,9 +349,9 @@ class OpenDialog(ModalScreen[GameRecord | None]):
         try:
             delete_save(path)
         except StorageError as error:
-            self.app.call_from_thread(self._show, str(error))
+            self.app.call_from_thread(self._show, explain(error))
         else:
-            self.app.call_from_thread(self.notify, shown(path.name, 80), title="Deleted", timeout=4,
+            self.app.call_from_thread(self.notify, shown(path.name, 80), title=_("Deleted"), timeout=4,
                                       markup=False)
         self.app.call_from_thread(self._reload, row)
 

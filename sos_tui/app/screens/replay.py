@@ -12,23 +12,66 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label, OptionList, ProgressBar, Sparkline
 from textual.widgets.option_list import Option
 
-from sos_tui.ai.review import MoveReview, ReviewBudget, describe, key_moments, review_move
-from sos_tui.engine import GameRecord, GameState
+from sos_tui.ai.review import (
+    BEST,
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    MoveReview,
+    ReviewBudget,
+    key_moments,
+    review_move,
+)
+from sos_tui.engine import GameRecord, GameState, Mode
+from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.storage import StorageError, export_transcript
 
-from ..text import literal, result_shown, shown
+from ..language import SosScreen
+from ..text import literal, shown
 from ..widgets.board import Board
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
+from .setup import mode_name
 
 MIN_DELAY, MAX_DELAY = 0.1, 2.0
 DELAYS = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0)
 DEFAULT_DELAY = 0.5
+
+JUDGEMENTS = {BEST: N_("best"), INACCURACY: N_("inaccuracy"), MISTAKE: N_("mistake"), BLUNDER: N_("blunder")}
+"""The review's marks as the screen names them (``!`` best ... ``??`` blunder)."""
+
+
+def result_words(record: GameRecord, state: GameState | None = None) -> str:
+    """``"unfinished"``, ``"draw"``, ``"draw between Ana, Bo"`` or ``"Ana wins"`` in the current
+    language, the names escaped and shortened."""
+    outcome = (state or record.state).outcome
+    if outcome is None:
+        return _("unfinished")
+    if outcome.is_draw:
+        if len(outcome.winners) < len(record.players):
+            names = ", ".join(shown(record.players[w].name, 16) for w in outcome.winners)
+            return _("draw between {names}").format(names=names)
+        return _("draw")
+    return _("{name} wins").format(name=shown(record.players[outcome.winners[0]].name, 24))
+
+
+def verdict_words(verdict: MoveReview) -> str:
+    """``"! best"``, ``"? mistake: loses 2 points, best O c3"``; ``~`` before an estimated loss."""
+    judgement = f"{verdict.mark} {_(JUDGEMENTS[verdict.judgement])}"
+    if not verdict.points:
+        return judgement
+    loss = f"{'' if verdict.exact else '~'}{verdict.points}"
+    if verdict.mode is Mode.GENERAL:
+        words = ngettext("{judgement}: loses {n} point, best {best}",
+                         "{judgement}: loses {n} points, best {best}", verdict.points)
+    else:
+        words = ngettext("{judgement}: loses {n} result step, best {best}",
+                         "{judgement}: loses {n} result steps, best {best}", verdict.points)
+    return words.format(judgement=judgement, n=loss, best=verdict.best)
 
 
 class ReplayBoard(Board, can_focus=False):
@@ -53,7 +96,7 @@ class AdvantageChart(Sparkline):
             self.post_message(self.Jump(min(self.moves - 1, max(0, offset.x * self.moves // width))))
 
 
-class ReplayScreen(Screen[GameRecord | None]):
+class ReplayScreen(SosScreen[GameRecord | None]):
     """Shows ``record`` after ``start_at`` moves (default: all of them).
 
     Dismisses with the game cut after the current move when the player asks to play on from
@@ -104,17 +147,17 @@ class ReplayScreen(Screen[GameRecord | None]):
     """
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Previous", key_display="←", priority=True),
-        Binding("right", "step(1)", "Next", key_display="→", priority=True),
-        Binding("home", "first", "Start", show=False, priority=True),
-        Binding("end", "last", "End", show=False, priority=True),
-        Binding("space", "play_pause", "Play/Pause", key_display="␣", priority=True),
-        Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False, priority=True),
-        Binding("minus", "speed(-1)", "Slower", key_display="-", show=False, priority=True),
-        Binding("v", "review", "Review"),
-        Binding("f", "play_from_here", "Play from here"),
-        Binding("x", "export", "Export transcript"),
-        Binding("escape", "back", "Close"),
+        Binding("left", "step(-1)", N_("Previous"), key_display="←", priority=True),
+        Binding("right", "step(1)", N_("Next"), key_display="→", priority=True),
+        Binding("home", "first", N_("Start"), show=False, priority=True),
+        Binding("end", "last", N_("End"), show=False, priority=True),
+        Binding("space", "play_pause", N_("Play/Pause"), key_display="␣", priority=True),
+        Binding("plus,equals_sign", "speed(1)", N_("Faster"), key_display="+", show=False, priority=True),
+        Binding("minus", "speed(-1)", N_("Slower"), key_display="-", show=False, priority=True),
+        Binding("v", "review", N_("Review")),
+        Binding("f", "play_from_here", N_("Play from here")),
+        Binding("x", "export", N_("Export transcript")),
+        Binding("escape", "back", N_("Close")),
     ]
 
     def __init__(self, record: GameRecord, start_at: int | None = None, review: bool = False) -> None:
@@ -137,11 +180,7 @@ class ReplayScreen(Screen[GameRecord | None]):
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        record = self.record
-        names = " vs ".join(shown(p.name, 24) for p in record.players)
-        result = result_shown(record, self.states[-1])
-        yield Label(literal(f"Replay · {names} · {record.mode.value} {record.size}x{record.size} · {result}",
-                            400), id="replay-title")
+        yield Label(self._title(), id="replay-title")
         with Horizontal(id="replay-main"):
             with Container(id="replay-board-area"):
                 yield ReplayBoard(id="replay-board", mouse=False)
@@ -165,9 +204,37 @@ class ReplayScreen(Screen[GameRecord | None]):
     def move_log(self) -> MoveLog:
         return self.query_one("#replay-log", MoveLog)
 
+    def _title(self):
+        record = self.record
+        # Translators: between the names of the players of a game: "Ana vs Bo vs Computer"
+        names = _(" vs ").join(shown(p.name, 24) for p in record.players)
+        return literal(_("Replay · {players} · {mode} {size}x{size} · {result}").format(
+            players=names, mode=mode_name(record.mode), size=record.size,
+            result=result_words(record, self.states[-1])), 400)
+
+    def _words(self) -> None:
+        """The panels' titles in the current language."""
+        self.query_one("#replay-scoreboard").border_title = _("Players")
+        self.move_log.border_title = _("Moves")
+        self.query_one("#review-panel").border_title = _("Review")
+
+    def language_changed(self) -> None:
+        """Say everything again in the new language; the position, the review and the focus stay."""
+        if not self.is_mounted:
+            return
+        self.query_one("#replay-title", Label).update(self._title())
+        self._words()
+        self.query_one(Scoreboard).refresh()
+        self.move_log.refresh()
+        self._show_status()
+        if self.reviews or self.reviewing:
+            self._show_review()
+        else:
+            self._show_verdict()
+        self.refresh_bindings()
+
     def on_mount(self) -> None:
-        self.query_one("#replay-scoreboard").border_title = "Players"
-        self.move_log.border_title = "Moves"
+        self._words()
         board = self.board
         board.interactive = False
         scoreboard = self.query_one(Scoreboard)
@@ -175,7 +242,6 @@ class ReplayScreen(Screen[GameRecord | None]):
         scoreboard.seats = self.record.players
         self.move_log.show(self.states[-1], self.record.players)
         self.move_log.focus()
-        self.query_one("#review-panel").border_title = "Review"
         self._show()
         if self.start_review:
             self.call_after_refresh(self.action_review)
@@ -228,11 +294,14 @@ class ReplayScreen(Screen[GameRecord | None]):
         self.move_log.move_cursor(self.position - 1)
 
     def _show_status(self) -> None:
-        where = f"move {self.position} of {self.total}" + (" (start)" if self.position == 0 else "")
-        mode = "▶ playing" if self.playing else "paused"
+        if self.position == 0:
+            where = _("move {n} of {total} (start)").format(n=self.position, total=self.total)
+        else:
+            where = _("move {n} of {total}").format(n=self.position, total=self.total)
+        mode = "▶ " + _("playing") if self.playing else _("paused")
+        speed = _("{seconds} s per move (+/- to change)").format(seconds=f"{self._delay:g}")
         status = self.query_one("#replay-status", Label)
-        status.update(f"{mode} · {where} · {self._delay:g} s per move (+/- to change) · "
-                      "home/end: start/end")
+        status.update(literal(f"{mode} · {where} · {speed} · " + _("home/end: start/end")))
         status.set_class(self.playing, "-playing")
 
     def on_board_letter_changed(self, event: Board.LetterChanged) -> None:
@@ -265,7 +334,7 @@ class ReplayScreen(Screen[GameRecord | None]):
             self._show_status()
             return
         if not self.total:
-            self.notify("This game has no moves to play.", timeout=2)
+            self.notify(_("This game has no moves to play."), timeout=2)
             return
         if self.position >= self.total:
             self.go_to(0)  # at the end: play the game again from the start
@@ -286,8 +355,8 @@ class ReplayScreen(Screen[GameRecord | None]):
     def action_play_from_here(self) -> None:
         state = self.state
         if state.is_over:
-            self.notify("The game is over at this move: step back (←) to play on from earlier.",
-                        title="Nothing to play", severity="warning", timeout=3)
+            self.notify(_("The game is over at this move: step back (←) to play on from earlier."),
+                        title=_("Nothing to play"), severity="warning", timeout=3)
             return
         record = self.record
         self._pause()
@@ -297,10 +366,11 @@ class ReplayScreen(Screen[GameRecord | None]):
         try:
             path = export_transcript(self.record)
         except (StorageError, OSError) as error:
-            self.notify(f"Could not write the transcript: {shown(error, 300)}", title="Export failed",
-                        severity="error", markup=False)
+            reason = shown(explain(error), 300)
+            self.notify(_("Could not write the transcript: {error}").format(error=reason),
+                        title=_("Export failed"), severity="error", markup=False)
             return
-        self.notify(shown(path, 300), title="Transcript saved", timeout=5, markup=False)
+        self.notify(shown(path, 300), title=_("Transcript saved"), timeout=5, markup=False)
 
     def action_back(self) -> None:
         self._pause()
@@ -311,17 +381,17 @@ class ReplayScreen(Screen[GameRecord | None]):
         """Start the review (filled in move by move), or stop one under way."""
         if self.reviewing:
             self.stop_review()
-            self.notify("Review stopped.", timeout=2)
+            self.notify(_("Review stopped."), timeout=2)
             return
         if not self.total:
-            self.notify("This game has no moves to review.", timeout=2)
+            self.notify(_("This game has no moves to review."), timeout=2)
             return
         if len(self.reviews) == self.total:
-            self.notify("This game is reviewed: step through it to see each move.", timeout=2)
+            self.notify(_("This game is reviewed: step through it to see each move."), timeout=2)
             return
         pool = self.pool
         if pool.busy:
-            self.notify("The computer is busy with a move: try again in a moment.", timeout=3)
+            self.notify(_("The computer is busy with a move: try again in a moment."), timeout=3)
             return
         self.add_class("-reviewed")
         self.reviewing = True
@@ -364,19 +434,28 @@ class ReplayScreen(Screen[GameRecord | None]):
         except asyncio.CancelledError:
             raise
         except ComputerFailed as error:
-            self.notify(f"The review stopped: {error}", severity="error", markup=False)
+            self.notify(_("The review stopped: {error}").format(error=explain(error)), severity="error",
+                        markup=False)
         finally:
             self.reviewing = False
             if self.is_mounted:
                 self._show_progress()
 
     def _show_progress(self) -> None:
-        bar = self.query_one("#review-progress", ProgressBar)
+        bars = self.query("#review-progress").results(ProgressBar)
+        bar = next(bars, None)
+        if bar is None:  # the screen is being taken down (the app quits during a review)
+            return
         bar.update(total=self.total, progress=len(self.reviews))
         panel = self.query_one("#review-panel")
         done = len(self.reviews)
-        state = "reviewing" if self.reviewing else ("done" if done == self.total else "stopped")
-        panel.border_subtitle = f"{state} {done}/{self.total} · v: {'stop' if self.reviewing else 'review'}"
+        if self.reviewing:
+            words = _("reviewing {done}/{total} · v: stop")
+        elif done == self.total:
+            words = _("done {done}/{total}")
+        else:
+            words = _("stopped {done}/{total} · v: review")
+        panel.border_subtitle = words.format(done=done, total=self.total)
 
     def _show_review(self) -> None:
         self._show_progress()
@@ -393,7 +472,7 @@ class ReplayScreen(Screen[GameRecord | None]):
         moments.clear_options()
         for verdict in key_moments(self.reviews.values()):
             name = shown(names[verdict.player].name, 12)
-            text = Text(f"{verdict.index + 1}. {name} {verdict.move} {describe(verdict)}")
+            text = Text(f"{verdict.index + 1}. {name} {verdict.move} {verdict_words(verdict)}")
             moments.add_option(Option(text, id=str(verdict.index)))
         self._show_verdict()
 
@@ -406,21 +485,22 @@ class ReplayScreen(Screen[GameRecord | None]):
         board = self.board
         if verdict is None:
             board.best = None
-            label.update("" if self.position else "The start: step on (→) to see each move.")
+            label.update("" if self.position else _("The start: step on (→) to see each move."))
         else:
             name = shown(self.record.players[verdict.player].name, 16)
             on_board = (f"[{verdict.best.letter}]" if (verdict.best.row, verdict.best.col) != (
                 verdict.move.row, verdict.move.col) else f"{verdict.move.letter}→{verdict.best.letter}")
-            best = "" if verdict.best == verdict.move else f"  ({on_board} on the board)"
-            label.update(f"{verdict.index + 1}. {name}: {verdict.move}  {describe(verdict)}{best}"
-                         + ("" if verdict.exact else "  (estimate)"))
+            best = "" if verdict.best == verdict.move else "  " + _("({letters} on the board)").format(
+                letters=on_board)
+            label.update(f"{verdict.index + 1}. {name}: {verdict.move}  {verdict_words(verdict)}{best}"
+                         + ("" if verdict.exact else "  " + _("(estimate)")))
             board.best = None if verdict.best == verdict.move else verdict.best
         chart = self.query_one(AdvantageChart)
         width = chart.content_region.width or 1
         cursor = self.query_one("#review-cursor", Label)
         if self.total and self.position:
             x = min(width - 1, (self.position - 1) * width // self.total)
-            cursor.update(" " * x + "▲" + f" move {self.position}")
+            cursor.update(" " * x + "▲ " + _("move {n}").format(n=self.position))
         else:
             cursor.update("")
 

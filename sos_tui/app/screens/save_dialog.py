@@ -7,13 +7,16 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
 from sos_tui.engine import GameRecord
+from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.storage import StorageError, resolve_save_path, save_record, unique_save_path
 
-from ..text import ShowHidden, literal, result_shown, shown
+from ..language import SosModal
+from ..text import ShowHidden, literal, shown
+from .replay import result_words
+from .setup import mode_name
 
 
 def _is_file(path: Path) -> bool:
@@ -24,7 +27,7 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-class SaveDialog(ModalScreen[Path | None]):
+class SaveDialog(SosModal[Path | None]):
     """Save ``record``; dismisses with the path written, or None when cancelled.
 
     A failed save shows its reason in the dialog and leaves it open. Saving over an existing
@@ -52,33 +55,56 @@ class SaveDialog(ModalScreen[Path | None]):
     """
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", N_("Cancel")),
     ]
 
     def __init__(self, record: GameRecord) -> None:
         super().__init__()
         self.record = record
         self._confirm_overwrite: Path | None = None
+        self._default: str | None = None  # the path first offered (kept across a language switch)
+        self._no_folder: StorageError | None = None  # why there is no saves folder, if there is none
 
     def compose(self) -> ComposeResult:
         record = self.record
-        try:
-            default, where = str(unique_save_path(record)), "Names without a folder go into the saves folder."
-        except StorageError as error:
-            default, where = "", f"No saves folder: {error}"
-        names = " vs ".join(shown(p.name, 24) for p in record.players)
+        if self._default is None:
+            try:
+                self._default = str(unique_save_path(record))
+            except StorageError as error:
+                self._default, self._no_folder = "", error
+        # Translators: between the names of the players of a game: "Ana vs Bo vs Computer"
+        names = _(" vs ").join(shown(p.name, 24) for p in record.players)
         moves = len(record.moves)
-        result = result_shown(record, record.state)
+        moves = ngettext("{n} move", "{n} moves", moves).format(n=moves)
+        about = (f"{names} · {mode_name(record.mode)} {record.size}x{record.size} · {moves} · "
+                 f"{result_words(record, record.state)}")
+        if self._no_folder is None:
+            where = _("Names without a folder go into the saves folder.")
+        else:
+            where = _("No saves folder: {error}").format(error=explain(self._no_folder))
         with Vertical(id="dialog"):
-            yield Label("Save game", id="title")
-            yield Label(literal(f"{names} · {record.mode.value} {record.size}x{record.size} · "
-                                f"{moves} move{'s' if moves != 1 else ''} · {result}", 400), id="about")
-            yield Input(value=default, placeholder="file name or path", id="path", highlighter=ShowHidden())
+            yield Label(_("Save game"), id="title")
+            yield Label(literal(about, 400), id="about")
+            yield Input(value=self._default, placeholder=_("file name or path"), id="path",
+                        highlighter=ShowHidden())
             yield Label(literal(where), id="where")
             yield Label("", id="message", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Save", id="save", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Save"), id="save", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
+
+    def language_changed(self) -> None:
+        """Draw the dialog again in the new language, with the path as typed."""
+        if not self.is_mounted:
+            return
+        self._default = self.query_one("#path", Input).value
+        self._confirm_overwrite = None  # its warning was in the old language: ask again
+        self.call_later(self._recompose)
+        self.refresh_bindings()
+
+    async def _recompose(self) -> None:
+        await self.recompose()
+        self.query_one("#path", Input).focus()
 
     def on_mount(self) -> None:
         self.query_one("#path", Input).focus()
@@ -106,22 +132,23 @@ class SaveDialog(ModalScreen[Path | None]):
     def action_save(self) -> None:
         text = self.query_one("#path", Input).value
         if not text.strip():
-            self._show("Type a file name.")
+            self._show(_("Type a file name."))
             return
         try:
             path = resolve_save_path(text, self.record)
         except StorageError as error:
-            self._show(str(error))
+            self._show(explain(error))
             return
         if _is_file(path) and self._confirm_overwrite != path:
             self._confirm_overwrite = path
-            self._show(f"{shown(path.name, 80)} already exists: press Save again to replace it.", "warning")
+            self._show(_("{name} already exists: press Save again to replace it.").format(
+                name=shown(path.name, 80)), "warning")
             return
         try:
             written = save_record(self.record, path)
         except StorageError as error:
             self._confirm_overwrite = None
-            self._show(str(error))
+            self._show(explain(error))
             return
         self.dismiss(written)
 

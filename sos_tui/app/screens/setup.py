@@ -1,4 +1,5 @@
-"""The new-game screen: board size, variant and who sits in each seat. Enter starts at once."""
+"""The new-game screen: board size, variant, who sits in each seat and the language. Enter
+starts at once."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from sos_tui import storage
@@ -25,11 +25,42 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
+from sos_tui.i18n import LANGUAGES, N_, _, explain, language, ngettext
 
+from ..language import SosScreen
 from ..text import ShowHidden, literal, shown
 
 MAX_SEATS = MAX_PLAYERS
-KIND_OPTIONS = [("Human", "human"), *((f"Computer · {level}", level) for level in LEVELS)]
+
+# The names of the computer's levels and of the game modes as the screens show them; the English
+# keywords stay in files, settings and arguments. (app/text.py of the game screens gets the same
+# table as LEVEL_NAMES/MODE_NAMES: these two can then use it.)
+_LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+_MODE_NAMES = {Mode.GENERAL.value: N_("general"), Mode.SIMPLE.value: N_("simple")}
+
+
+def level_name(level: str | None) -> str:
+    """A computer level's name in the current language (an unknown one as it is)."""
+    return _(_LEVEL_NAMES[level]) if level in _LEVEL_NAMES else str(level)
+
+
+def mode_name(mode: Mode | str | None) -> str:
+    """A game mode's name in the current language (an unknown one as it is)."""
+    value = mode.value if isinstance(mode, Mode) else mode
+    return _(_MODE_NAMES[value]) if value in _MODE_NAMES else str(value)
+
+
+def kind_options() -> list[tuple[str, str]]:
+    """Who can sit in a seat: a person, or the computer at one of its levels."""
+    return [(_("Human"), "human"),
+            *((_("Computer · {level}").format(level=level_name(level)), level) for level in LEVELS)]
+
+
+def default_name(kind: str, index: int) -> str:
+    """The name a seat left blank gets: "Player 2", "Computer 3" (in the current language)."""
+    if kind == "human":
+        return _("Player {n}").format(n=index + 1)
+    return _("Computer {n}").format(n=index + 1)
 
 
 class SeatError(ValueError):
@@ -37,18 +68,18 @@ class SeatError(ValueError):
     which seat and which rule."""
 
     def __init__(self, seat: int, reason: str) -> None:
-        super().__init__(f"Seat {seat + 1}: {reason}")
+        super().__init__(_("Seat {n}: {reason}").format(n=seat + 1, reason=reason))
         self.seat = seat
 
 
 def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
     """The seat a setup row describes; a blank name gets a default. Raises SeatError, saying
     which seat and which rule, for a name the record format refuses (``check_name``)."""
-    name = name.strip() or (f"Player {index + 1}" if kind == "human" else f"Computer {index + 1}")
+    name = name.strip() or default_name(kind, index)
     try:
         name = check_name(name)
     except ValueError as error:
-        raise SeatError(index, str(error)) from None
+        raise SeatError(index, explain(error)) from None
     return PlayerInfo(name) if kind == "human" else PlayerInfo(name, "computer", kind)
 
 
@@ -66,9 +97,10 @@ def resume_preview(record: GameRecord) -> str:
     state = record.state
     seats = zip(record.players, state.scores, strict=True)
     scores = ", ".join(f"{shown(seat.name)} {score}" for seat, score in seats)
-    moves = "1 move" if state.move_count == 1 else f"{state.move_count} moves"
-    return (f"Unfinished {record.mode.value} game, {record.size}x{record.size}, "
-            f"{moves} — {scores}\n\n{state}")
+    moves = ngettext("{n} move", "{n} moves", state.move_count).format(n=state.move_count)
+    about = _("Unfinished {mode} game, {size}x{size}, {moves} — {scores}").format(
+        mode=mode_name(record.mode), size=record.size, moves=moves, scores=scores)
+    return f"{about}\n\n{state}"
 
 
 def remembered(setup) -> GameRecord | None:
@@ -88,13 +120,17 @@ def remembered(setup) -> GameRecord | None:
         return None
 
 
-class SetupScreen(Screen[GameRecord | None]):
+class SetupScreen(SosScreen[GameRecord | None]):
     """Dismisses with the GameRecord to play: a new, empty one, or the unfinished game "Continue"
-    picks up (found in a thread, so the screen never waits on the disk)."""
+    picks up (found in a thread, so the screen never waits on the disk).
+
+    The language menu switches the whole app's language at once (``SosApp.switch_language``);
+    the form keeps what the player has entered across the switch (``language_changed``).
+    """
 
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start", show=True, priority=True),
-        Binding("escape", "back", "Back", show=False),
+        Binding("ctrl+s", "start", N_("Start"), show=True, priority=True),
+        Binding("escape", "back", N_("Back"), show=False),
     ]
 
     def __init__(self, previous: GameRecord | None = None, setup: dict | None = None) -> None:
@@ -102,50 +138,69 @@ class SetupScreen(Screen[GameRecord | None]):
         self.previous = previous or remembered(setup)
         self.resume: GameRecord | None = None  # an unfinished game that "Continue" picks up
         self._refused: tuple[str, ...] | None = None  # the names when a start was last refused
+        self._form: dict | None = None  # what the player had entered, kept across a language switch
+        self._defaults: list[str] = []  # the names prefilled in the current language
 
     def compose(self) -> ComposeResult:
         prev = self.previous
-        seats = list(prev.players) if prev else [PlayerInfo("Player 1"), PlayerInfo("Player 2")]
+        seats = list(prev.players) if prev else []
+        form = self._form or {
+            "size": prev.size if prev else 6,
+            "mode": prev.mode.value if prev else Mode.GENERAL.value,
+            "count": len(seats) if seats else 2,
+            "names": [editable_name(seat.name) for seat in seats],
+            "kinds": [seat.level if seat.is_computer else "human" for seat in seats],
+        }
+        names = list(form["names"])
+        self._defaults = [default_name("human", i) for i in range(MAX_SEATS)]
+        for i, default in enumerate(self._defaults):
+            if i >= len(names):
+                names.append(default)
+            elif self._form is not None and names[i] == self._form["defaults"][i]:
+                names[i] = default  # an untouched default name follows the language
+        kinds = list(form["kinds"]) + ["human"] * (MAX_SEATS - len(form["kinds"]))
         with VerticalScroll(id="setup"):
             yield Label("SOS", id="setup-title")
-            yield Label("Write S or O in turn; complete S-O-S lines to score.", id="setup-tagline")
+            yield Label(_("Write S or O in turn; complete S-O-S lines to score."), id="setup-tagline")
             with Horizontal(id="resume"):
                 yield Static(id="resume-preview", markup=False)
-                yield Button("Continue", id="continue", variant="success")
-            yield Label("…or set up a new game:", id="new-game-label")
+                yield Button(_("Continue"), id="continue", variant="success")
+            yield Label(_("…or set up a new game:"), id="new-game-label")
             with Horizontal(classes="setup-row"):
-                yield Label("Board size", classes="setup-label")
+                yield Label(_("Board size"), classes="setup-label")
                 yield Select([(f"{n} x {n}", n) for n in range(MIN_SIZE, MAX_SIZE + 1)],
-                             value=prev.size if prev else 6, allow_blank=False, id="size", compact=True)
+                             value=form["size"], allow_blank=False, id="size", compact=True)
             with Horizontal(classes="setup-row"):
-                yield Label("Game", classes="setup-label")
-                yield Select([("General: most SOSs wins", Mode.GENERAL.value),
-                              ("Simple: first SOS wins", Mode.SIMPLE.value)],
-                             value=(prev.mode.value if prev else Mode.GENERAL.value), allow_blank=False,
-                             id="mode", compact=True)
+                yield Label(_("Game"), classes="setup-label")
+                yield Select([(_("General: most SOSs wins"), Mode.GENERAL.value),
+                              (_("Simple: first SOS wins"), Mode.SIMPLE.value)],
+                             value=form["mode"], allow_blank=False, id="mode", compact=True)
             with Horizontal(classes="setup-row"):
-                yield Label("Players", classes="setup-label")
-                yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=len(seats),
+                yield Label(_("Players"), classes="setup-label")
+                yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=form["count"],
                              allow_blank=False, id="count", compact=True)
             with Vertical(id="seats"):
                 for i in range(MAX_SEATS):
-                    seat = seats[i] if i < len(seats) else PlayerInfo(f"Player {i + 1}")
                     with Horizontal(classes="setup-row seat", id=f"seat-{i}"):
-                        yield Label(f"Seat {i + 1}", classes=f"setup-label player-{i + 1}")
-                        yield Input(editable_name(seat.name), placeholder=f"Player {i + 1}",
-                                    max_length=MAX_NAME, id=f"name-{i}", compact=True,
-                                    highlighter=ShowHidden())
-                        yield Select(KIND_OPTIONS, value=seat.level if seat.is_computer else "human",
-                                     allow_blank=False, id=f"kind-{i}", compact=True)
+                        yield Label(_("Seat {n}").format(n=i + 1), classes=f"setup-label player-{i + 1}")
+                        yield Input(names[i], placeholder=self._defaults[i], max_length=MAX_NAME,
+                                    id=f"name-{i}", compact=True, highlighter=ShowHidden())
+                        yield Select(kind_options(), value=kinds[i], allow_blank=False, id=f"kind-{i}",
+                                     compact=True)
+            with Horizontal(classes="setup-row", id="language-row"):
+                yield Label(_("Language"), classes="setup-label")
+                # each language by its own name, so a player finds theirs whatever is shown now
+                yield Select([(name, code) for code, name in LANGUAGES.items()], value=language(),
+                             allow_blank=False, id="language", compact=True)
             yield Label("", id="setup-message", markup=False)
             with Horizontal(id="setup-buttons"):
-                yield Button("Start", id="start", variant="primary")
-                yield Button("Open…", id="open")
-                yield Button("History", id="history")
-                yield Button("Quit", id="quit", variant="error")
+                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Open…"), id="open")
+                yield Button(_("History"), id="history")
+                yield Button(_("Quit"), id="quit", variant="error")
             with Horizontal(id="net-buttons"):
-                yield Button("Host over the network…", id="host")
-                yield Button("Join a game…", id="join")
+                yield Button(_("Host over the network…"), id="host")
+                yield Button(_("Join a game…"), id="join")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -153,6 +208,46 @@ class SetupScreen(Screen[GameRecord | None]):
         self._show_resume(None)
         self.query_one("#start", Button).focus()
         self._find_resumable()
+
+    # -- the language -----------------------------------------------------------------------
+    def _snapshot(self) -> dict:
+        """What the player has entered: size, mode, number of seats, each seat's name and kind."""
+        return {
+            "size": self.query_one("#size", Select).value,
+            "mode": self.query_one("#mode", Select).value,
+            "count": self.query_one("#count", Select).value,
+            "names": [self.query_one(f"#name-{i}", Input).value for i in range(MAX_SEATS)],
+            "kinds": [self.query_one(f"#kind-{i}", Select).value for i in range(MAX_SEATS)],
+            "defaults": list(self._defaults),
+        }
+
+    def language_changed(self) -> None:
+        """Draw the form again in the new language, with what the player entered (a default name
+        left as it was follows the language), the focus where it was and the "Continue" offer."""
+        if not self.is_mounted:
+            return
+        self._form = self._snapshot()
+        focused = self.focused.id if self.focused is not None else None
+        self._refused = None  # a refusal's words were in the old language: the new form has none
+        self.call_later(self._recompose, focused)
+        self.refresh_bindings()
+
+    async def _recompose(self, focused: str | None) -> None:
+        await self.recompose()
+        self._show_seats(self.query_one("#count", Select).value)
+        self._show_resume(self.resume, focus=False)
+        if focused:
+            found = self.query(f"#{focused}")
+            if found:
+                found.first().focus()
+                return
+        self.query_one("#language", Select).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "count":
+            self._show_seats(event.value)
+        elif event.select.id == "language" and event.value != language():
+            self.app.switch_language(event.value)
 
     @work(thread=True, exclusive=True, group="resume")
     def _find_resumable(self) -> None:
@@ -167,18 +262,14 @@ class SetupScreen(Screen[GameRecord | None]):
         if self.is_mounted:  # not closed while the autosave was read
             self._show_resume(record)
 
-    def _show_resume(self, record: GameRecord | None) -> None:
+    def _show_resume(self, record: GameRecord | None, focus: bool = True) -> None:
         self.resume = record
         for selector in ("#resume", "#new-game-label"):
             self.query_one(selector).display = record is not None
         if record is not None:
             self.query_one("#resume-preview", Static).update(Content(resume_preview(record)))
-            if not isinstance(self.focused, Input):  # unless the player is typing a name
+            if focus and not isinstance(self.focused, Input):  # unless the player is typing a name
                 self.query_one("#continue", Button).focus()
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "count":
-            self._show_seats(event.value)
 
     def _show_seats(self, count) -> None:
         for i in range(MAX_SEATS):
@@ -200,7 +291,7 @@ class SetupScreen(Screen[GameRecord | None]):
         try:
             record = self.game()
         except ValueError as error:
-            self._refuse(str(error), error.seat if isinstance(error, SeatError) else None)
+            self._refuse(explain(error), error.seat if isinstance(error, SeatError) else None)
             return
         self.dismiss(record)
 
@@ -242,7 +333,12 @@ class SetupScreen(Screen[GameRecord | None]):
 
     @on(Button.Pressed, "#host")
     def _host_pressed(self) -> None:
-        self.app.host_game(self.game())
+        try:
+            record = self.game()
+        except ValueError as error:
+            self._refuse(explain(error), error.seat if isinstance(error, SeatError) else None)
+            return
+        self.app.host_game(record)
 
     @on(Button.Pressed, "#join")
     def _join_pressed(self) -> None:
