@@ -21,11 +21,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from sos_tui.engine import GameState, PlayerInfo
+from sos_tui.i18n import N_, _
 
 from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
 
 NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
+HEADINGS = (N_("Player"), N_("Move"), N_("Pts"))
+"""The headings of the name, move and points columns (translated where drawn: the move and
+points columns widen to fit a longer word)."""
 # A new scrollable height means a layout pass of the whole screen (tens of milliseconds with a big
 # board), so the height is the view's own while the moves fit, and past that grows in steps of
 # this many rows: the pass is paid once per step, not once per move.
@@ -35,13 +39,13 @@ PAGE_CONTEXT = 3  # earlier moves kept in view when the log turns a page
 
 class MoveLog(ScrollView, can_focus=True):
     BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Previous move", show=False),
-        Binding("down,j", "cursor(1)", "Next move", show=False),
-        Binding("pageup", "cursor(-10)", "Back 10", show=False),
-        Binding("pagedown", "cursor(10)", "On 10", show=False),
-        Binding("home", "cursor_to(0)", "First move", show=False),
-        Binding("end", "cursor_to(-1)", "Last move", show=False),
-        Binding("enter", "select", "Go to move", show=False),
+        Binding("up,k", "cursor(-1)", N_("Previous move"), show=False),
+        Binding("down,j", "cursor(1)", N_("Next move"), show=False),
+        Binding("pageup", "cursor(-10)", N_("Back 10"), show=False),
+        Binding("pagedown", "cursor(10)", N_("On 10"), show=False),
+        Binding("home", "cursor_to(0)", N_("First move"), show=False),
+        Binding("end", "cursor_to(-1)", N_("Last move"), show=False),
+        Binding("enter", "select", N_("Go to move"), show=False),
     ]
 
     COMPONENT_CLASSES = {
@@ -96,7 +100,13 @@ class MoveLog(ScrollView, can_focus=True):
 
     @property
     def move_width(self) -> int:
-        return MOVE_W + 3 if self.marks else MOVE_W
+        """The move column, with the gap after it: the notation (and the review's mark), or the
+        heading when that is longer."""
+        return max(MOVE_W + 3 if self.marks else MOVE_W, cell_len(_(HEADINGS[1])) + 2)
+
+    @property
+    def points_width(self) -> int:
+        return max(POINTS_W, cell_len(_(HEADINGS[2])))
 
     def watch_seats(self) -> None:
         self._shown = ()
@@ -209,10 +219,11 @@ class MoveLog(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        move_w = self.move_width
-        name_w = max(4, width - NUMBER_W - move_w - POINTS_W - 1)
+        move_w, points_w = self.move_width, self.points_width
+        name_w = max(4, width - NUMBER_W - move_w - points_w - 1)
         if y == 0:
-            text = f"{'#':>{NUMBER_W - 1}} {'Player':<{name_w}} {'Move':<{move_w - 1}}{'Pts':>{POINTS_W}}"
+            player, move, points = (_(heading) for heading in HEADINGS)
+            text = f"{'#':>{NUMBER_W - 1}} {player:<{name_w}} {move:<{move_w - 1}}{points:>{points_w}}"
             return Strip([Segment(text[:width].ljust(width), base + self._component("move-log--header"))],
                          width)
         row = y - 1 + int(self.scroll_offset.y)
@@ -231,7 +242,7 @@ class MoveLog(ScrollView, can_focus=True):
             Segment(set_cell_size(name, name_w) + " ", line + self._component(
                 f"move-log--player-{player % MAX_PLAYER_STYLES + 1}")),
             Segment(f"{move:<{move_w - 1}}", line),
-            Segment(f"{points:>{POINTS_W}}", line + self._component("move-log--points")),
+            Segment(f"{points:>{points_w}}", line + self._component("move-log--points")),
         ]
         return Strip(segments).adjust_cell_length(width, line)
 
