@@ -237,6 +237,20 @@ async def test_the_game_screen_fits_80x24_in_malay():
         assert all(cell_len(line) <= 80 for line in screen_lines(app))
 
 
+async def test_in_a_narrow_terminal_the_malay_move_log_keeps_its_headings_and_the_names():
+    malay()
+    app = make_app(size=4, names=("Aminah", "Bonda"))
+    async with app.run_test(size=(60, 30)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.game_screen.has_class("-narrow")
+        log = app.game_screen.query_one(MoveLog)
+        width = log.scrollable_content_region.width
+        assert log.render_line(0).text.rstrip().endswith("Langkah Mata")
+        assert "● Aminah S a1" in log.render_line(1).text
+        assert all(cell_len(log.render_line(y).text) == width for y in range(2))
+
+
 async def test_the_game_over_dialog_fits_80x24_in_malay_with_every_button_whole():
     malay()
     app = make_app(names=("Aminah", "Bonda"))

@@ -35,6 +35,7 @@ points columns widen to fit a longer word)."""
 # this many rows: the pass is paid once per step, not once per move.
 GROWTH = 32
 PAGE_CONTEXT = 3  # earlier moves kept in view when the log turns a page
+MIN_NAME = 8  # the least of a name the log shows beside headings wider than their columns
 
 
 class MoveLog(ScrollView, can_focus=True):
@@ -100,13 +101,33 @@ class MoveLog(ScrollView, can_focus=True):
 
     @property
     def move_width(self) -> int:
-        """The move column, with the gap after it: the notation (and the review's mark), or the
-        heading when that is longer."""
-        return max(MOVE_W + 3 if self.marks else MOVE_W, cell_len(_(HEADINGS[1])) + 2)
+        """The move column, with the gap after it: the notation (and the review's mark)."""
+        return MOVE_W + 3 if self.marks else MOVE_W
 
-    @property
-    def points_width(self) -> int:
-        return max(POINTS_W, cell_len(_(HEADINGS[2])))
+    def columns(self, width: int) -> tuple[int, int, int]:
+        """The widths of the name, move and points columns in a log ``width`` wide. The move and
+        points columns widen to their headings when these are longer (Malay) and the names keep
+        at least MIN_NAME cells; in a narrower log they keep the notation's width and the
+        headings reach over the names' column."""
+        move_w, points_w = self.move_width, POINTS_W
+        wide_move = max(move_w, cell_len(_(HEADINGS[1])) + 2)
+        wide_points = max(points_w, cell_len(_(HEADINGS[2])))
+        if width - NUMBER_W - wide_move - wide_points - 1 >= MIN_NAME:
+            move_w, points_w = wide_move, wide_points
+        return max(4, width - NUMBER_W - move_w - points_w - 1), move_w, points_w
+
+    def header(self, width: int) -> str:
+        """The headings, over their columns."""
+        name_w, move_w, points_w = self.columns(width)
+        player, move, points = (_(heading) for heading in HEADINGS)
+        if cell_len(move) <= move_w - 1 and cell_len(points) <= points_w:
+            tail = f"{move:<{move_w - 1}}{points:>{points_w}}"
+        else:  # the headings are longer than their columns: as far right as they go
+            tail = f"{move} {points}"
+            name_w = max(0, width - NUMBER_W - cell_len(tail) - 1)
+        if cell_len(player) > name_w > 0:
+            player = set_cell_size(player, name_w - 1) + "…"
+        return f"{'#':>{NUMBER_W - 1}} {set_cell_size(player, name_w)} {tail}"
 
     def watch_seats(self) -> None:
         self._shown = ()
@@ -219,11 +240,9 @@ class MoveLog(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        move_w, points_w = self.move_width, self.points_width
-        name_w = max(4, width - NUMBER_W - move_w - points_w - 1)
+        name_w, move_w, points_w = self.columns(width)
         if y == 0:
-            player, move, points = (_(heading) for heading in HEADINGS)
-            text = f"{'#':>{NUMBER_W - 1}} {player:<{name_w}} {move:<{move_w - 1}}{points:>{points_w}}"
+            text = self.header(width)
             return Strip([Segment(text[:width].ljust(width), base + self._component("move-log--header"))],
                          width)
         row = y - 1 + int(self.scroll_offset.y)
