@@ -320,6 +320,26 @@ async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_mal
         assert "Waiting for 1 more player to join…" in str(screen.query_one("#net-status").render())
 
 
+async def test_the_join_dialog_in_malay_fits_and_keeps_what_was_typed_across_a_switch():
+    from sos_tui.app.screens.net_game import JoinDialog
+
+    malay()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(JoinDialog("Ana"))
+        await pilot.pause()
+        app.screen.query_one("#url").value = "ws://127.0.0.1:7531/abcde-fghij"
+        shown = screen_text(app)
+        for words in ("Sertai permainan: alamat daripada hos (ws://HOS:PORT/KOD)", "Nama anda", "Sertai",
+                      "Batal"):
+            assert words in shown, words
+        app.switch_language("en")
+        await pilot.pause()
+        assert "Your name" in screen_text(app)
+        assert app.screen.query_one("#url").value == "ws://127.0.0.1:7531/abcde-fghij"
+        assert app.screen.query_one("#name").value == "Ana"
+
+
 async def test_a_network_question_is_asked_again_in_the_new_language():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -56,15 +56,15 @@ class Choice(SosModal[bool]):
 
     @property
     def text(self) -> str:
-        return _said(self._words[0])
+        return _spoken(self._words[0])
 
     @property
     def yes(self) -> str:
-        return _said(self._words[1])
+        return _spoken(self._words[1])
 
     @property
     def no(self) -> str:
-        return _said(self._words[2])
+        return _spoken(self._words[2])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -81,7 +81,7 @@ class Choice(SosModal[bool]):
         self.dismiss(answer)
 
 
-def _said(words: Words) -> str:
+def _spoken(words: Words) -> str:
     return words() if callable(words) else words
 
 
@@ -101,6 +101,7 @@ class JoinDialog(SosModal[JoinPlan | None]):
     JoinDialog #dialog {
         width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface;
     }
+    JoinDialog Label { width: 100%; }
     JoinDialog Input { margin-bottom: 1; }
     JoinDialog #problem { color: $error; height: auto; }
     JoinDialog #buttons { height: auto; align: center middle; }
