@@ -23,9 +23,25 @@ TEXTUAL_WORDS = (
     N_("Keys"), N_("Show help for the focused widget and a summary of available keys"),
     N_("Hide the keys and widget help panel"), N_("Screenshot"),
     N_("Save an SVG 'screenshot' of the current screen"),
+    # the bindings of Textual's widgets, which the help lists with the app's own
+    N_("Focus Next"), N_("Focus Previous"), N_("Press button"),
+    N_("Scroll Up"), N_("Scroll Down"), N_("Scroll Left"), N_("Scroll Right"), N_("Scroll Home"),
+    N_("Scroll End"), N_("Page Up"), N_("Page Down"), N_("Page Left"), N_("Page Right"),
+    N_("Move cursor left"), N_("Move cursor left and select"), N_("Move cursor left a word"),
+    N_("Move cursor left a word and select"), N_("Move cursor right or accept the completion suggestion"),
+    N_("Move cursor right and select"), N_("Move cursor right a word"),
+    N_("Move cursor right a word and select"), N_("Delete character left"), N_("Delete character right"),
+    N_("Delete left to start of word"), N_("Delete all to the left"), N_("Delete right to start of word"),
+    N_("Delete all to the right"), N_("Select all"), N_("Go to start"), N_("Go to end"),
+    N_("Select line start"), N_("Select line end"), N_("Submit"), N_("Cut selected text"),
+    N_("Copy selected text"), N_("Paste text from the clipboard"), N_("Show menu"), N_("Dismiss menu"),
+    N_("Select"), N_("Cursor up"), N_("Cursor down"), N_("Cursor left"), N_("Cursor right"),
+    N_("Page up"), N_("Page down"), N_("Top"), N_("Bottom"), N_("Home"), N_("End"), N_("First"),
+    N_("Last"), N_("Up"), N_("Down"),
 )  # fmt: skip
 """Textual's own words that a player sees (the footer's palette key, the palette's system
-commands): marked here for the catalog, translated where they are shown."""
+commands, its widgets' key descriptions in the help): marked here for the catalog, translated
+where they are shown."""
 
 
 class Translated:
@@ -41,9 +57,20 @@ class Translated:
         return translated
 
     def language_changed(self) -> None:
-        """The language was switched: compose this screen again in it."""
-        self.refresh(recompose=True)
+        """The language was switched: compose this screen again in it, the focus kept on the
+        widget of the same id (else where the screen puts it when it opens)."""
+        focused = self.focused.id if self.focused is not None else None
+        self.call_later(self._compose_again, focused)
+
+    async def _compose_again(self, focused: str | None) -> None:
+        await self.recompose()
         self.refresh_bindings()
+        if focused is not None:
+            for widget in self.query(f"#{focused}"):
+                if widget.focusable:
+                    self.set_focus(widget)
+                    return
+        self._update_auto_focus()
 
 
 class SosScreen(Translated, Screen[Result]):

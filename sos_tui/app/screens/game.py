@@ -17,10 +17,10 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, cell_name
+from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
     HINT_LEVEL,
     Change,
@@ -32,6 +32,7 @@ from sos_tui.session import (
     SeatKind,
 )
 
+from ..language import SosScreen
 from ..text import shown
 from ..widgets.board import Board
 from ..widgets.move_log import MoveLog
@@ -43,18 +44,27 @@ from .game_over import GameOverScreen
 MIN_WIDTH, MIN_HEIGHT = 44, 15
 
 
-class GameScreen(Screen):
+def refused(move: Move, taken: str | None, error: Exception) -> str:
+    """Why a move cannot be played, in the player's language: the cell is taken, or the engine's
+    reason."""
+    if taken:
+        return _("{cell} already holds {letter}: choose an empty cell.").format(
+            cell=cell_name(move.row, move.col), letter=taken)
+    return explain(error)
+
+
+class GameScreen(SosScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (78, "-wide")]
 
     BINDINGS = [
-        Binding("H", "hint", "Hint", key_display="H"),
-        Binding("u,ctrl+z", "undo", "Undo", key_display="u"),
-        Binding("r,ctrl+y", "redo", "Redo", key_display="r", show=False),
-        Binding("p", "pause", "Pause / resume the computers", show=False),
-        Binding("ctrl+s", "save", "Save", show=False),
-        Binding("ctrl+o", "app.open", "Open a saved game", show=False),
-        Binding("ctrl+n", "app.new_game", "New game", show=False),
-        Binding("ctrl+r", "rematch", "Rematch", show=False),
+        Binding("H", "hint", N_("Hint"), key_display="H"),
+        Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
+        Binding("r,ctrl+y", "redo", N_("Redo"), key_display="r", show=False),
+        Binding("p", "pause", N_("Pause / resume the computers"), show=False),
+        Binding("ctrl+s", "save", N_("Save"), show=False),
+        Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
+        Binding("ctrl+n", "app.new_game", N_("New game"), show=False),
+        Binding("ctrl+r", "rematch", N_("Rematch"), show=False),
     ]
 
     # Bound to the widgets with data_bind; the screen itself draws none of them (repaint=False:
@@ -95,11 +105,23 @@ class GameScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#scoreboard").border_title = "Players"
-        log = self.query_one("#log", MoveLog)
-        log.border_title = "Moves"
-        log.can_focus = False  # the keys stay with the board; the replay view steps through moves
-        self.board.focus()
+        self._titles()
+        self.query_one("#log", MoveLog).can_focus = False  # the keys stay with the board; the replay
+        self.board.focus()  # view steps through moves
+
+    def _titles(self) -> None:
+        self.query_one("#scoreboard").border_title = _("Players")
+        self.query_one("#log", MoveLog).border_title = _("Moves")
+
+    def language_changed(self) -> None:
+        """Draw every word again in the new language, in place: composing the screen again would
+        lose the board's cursor, its hint and selected letter, and the log's position."""
+        self._titles()
+        self.query_one(Scoreboard).refresh(layout=True)
+        self.query_one(MoveLog).refresh()
+        if self.has_class("-too-small"):
+            self.on_resize()
+        self.refresh_bindings()
 
     @property
     def board(self) -> Board:
@@ -160,22 +182,20 @@ class GameScreen(Screen):
         if version is not None:
             return session.play_computer(move, version) is not None
         if session.state.is_over:
-            self.notify("The game is over: ctrl+r for a rematch, ctrl+n for a new game.",
-                        title="No more moves", severity="warning", timeout=3)
+            self.notify(_("The game is over: ctrl+r for a rematch, ctrl+n for a new game."),
+                        title=_("No more moves"), severity="warning", timeout=3)
             return False
         try:
             session.play_human(move)
         except NotYourTurnError:
-            self.notify(f"Wait for {shown(session.seat_to_move.name)} to move.", severity="warning",
-                        timeout=2, markup=False)
+            self.notify(_("Wait for {name} to move.").format(name=shown(session.seat_to_move.name)),
+                        severity="warning", timeout=2, markup=False)
             return False
         except IllegalMoveError as error:
             state = session.state
             inside = 0 <= move.row < state.size and 0 <= move.col < state.size
             taken = state.cell(move.row, move.col) if inside else None
-            text = (f"{cell_name(move.row, move.col)} already holds {taken}: choose an empty cell."
-                    if taken else str(error))
-            self.notify(text, title="Move refused", severity="warning", timeout=3)
+            self.notify(refused(move, taken, error), title=_("Move refused"), severity="warning", timeout=3)
             return False
         return True
 
@@ -200,14 +220,16 @@ class GameScreen(Screen):
         name = shown(self.session.seat_to_move.name)
         try:
             move = await self.computer.choose(
-                level, state, on_retry=lambda why: self.notify(f"{why}.", title=f"{name} is thinking",
-                                                               severity="warning", markup=False))
+                level, state, on_retry=lambda why: self.notify(
+                    f"{_(why)}.", title=_("{name} is thinking").format(name=name),
+                    severity="warning", markup=False))
             await asyncio.sleep(max(0.0, self.computer_delay - (loop.time() - started)))
         except ComputerFailed as error:
             self.thinking = False
             if self.session is not None and self.session.version == version:
-                self.notify(f"{name} could not move: {error}. Press p to try again.",
-                            title="Computer stopped", severity="error", timeout=10, markup=False)
+                text = _("{name} could not move: {reason}. Press p to try again.").format(
+                    name=name, reason=explain(error))
+                self.notify(text, title=_("Computer stopped"), severity="error", timeout=10, markup=False)
                 self.session.pause()  # last: the change it causes cancels this worker
             return
         self.thinking = False
@@ -219,14 +241,14 @@ class GameScreen(Screen):
         try:
             move = await self.computer.choose(HINT_LEVEL, state)
         except ComputerFailed as error:
-            self.notify(f"No hint: {error}", severity="error", markup=False)
+            self.notify(_("No hint: {reason}").format(reason=explain(error)), severity="error", markup=False)
             return
         finally:
             self.thinking = False
         if self.session is not None and self.session.version == version:
             self.board.hint = move
             self.board.cursor = (move.row, move.col)
-            self.notify(f"Hint: {move}", timeout=3)
+            self.notify(_("Hint: {move}").format(move=move), timeout=3)
 
     def stop_computer(self) -> None:
         """Forget any search under way; a running one is stopped with its process."""
@@ -238,11 +260,11 @@ class GameScreen(Screen):
     # -- actions ----------------------------------------------------------------------------
     def action_undo(self) -> None:
         if self.session is not None and self.session.undo() is None:
-            self.notify("Nothing to undo.", timeout=2)
+            self.notify(_("Nothing to undo."), timeout=2)
 
     def action_redo(self) -> None:
         if self.session is not None and self.session.redo() is None:
-            self.notify("Nothing to redo.", timeout=2)
+            self.notify(_("Nothing to redo."), timeout=2)
 
     def action_pause(self) -> None:
         if self.session is not None and self.session.has_computer:
@@ -275,9 +297,10 @@ class GameScreen(Screen):
         self.set_class(small, "-too-small")
         if small:
             self.query_one("#too-small", Static).update(
-                f"The terminal is too small for sos-tui.\n\n"
-                f"Enlarge it to at least {MIN_WIDTH} x {MIN_HEIGHT}\n(it is {width} x {height} now).\n\n"
-                f"Your game is safe."
+                _("The terminal is too small for sos-tui.\n\n"
+                  "Enlarge it to at least {min_width} x {min_height}\n(it is {width} x {height} now).\n\n"
+                  "Your game is safe.").format(min_width=MIN_WIDTH, min_height=MIN_HEIGHT,
+                                               width=width, height=height)
             )
         elif self.focused is None:
             self.board.focus()

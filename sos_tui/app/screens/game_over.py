@@ -5,27 +5,31 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from sos_tui.engine import GameState, PlayerInfo
+from sos_tui.i18n import N_, _
 
-from ..text import shown
+from ..language import SosModal
+from ..text import names_list, shown
 from ..widgets.board import MARKS, MAX_PLAYER_STYLES
 from ..widgets.scoreboard import seat_label
 
 
 def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
-    """``"Ana wins!"`` or who drew, with the names escaped and shortened (shown as plain text)."""
+    """``"Ana wins!"`` or who drew, in the player's language, with the names escaped and shortened
+    (shown as plain text)."""
     if state.is_draw:
         names = [shown(seats[p].name) for p in state.winners]
         if len(names) == len(seats):
-            return "A draw!" if state.scores[0] == 0 else f"A draw at {state.scores[0]} each!"
-        return "A draw between " + " and ".join(names) + "!"
-    return f"{seat_label(seats[state.winners[0]])} wins!"
+            if state.scores[0] == 0:
+                return _("A draw!")
+            return _("A draw at {score} each!").format(score=state.scores[0])
+        return _("A draw between {names}!").format(names=names_list(names))
+    return _("{name} wins!").format(name=seat_label(seats[state.winners[0]]))
 
 
-class GameOverScreen(ModalScreen[str]):
+class GameOverScreen(SosModal[str]):
     """Dismisses with "rematch", "new", "quit", "review" (the replay with the game's review
     running) or "board" (close and look at the board).
 
@@ -37,11 +41,11 @@ class GameOverScreen(ModalScreen[str]):
     AUTO_FOCUS = "#board"
 
     BINDINGS = [
-        Binding("escape", "choose('board')", "Back to the board"),
-        Binding("ctrl+r", "choose('rematch')", "Rematch", priority=True),
-        Binding("ctrl+n", "choose('new')", "New game", priority=True),
-        Binding("ctrl+q", "choose('quit')", "Quit", priority=True),
-        Binding("v", "choose('review')", "Review"),
+        Binding("escape", "choose('board')", N_("Back to the board")),
+        Binding("ctrl+r", "choose('rematch')", N_("Rematch"), priority=True),
+        Binding("ctrl+n", "choose('new')", N_("New game"), priority=True),
+        Binding("ctrl+q", "choose('quit')", N_("Quit"), priority=True),
+        Binding("v", "choose('review')", N_("Review")),
     ]
 
     def __init__(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
@@ -52,17 +56,17 @@ class GameOverScreen(ModalScreen[str]):
         state = self.state
         ranking = sorted(range(len(self.seats)), key=lambda p: -state.scores[p])
         with Vertical(id="dialog"):
-            yield Label("Game over", id="title")
+            yield Label(_("Game over"), id="title")
             yield Label(result_line(state, self.seats), id="result", markup=False)
             for p in ranking:
                 yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}",
                             classes=f"score player-{p % MAX_PLAYER_STYLES + 1}", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Rematch", id="rematch", variant="primary")
-                yield Button("New", id="new")
-                yield Button("Review", id="review")
-                yield Button("Board", id="board")
-            yield Label("^r rematch · ^n new · v review · esc board", id="keys")
+                yield Button(_("Rematch"), id="rematch", variant="primary")
+                yield Button(_("New"), id="new")
+                yield Button(_("Review"), id="review")
+                yield Button(_("Board"), id="board")
+            yield Label(_("^r rematch · ^n new · v review · esc board"), id="keys")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

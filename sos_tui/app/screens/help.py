@@ -1,5 +1,6 @@
 """Rules and keys (? or F1). The keys come from the bindings of the view the help was opened
-from, so the table cannot drift from what the keys really do."""
+from, so the table cannot drift from what the keys really do. Everything is put into the
+player's language when the help is drawn (again when the language is switched)."""
 
 from __future__ import annotations
 
@@ -8,45 +9,57 @@ from dataclasses import replace
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Markdown
 
-RULES = """\
-# How to play SOS
+from sos_tui.i18n import N_, _
 
-Take turns writing an **S** or an **O** in any empty cell — you choose the letter every turn.
-Completing a straight **S-O-S** (across, down or diagonally) scores a point; one letter can
-complete several at once. Each SOS is struck through with its scorer's mark (● ▲ ■ ◆ ✚ ★) and colour.
+from ..language import SosModal, Translated
 
-* **General game**: score and you move again, until a move scores nothing. When the board is
-  full, the most SOSs wins; equal top scores draw.
-* **Simple game**: the first SOS wins. A full board with no SOS is a draw.
 
-With the mouse, hovering highlights a cell; a left click writes the selected letter, a right
-click the other one. Your game is saved as you play: quit at any time and "Continue" next time.
+def rules() -> str:
+    """The rules of SOS, both variants, in the player's language (Markdown)."""
+    paragraphs = [
+        "# " + _("How to play SOS"),
+        _("Take turns writing an **S** or an **O** in any empty cell — you choose the letter every turn. "
+          "Completing a straight **S-O-S** (across, down or diagonally) scores a point; one letter can "
+          "complete several at once. Each SOS is struck through with its scorer's mark (● ▲ ■ ◆ ✚ ★) "
+          "and colour."),
+        "* " + _("**General game**: score and you move again, until a move scores nothing. When the "
+                 "board is full, the most SOSs wins; equal top scores draw.") + "\n"
+        "* " + _("**Simple game**: the first SOS wins. A full board with no SOS is a draw."),
+        _("With the mouse, hovering highlights a cell; a left click writes the selected letter, a right "
+          "click the other one. Your game is saved as you play: quit at any time and \"Continue\" next "
+          "time."),
+        _("**Review** (v in a replay, or on the game-over dialog) marks every move: **!** best, **?!** "
+          "inaccuracy, **?** mistake, **??** blunder. General game: a move that gives away 1 point is an "
+          "inaccuracy, 2-3 a mistake, 4 or more a blunder; simple game: throwing a win to a draw (or a "
+          "draw to a loss) is a mistake, a win to a loss a blunder. The best move is drawn on the board "
+          "in brackets, like [O] (or S→O where another letter was the best). Verdicts are exact on "
+          "boards up to 4x4 and in endgames, estimated by the computer's search otherwise (~ in a "
+          "transcript)."),
+    ]
+    return "\n\n".join(paragraphs) + "\n"
 
-**Review** (v in a replay, or on the game-over dialog) marks every move: **!** best, **?!**
-inaccuracy, **?** mistake, **??** blunder. General game: a move that gives away 1 point is an
-inaccuracy, 2-3 a mistake, 4 or more a blunder; simple game: throwing a win to a draw (or a draw
-to a loss) is a mistake, a win to a loss a blunder. The best move is drawn on the board in
-brackets, like [O] (or S→O where another letter was the best). Verdicts are exact on boards up
-to 4x4 and in endgames, estimated by the computer's search otherwise (~ in a transcript).
-"""
 
 # Keys that the bindings name by their action only; a person reads these words instead.
 _MOVES = {"Up", "Down", "Left", "Right"}
+MOVE_THE_CURSOR = N_("Move the cursor")
 
 
 def key_table(screen: Screen) -> list[tuple[str, str]]:
     """(keys, what they do) for every binding active on ``screen``, in binding order; the four
-    cursor directions are folded into one row."""
+    cursor directions are folded into one row. What they do is the English description (the
+    help translates it when drawn, so a language switch redraws it)."""
     app = screen.app
     rows: dict[str, list[str]] = {}
-    for key, active in screen.active_bindings.items():
+    bindings = super(Translated, screen).active_bindings if isinstance(screen, Translated) \
+        else screen.active_bindings
+    for key, active in bindings.items():
         binding = active.binding
         description = binding.description or binding.action
         if description in _MOVES:
-            description = "Move the cursor"
+            description = MOVE_THE_CURSOR
         display = app.get_key_display(replace(binding, key=key, key_display=None))
         keys = rows.setdefault(description, [])
         if display not in keys:
@@ -55,10 +68,12 @@ def key_table(screen: Screen) -> list[tuple[str, str]]:
 
 
 def help_markdown(keys: list[tuple[str, str]]) -> str:
-    lines = [RULES, "# Keys here", "", "| Key | Does |", "|---|---|"]
+    key, does = _("Key"), _("Does")
+    palette = _("Command palette: new game, rematch, replay, history, themes…")
+    lines = [rules(), "# " + _("Keys here"), "", f"| {_cell(key)} | {_cell(does)} |", "|---|---|"]
     for shown, description in keys:
-        lines.append(f"| {_cell(shown)} | {_cell(description)} |")
-    lines.append("| ctrl+p | Command palette: new game, rematch, replay, history, themes… |")
+        lines.append(f"| {_cell(shown)} | {_cell(_(description))} |")
+    lines.append(f"| ctrl+p | {_cell(palette)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -70,9 +85,9 @@ def _cell(text: str) -> str:
     return out
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(SosModal[None]):
     BINDINGS = [
-        Binding("escape,q,question_mark,f1", "close", "Close"),
+        Binding("escape,q,question_mark,f1", "close", N_("Close")),
     ]
 
     def __init__(self, keys: list[tuple[str, str]] | None = None) -> None:

@@ -12,28 +12,36 @@ the same seat back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from sos_tui.engine import GameRecord, IllegalMoveError, Move, cell_name, check_name, printable
+from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable
+from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore, create_room, parse_url
 from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
 from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
 
-from .game import GameScreen
+from ..language import SosModal
+from ..text import names_list
+from .game import GameScreen, refused
 from .game_over import GameOverScreen
 
+Words = str | Callable[[], str]
+"""A text, or what makes it in the current language (so a dialog says it again after a switch)."""
 
-class Choice(ModalScreen[bool]):
-    """A question with two answers (reconnect or leave; accept or decline an undo)."""
 
-    BINDINGS = [Binding("escape", "answer(False)", "No")]
+class Choice(SosModal[bool]):
+    """A question with two answers (reconnect or leave; accept or decline an undo). The question
+    and the answers may be given as functions that say them in the current language: a language
+    switch while the question is open then asks it again in the new language."""
+
+    BINDINGS = [Binding("escape", "answer(False)", N_("No"))]
     DEFAULT_CSS = """
     Choice { align: center middle; }
     Choice #dialog { width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
@@ -42,9 +50,21 @@ class Choice(ModalScreen[bool]):
     Choice Button { margin: 0 1; }
     """
 
-    def __init__(self, text: str, yes: str, no: str) -> None:
+    def __init__(self, text: Words, yes: Words, no: Words) -> None:
         super().__init__()
-        self.text, self.yes, self.no = text, yes, no
+        self._words = text, yes, no
+
+    @property
+    def text(self) -> str:
+        return _spoken(self._words[0])
+
+    @property
+    def yes(self) -> str:
+        return _spoken(self._words[1])
+
+    @property
+    def no(self) -> str:
+        return _spoken(self._words[2])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -61,15 +81,27 @@ class Choice(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class JoinDialog(ModalScreen[JoinPlan | None]):
+def _spoken(words: Words) -> str:
+    return words() if callable(words) else words
+
+
+class JoinDialog(SosModal[JoinPlan | None]):
     """Ask for the game's address and the player's name."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+    WORDS = {
+        "#url-label": N_("Join a game: the address the host gave you (ws://HOST:PORT/CODE)"),
+        "#name-label": N_("Your name"),
+        "#join": N_("Join"),
+        "#cancel": N_("Cancel"),
+    }
+    """The dialog's words by widget, translated where shown (again after a language switch)."""
     DEFAULT_CSS = """
     JoinDialog { align: center middle; }
     JoinDialog #dialog {
         width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface;
     }
+    JoinDialog Label { width: 100%; }
     JoinDialog Input { margin-bottom: 1; }
     JoinDialog #problem { color: $error; height: auto; }
     JoinDialog #buttons { height: auto; align: center middle; }
@@ -81,21 +113,32 @@ class JoinDialog(ModalScreen[JoinPlan | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("Join a game: the address the host gave you (ws://HOST:PORT/CODE)")
+            yield Label(_(self.WORDS["#url-label"]), id="url-label")
             yield Input(placeholder="ws://192.168.1.5:7531/7f3kq-x9m2c", id="url", max_length=300)
-            yield Label("Your name")
+            yield Label(_(self.WORDS["#name-label"]), id="name-label")
             yield Input(self.default_name, id="name", max_length=24)
             yield Static(id="problem", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Join", id="join", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button(_(self.WORDS["#join"]), id="join", variant="primary")
+                yield Button(_(self.WORDS["#cancel"]), id="cancel")
+
+    def language_changed(self) -> None:
+        """The words again in the new language, in place: what the player typed stays."""
+        for selector, words in self.WORDS.items():
+            widget = self.query_one(selector)
+            if isinstance(widget, Button):
+                widget.label = _(words)
+            else:
+                widget.update(_(words))
+        self.query_one("#problem", Static).update("")
+        self.refresh_bindings()
 
     def _submit(self) -> None:
         try:
             url = str(parse_url(self.query_one("#url", Input).value))
             name = check_name(self.query_one("#name", Input).value)
         except ValueError as problem:
-            self.query_one("#problem", Static).update(str(problem))
+            self.query_one("#problem", Static).update(explain(problem))
             return
         self.dismiss(JoinPlan(url, name))
 
@@ -117,10 +160,10 @@ class NetGameScreen(GameScreen):
     """Play ``plan`` (a ``HostPlan`` or a ``JoinPlan``) over the network."""
 
     BINDINGS = [
-        Binding("ctrl+n", "not_here('a new game')", "New game", show=False),
-        Binding("ctrl+o", "not_here('another game')", "Open", show=False),
-        Binding("ctrl+r", "reconnect", "Reconnect", show=False),
-        Binding("ctrl+l", "leave", "Leave", key_display="^l"),
+        Binding("ctrl+n", "not_here('new')", N_("New game"), show=False),
+        Binding("ctrl+o", "not_here('open')", N_("Open"), show=False),
+        Binding("ctrl+r", "reconnect", N_("Reconnect"), show=False),
+        Binding("ctrl+l", "leave", N_("Leave"), key_display="^l"),
     ]
     DEFAULT_CSS = """
     NetGameScreen #net-status { dock: top; height: auto; max-height: 4; padding: 0 1; background: $boost; }
@@ -140,12 +183,16 @@ class NetGameScreen(GameScreen):
         self._undo_dialog: Choice | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("Connecting…", id="net-status", markup=False)
+        yield Static(_("Connecting…"), id="net-status", markup=False)
         yield from super().compose()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.connect()
+
+    def language_changed(self) -> None:
+        super().language_changed()
+        self._status()
 
     # -- the connection ---------------------------------------------------------------------
     @work(exclusive=True, group="net")
@@ -169,7 +216,7 @@ class NetGameScreen(GameScreen):
         if isinstance(plan, JoinPlan):
             game = RemoteGame(plan.url, plan.name, tokens=tokens)
         elif plan.server_url is not None:
-            url, token, _ = await create_room(plan.server_url, plan.size, plan.mode,
+            url, token, _room = await create_room(plan.server_url, plan.size, plan.mode,
                                               [s.to_dict() for s in plan.seats])
             self.join_url = url
             game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens)
@@ -179,8 +226,9 @@ class NetGameScreen(GameScreen):
             try:
                 await server.start(plan.bind, plan.port)
             except OSError as problem:
-                raise NetError(f"cannot listen on {plan.bind}:{plan.port}: {problem.strerror or problem}",
-                               retry=False) from None
+                reason = _("cannot listen on {address}: {reason}").format(
+                    address=f"{plan.bind}:{plan.port}", reason=problem.strerror or problem)
+                raise NetError(reason, retry=False) from None
             self.server = server
             room = server.create_room(plan.size, plan.mode, list(plan.seats))
             self.join_url = server.url(room, reachable_host(plan.bind))
@@ -196,19 +244,23 @@ class NetGameScreen(GameScreen):
         self.lost = problem
         self._status()
         if self.game is None or (not self.game.my_seats and not problem.retry):
-            self.app.push_screen(Choice(f"Could not start the network game: {problem}", "Leave", "Stay"),
-                                 self._leave_if)
+            self.app.push_screen(
+                Choice(lambda: _("Could not start the network game: {problem}").format(
+                    problem=explain(problem)), lambda: _("Leave"), lambda: _("Stay")),
+                self._leave_if)
             return
         if self.server is not None:
             return
-        self.app.push_screen(Choice(f"Connection lost: {problem}\n\nYour seat is kept for you.",
-                                    "Reconnect", "Not now"), self._reconnect_if)
+        self.app.push_screen(
+            Choice(lambda: _("Connection lost: {problem}\n\nYour seat is kept for you.").format(
+                problem=explain(problem)), lambda: _("Reconnect"), lambda: _("Not now")),
+            self._reconnect_if)
 
     def _reconnect_if(self, yes: bool | None) -> None:
         if yes:
             self.action_reconnect()
         else:
-            self.notify("Press ctrl+r to reconnect, ctrl+l to leave.", timeout=5)
+            self.notify(_("Press ctrl+r to reconnect, ctrl+l to leave."), timeout=5)
 
     def _leave_if(self, yes: bool | None) -> None:
         if yes:
@@ -225,23 +277,25 @@ class NetGameScreen(GameScreen):
             if message and message.get("change") == "move" and game.state is not None and game.state.is_over:
                 self._finished()
         elif kind == "error":
-            self.notify(printable(str(message.get("message")))[:200], title="Refused", severity="warning",
+            self.notify(printable(str(message.get("message")))[:200], title=_("Refused"), severity="warning",
                         timeout=4, markup=False)
         elif kind == "undo-request":
             name = printable(str(message.get("name")))[:40]
             if message.get("vote"):
-                self._undo_dialog = Choice(f"{name} asks to undo the last turn. Agree?", "Accept", "Decline")
+                self._undo_dialog = Choice(
+                    lambda: _("{name} asks to undo the last turn. Agree?").format(name=name),
+                    lambda: _("Accept"), lambda: _("Decline"))
                 self.app.push_screen(self._undo_dialog, self._answer_undo)
             else:
-                self.notify(f"{name} asks to undo; waiting for the others to answer.", timeout=4,
-                            markup=False)
+                self.notify(_("{name} asks to undo; waiting for the others to answer.").format(name=name),
+                            timeout=4, markup=False)
         elif kind == "undo-result":
             dialog, self._undo_dialog = self._undo_dialog, None
             if dialog is not None and dialog.is_current:
                 dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
             reason = printable(str(message.get("reason")))[:80]
-            self.notify(f"Undo {'accepted' if message.get('accepted') else 'declined'}: {reason}.", timeout=4,
-                        markup=False)
+            text = _("Undo accepted: {reason}.") if message.get("accepted") else _("Undo declined: {reason}.")
+            self.notify(text.format(reason=reason), timeout=4, markup=False)
         self._status()
 
     def _finished(self) -> None:
@@ -260,7 +314,7 @@ class NetGameScreen(GameScreen):
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "rematch":
-            self.notify("For a rematch, host a new game (sos-tui host).", timeout=4)
+            self.notify(_("For a rematch, host a new game (sos-tui host)."), timeout=4)
         elif choice == "new":
             self.action_leave()
         elif choice == "quit":
@@ -270,23 +324,30 @@ class NetGameScreen(GameScreen):
         status = self.query_one("#net-status", Static)
         game, lines = self.game, []
         if self.join_url:
-            lines.append(f"Friends join with:  sos-tui join {self.join_url} --name NAME")
+            # Translators: NAME is what a friend types after --name: keep it in capitals.
+            lines.append(_("Friends join with:  {command}").format(
+                command=f"sos-tui join {self.join_url} --name " + _("NAME")))
         if self.lost is not None:
-            lines.append(f"Connection lost: {self.lost}. ctrl+r reconnects, ctrl+l leaves.")
+            lines.append(_("Connection lost: {problem}. ctrl+r reconnects, ctrl+l leaves.").format(
+                problem=explain(self.lost)))
         elif game is None:
-            lines.append("Connecting…")
+            lines.append(_("Connecting…"))
         elif game.phase == "lobby":
             open_seats = sum(1 for s in game.seat_list if not s.get("name"))
-            lines.append(f"Waiting for {open_seats} more player{'s' if open_seats != 1 else ''} to join…")
+            lines.append(ngettext("Waiting for {n} more player to join…",
+                                  "Waiting for {n} more players to join…", open_seats).format(n=open_seats))
         elif game.waiting_for:
-            lines.append(f"Waiting for {' and '.join(game.waiting_for)} to reconnect…")
+            names = names_list([printable(name)[:40] for name in game.waiting_for])
+            lines.append(_("Waiting for {names} to reconnect…").format(names=names))
         elif game.state is not None and game.state.is_over:
-            lines.append("Game over: " + printable(game.record.result_text()) if game.record else "Game over")
+            lines.append(_("Game over: {result}").format(result=printable(game.record.result_text(tr=_)))
+                         if game.record else _("Game over"))
         elif game.my_turn:
-            lines.append("Your turn.")
+            lines.append(_("Your turn."))
         elif game.seat_to_move is not None:
             who = printable(game.seat_to_move.name)
-            lines.append(f"{who}'s turn." + ("" if game.my_seats else "  (You are watching.)"))
+            lines.append(_("{name}'s turn.").format(name=who) if game.my_seats
+                         else _("{name}'s turn.  (You are watching.)").format(name=who))
         status.update("\n".join(lines))
         status.set_class(self.lost is not None, "-lost")
 
@@ -294,23 +355,21 @@ class NetGameScreen(GameScreen):
     def apply(self, move: Move, version: int | None = None) -> bool:
         game = self.game
         if game is None or game.state is None or self.lost is not None:
-            self.notify("Not connected to the game.", severity="warning", timeout=2)
+            self.notify(_("Not connected to the game."), severity="warning", timeout=2)
             return False
         if game.state.is_over:
-            self.notify("The game is over.", severity="warning", timeout=2)
+            self.notify(_("The game is over."), severity="warning", timeout=2)
             return False
         try:
             game.check(move)
         except NotYourTurnError as problem:
-            text = str(problem)
+            text = explain(problem)
             self.notify(text[:1].upper() + text[1:200] + ".", severity="warning", timeout=2, markup=False)
             return False
         except IllegalMoveError as error:
             taken = game.state.cell(move.row, move.col) if 0 <= move.row < game.state.size \
                 and 0 <= move.col < game.state.size else None
-            text = f"{cell_name(move.row, move.col)} already holds {taken}: choose an empty cell." if taken \
-                else str(error)
-            self.notify(text, title="Move refused", severity="warning", timeout=3)
+            self.notify(refused(move, taken, error), title=_("Move refused"), severity="warning", timeout=3)
             return False
         self._send(game.play(move))
         return True
@@ -320,7 +379,7 @@ class NetGameScreen(GameScreen):
         try:
             await sending
         except NetError as problem:
-            self.notify(str(problem), severity="error", timeout=4, markup=False)
+            self.notify(explain(problem), severity="error", timeout=4, markup=False)
 
     def _answer_undo(self, accept: bool | None) -> None:
         self._undo_dialog = None
@@ -330,38 +389,41 @@ class NetGameScreen(GameScreen):
     def action_undo(self) -> None:
         game = self.game
         if game is None or not game.connected or not game.my_seats:
-            self.notify("Only a seated player can ask for an undo.", timeout=2)
+            self.notify(_("Only a seated player can ask for an undo."), timeout=2)
             return
-        self.notify("Asking the others to agree to an undo…", timeout=3)
+        self.notify(_("Asking the others to agree to an undo…"), timeout=3)
         self._send(game.request_undo())
 
     def action_redo(self) -> None:
-        self.notify("No redo in a network game.", timeout=2)
+        self.notify(_("No redo in a network game."), timeout=2)
 
     def action_pause(self) -> None:
-        self.notify("The computers cannot be paused in a network game.", timeout=2)
+        self.notify(_("The computers cannot be paused in a network game."), timeout=2)
 
     def action_hint(self) -> None:
-        self.notify("No hints in a network game.", timeout=2)
+        self.notify(_("No hints in a network game."), timeout=2)
 
     def action_rematch(self) -> None:
-        self.notify("For a rematch, host a new game.", timeout=3)
+        self.notify(_("For a rematch, host a new game."), timeout=3)
 
     def action_replay(self) -> None:
-        self.notify("Replay the game from the history once it is over.", timeout=3)
+        self.notify(_("Replay the game from the history once it is over."), timeout=3)
 
     def action_save(self) -> None:
         if self.game is not None and self.game.record is not None:
             self.app.save_game(self.game.record)
 
     def action_not_here(self, what: str) -> None:
-        self.notify(f"Leave this network game first (ctrl+l) to start {what}.", timeout=3)
+        if what == "open":
+            self.notify(_("Leave this network game first (ctrl+l) to open another game."), timeout=3)
+        else:
+            self.notify(_("Leave this network game first (ctrl+l) to start a new game."), timeout=3)
 
     def action_reconnect(self) -> None:
         if self.lost is None:
-            self.notify("Connected.", timeout=2)
+            self.notify(_("Connected."), timeout=2)
         elif self.server is not None:
-            self.notify("This game's server has stopped.", severity="warning", timeout=3)
+            self.notify(_("This game's server has stopped."), severity="warning", timeout=3)
         else:
             self.connect()
 

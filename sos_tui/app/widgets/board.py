@@ -26,6 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from sos_tui.engine import COLUMNS, GameState, Move
+from sos_tui.i18n import N_
 
 CELL_W = 4  # 3 characters of cell + 1 of gap
 CELL_H = 2  # 1 line of cell + 1 of gap
@@ -79,13 +80,13 @@ class Board(ScrollView, can_focus=True):
     the selected letter, nothing of the game."""
 
     BINDINGS = [
-        Binding("up,k", "move(-1, 0)", "Up", show=False),
-        Binding("down,j", "move(1, 0)", "Down", show=False),
-        Binding("left,h", "move(0, -1)", "Left", show=False),
-        Binding("right,l", "move(0, 1)", "Right", show=False),
-        Binding("s", "place('S')", "S", key_display="s"),
+        Binding("up,k", "move(-1, 0)", N_("Up"), show=False),
+        Binding("down,j", "move(1, 0)", N_("Down"), show=False),
+        Binding("left,h", "move(0, -1)", N_("Left"), show=False),
+        Binding("right,l", "move(0, 1)", N_("Right"), show=False),
+        Binding("s", "place('S')", "S", key_display="s"),  # the letters: notation, the same in every language
         Binding("o", "place('O')", "O", key_display="o"),
-        Binding("space,enter", "place", "Place", key_display="␣/⏎", show=False),
+        Binding("space,enter", "place", N_("Place"), key_display="␣/⏎", show=False),
         Binding("tab", "toggle_letter", "S↔O", key_display="tab"),
     ]
 

@@ -21,27 +21,32 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from sos_tui.engine import GameState, PlayerInfo
+from sos_tui.i18n import N_, _
 
 from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
 
 NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
+HEADINGS = (N_("Player"), N_("Move"), N_("Pts"))
+"""The headings of the name, move and points columns (translated where drawn: the move and
+points columns widen to fit a longer word)."""
 # A new scrollable height means a layout pass of the whole screen (tens of milliseconds with a big
 # board), so the height is the view's own while the moves fit, and past that grows in steps of
 # this many rows: the pass is paid once per step, not once per move.
 GROWTH = 32
 PAGE_CONTEXT = 3  # earlier moves kept in view when the log turns a page
+MIN_NAME = 8  # the least of a name the log shows beside headings wider than their columns
 
 
 class MoveLog(ScrollView, can_focus=True):
     BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Previous move", show=False),
-        Binding("down,j", "cursor(1)", "Next move", show=False),
-        Binding("pageup", "cursor(-10)", "Back 10", show=False),
-        Binding("pagedown", "cursor(10)", "On 10", show=False),
-        Binding("home", "cursor_to(0)", "First move", show=False),
-        Binding("end", "cursor_to(-1)", "Last move", show=False),
-        Binding("enter", "select", "Go to move", show=False),
+        Binding("up,k", "cursor(-1)", N_("Previous move"), show=False),
+        Binding("down,j", "cursor(1)", N_("Next move"), show=False),
+        Binding("pageup", "cursor(-10)", N_("Back 10"), show=False),
+        Binding("pagedown", "cursor(10)", N_("On 10"), show=False),
+        Binding("home", "cursor_to(0)", N_("First move"), show=False),
+        Binding("end", "cursor_to(-1)", N_("Last move"), show=False),
+        Binding("enter", "select", N_("Go to move"), show=False),
     ]
 
     COMPONENT_CLASSES = {
@@ -96,7 +101,33 @@ class MoveLog(ScrollView, can_focus=True):
 
     @property
     def move_width(self) -> int:
+        """The move column, with the gap after it: the notation (and the review's mark)."""
         return MOVE_W + 3 if self.marks else MOVE_W
+
+    def columns(self, width: int) -> tuple[int, int, int]:
+        """The widths of the name, move and points columns in a log ``width`` wide. The move and
+        points columns widen to their headings when these are longer (Malay) and the names keep
+        at least MIN_NAME cells; in a narrower log they keep the notation's width and the
+        headings reach over the names' column."""
+        move_w, points_w = self.move_width, POINTS_W
+        wide_move = max(move_w, cell_len(_(HEADINGS[1])) + 2)
+        wide_points = max(points_w, cell_len(_(HEADINGS[2])))
+        if width - NUMBER_W - wide_move - wide_points - 1 >= MIN_NAME:
+            move_w, points_w = wide_move, wide_points
+        return max(4, width - NUMBER_W - move_w - points_w - 1), move_w, points_w
+
+    def header(self, width: int) -> str:
+        """The headings, over their columns."""
+        name_w, move_w, points_w = self.columns(width)
+        player, move, points = (_(heading) for heading in HEADINGS)
+        if cell_len(move) <= move_w - 1 and cell_len(points) <= points_w:
+            tail = f"{move:<{move_w - 1}}{points:>{points_w}}"
+        else:  # the headings are longer than their columns: as far right as they go
+            tail = f"{move} {points}"
+            name_w = max(0, width - NUMBER_W - cell_len(tail) - 1)
+        if cell_len(player) > name_w > 0:
+            player = set_cell_size(player, name_w - 1) + "…"
+        return f"{'#':>{NUMBER_W - 1}} {set_cell_size(player, name_w)} {tail}"
 
     def watch_seats(self) -> None:
         self._shown = ()
@@ -209,10 +240,9 @@ class MoveLog(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        move_w = self.move_width
-        name_w = max(4, width - NUMBER_W - move_w - POINTS_W - 1)
+        name_w, move_w, points_w = self.columns(width)
         if y == 0:
-            text = f"{'#':>{NUMBER_W - 1}} {'Player':<{name_w}} {'Move':<{move_w - 1}}{'Pts':>{POINTS_W}}"
+            text = self.header(width)
             return Strip([Segment(text[:width].ljust(width), base + self._component("move-log--header"))],
                          width)
         row = y - 1 + int(self.scroll_offset.y)
@@ -231,7 +261,7 @@ class MoveLog(ScrollView, can_focus=True):
             Segment(set_cell_size(name, name_w) + " ", line + self._component(
                 f"move-log--player-{player % MAX_PLAYER_STYLES + 1}")),
             Segment(f"{move:<{move_w - 1}}", line),
-            Segment(f"{points:>{POINTS_W}}", line + self._component("move-log--points")),
+            Segment(f"{points:>{points_w}}", line + self._component("move-log--points")),
         ]
         return Strip(segments).adjust_cell_length(width, line)
 

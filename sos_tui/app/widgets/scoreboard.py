@@ -8,17 +8,21 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from sos_tui.engine import GameState, PlayerInfo
+from sos_tui.i18n import _
 
-from ..text import shown
+from ..text import level_name, mode_name, shown
 from .board import MARKS, MAX_PLAYER_STYLES
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
 def seat_label(seat: PlayerInfo) -> str:
-    """``"Ana"`` or ``"Deep (hard)"``, as a screen shows it: escaped and shortened."""
+    """``"Ana"`` or ``"Deep (hard)"`` (the level in the player's language), as a screen shows it:
+    escaped and shortened."""
     name = shown(seat.name)
-    return f"{name} ({seat.level})" if seat.is_computer and seat.level else name
+    if seat.is_computer and seat.level:
+        return _("{name} ({level})").format(name=name, level=level_name(seat.level))
+    return name
 
 
 def last_move_points(state: GameState) -> int:
@@ -77,7 +81,7 @@ class Scoreboard(Widget):
         text = Text(no_wrap=True, overflow="ellipsis")
         if state is None or len(seats) != state.players:
             return text
-        title = f"SOS · {state.mode.value} · {state.size}x{state.size}\n"
+        title = _("SOS · {mode} · {size}x{size}").format(mode=mode_name(state.mode), size=state.size) + "\n"
         text.append(title, self._style("scoreboard--title"))
         over = state.is_over
         labels = [seat_label(seat) for seat in seats]
@@ -102,9 +106,9 @@ class Scoreboard(Widget):
         text = Text()
         if state.is_over:
             if state.is_draw:
-                text.append("Game over: a draw", self._style("scoreboard--banner"))
+                text.append(_("Game over: a draw"), self._style("scoreboard--banner"))
             else:
-                text.append(f"Game over: {seat_label(seats[state.winners[0]])} wins",
+                text.append(_("Game over: {name} wins").format(name=seat_label(seats[state.winners[0]])),
                             self._style("scoreboard--banner"))
             return text
         mover = seats[state.to_move]
@@ -112,21 +116,24 @@ class Scoreboard(Widget):
         points = last_move_points(state)
         if not self.live:
             if points:
-                text.append(f"{name} scored {points}", self._style("scoreboard--banner"))
+                text.append(_("{name} scored {points}").format(name=name, points=points),
+                            self._style("scoreboard--banner"))
             return text
         # the banner's line is kept when empty: a height that changes every move costs a layout pass
         if points and state.move_count:
-            text.append(f"{name} scored {points} — move again!\n", self._style("scoreboard--banner"))
+            text.append(_("{name} scored {points} — move again!").format(name=name, points=points) + "\n",
+                        self._style("scoreboard--banner"))
         else:
             text.append("\n")
         if self.paused:
-            text.append("Paused — p to resume\n", self._style("scoreboard--dim"))
+            text.append(_("Paused — p to resume") + "\n", self._style("scoreboard--dim"))
         elif mover.is_computer:
             spin = SPINNER[self._frame % len(SPINNER)] if self.thinking else "·"
-            text.append(f"{spin} {name} is thinking…\n", self._style("scoreboard--dim"))
+            text.append(f"{spin} " + _("{name} is thinking…").format(name=name) + "\n",
+                        self._style("scoreboard--dim"))
         else:
-            text.append(f"{name} to move\n")
-        text.append("Letter: ")
+            text.append(_("{name} to move").format(name=name) + "\n")
+        text.append(_("Letter:") + " ")
         for letter in "SO":
             chosen = letter == self.letter
             text.append(f" {letter} " if chosen else f" {letter.lower()} ",
