@@ -41,12 +41,15 @@ from sos_tui.engine import (
 )
 from sos_tui.i18n import (
     LANGUAGES,
+    LEVEL_NAMES,
     N_,
     UnknownLanguage,
     _,
     check_language,
     choose_language,
     explain,
+    level_name,
+    mode_name,
     ngettext,
     set_language,
 )
@@ -66,21 +69,8 @@ MAX_MESSAGE = 300
 """The longest error line printed: a megabyte of argument is not echoed back."""
 
 # What a player types stays English (general, computer:hard, --opponent easy); prose shows these.
-LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
-MODE_NAMES = {"general": N_("general"), "simple": N_("simple")}
 OPPONENT_NAMES = {"human": N_("human"), **LEVEL_NAMES, "computer": N_("computer"), "mixed": N_("mixed"),
                   "computer-only": N_("computer-only"), "all": N_("all")}
-
-
-def level_name(level: str) -> str:
-    """A computer level in the player's language (an unknown one as it is)."""
-    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
-
-
-def mode_name(mode) -> str:
-    """``general``/``simple`` in the player's language."""
-    value = getattr(mode, "value", mode)
-    return _(MODE_NAMES[value]) if value in MODE_NAMES else value
 
 
 def opponent_name(kind: str) -> str:

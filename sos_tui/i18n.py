@@ -65,6 +65,26 @@ def N_(message: str) -> str:
     return message
 
 
+LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+"""The computer's levels as a player reads them (translated where shown); files, settings and the
+command line keep the English keyword (``computer:hard``)."""
+MODE_NAMES = {"general": N_("general"), "simple": N_("simple")}
+"""The two variants as a player reads them; the keyword (``--mode simple``) stays English."""
+
+
+def level_name(level: str | None) -> str:
+    """A computer level in the current language (``"hard"`` -> ``"sukar"``); an unknown one as it is."""
+    if level is None:
+        return ""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+
+
+def mode_name(mode: object) -> str:
+    """A variant (a ``Mode`` or its keyword) in the current language (``general`` -> ``umum``)."""
+    keyword = str(getattr(mode, "value", mode))
+    return _(MODE_NAMES[keyword]) if keyword in MODE_NAMES else keyword
+
+
 def language() -> str:
     """The code of the current language: ``"en"`` or ``"ms"``."""
     return _language

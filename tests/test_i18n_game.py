@@ -16,11 +16,12 @@ from sos_tui.app import SosApp
 from sos_tui.app.screens.game_over import GameOverScreen, result_line
 from sos_tui.app.screens.help import HelpScreen, help_markdown
 from sos_tui.app.screens.net_game import Choice, NetGameScreen
-from sos_tui.app.text import level_name, mode_name, names_list, result_shown
+from sos_tui.app.text import names_list, result_shown
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard, seat_label
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
+from sos_tui.i18n import level_name, mode_name
 from sos_tui.net import SeatSpec
 from sos_tui.net.run import HostPlan
 

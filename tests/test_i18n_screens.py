@@ -16,9 +16,10 @@ from sos_tui.ai.review import MoveReview
 from sos_tui.app import SosApp
 from sos_tui.app.screens.history import HistoryScreen, stats_text
 from sos_tui.app.screens.open_dialog import ConfirmDelete, OpenDialog
-from sos_tui.app.screens.replay import ReplayScreen, result_words, verdict_words
+from sos_tui.app.screens.replay import ReplayScreen, verdict_words
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen, resume_preview
+from sos_tui.app.text import result_shown as result_words
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, check_name

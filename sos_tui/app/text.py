@@ -18,7 +18,7 @@ from textual.content import Content
 
 from sos_tui.engine import GameRecord, GameState, printable, shorten
 from sos_tui.engine.text import is_hidden
-from sos_tui.i18n import N_, _
+from sos_tui.i18n import _
 
 NAME_WIDTH = 40
 """The most of one name any screen shows."""
@@ -42,26 +42,6 @@ def cell(text: object, limit: int = NAME_WIDTH, style: str = "") -> Text:
     return Text(shown(text, limit), style=style, no_wrap=True, overflow="ellipsis")
 
 
-LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
-"""The computer's levels as a screen names them (translated where shown); files, settings and the
-command line keep the English keyword."""
-MODE_NAMES = {"general": N_("general"), "simple": N_("simple")}
-"""The two variants as a screen names them (translated where shown); the keyword stays English."""
-
-
-def level_name(level: str | None) -> str:
-    """A computer level in the player's language (``"hard"`` -> ``"sukar"``); an unknown one as it is."""
-    if level is None:
-        return ""
-    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
-
-
-def mode_name(mode: object) -> str:
-    """A variant (a ``Mode`` or its keyword) in the player's language (``general`` -> ``umum``)."""
-    keyword = str(getattr(mode, "value", mode))
-    return _(MODE_NAMES[keyword]) if keyword in MODE_NAMES else keyword
-
-
 def names_list(names: list[str]) -> str:
     """``"Ana"``, ``"Ana and Bo"``, ``"Ana, Bo and Cy"`` in the player's language."""
     if len(names) <= 1:
@@ -70,12 +50,15 @@ def names_list(names: list[str]) -> str:
 
 
 def result_shown(record: GameRecord, state: GameState | None = None) -> str:
-    """``"unfinished"``, ``"draw"`` or ``"Ana wins"`` in the player's language, the winner's name
-    escaped and shortened."""
+    """``"unfinished"``, ``"draw"``, ``"draw between Ana, Bo"`` or ``"Ana wins"`` in the player's
+    language, the names escaped and shortened."""
     outcome = (state or record.state).outcome
     if outcome is None:
         return _("unfinished")
     if outcome.is_draw:
+        if len(outcome.winners) < len(record.players):
+            names = ", ".join(shown(record.players[w].name, 16) for w in outcome.winners)
+            return _("draw between {names}").format(names=names)
         return _("draw")
     return _("{name} wins").format(name=shown(record.players[outcome.winners[0]].name, 24))
 

@@ -12,7 +12,7 @@ from textual.widgets import Button, DataTable, Footer, Label, Select, Static
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord, Mode, PlayerInfo, RecordError
-from sos_tui.i18n import N_, _, explain, ngettext
+from sos_tui.i18n import N_, _, explain, level_name, mode_name, ngettext
 from sos_tui.storage import (
     Filters,
     History,
@@ -26,7 +26,6 @@ from sos_tui.storage import (
 from ..language import SosScreen
 from ..text import cell, literal, shown
 from .replay import ReplayScreen
-from .setup import level_name, mode_name
 
 ANY = "any"
 EMPTY_TEXT = N_("No finished games yet. Finish a game and it shows up here, with your statistics.")

@@ -21,9 +21,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable
+from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable, shorten
 from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore, create_room, parse_url
+from sos_tui.net.protocol import said
 from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
 from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
 
@@ -277,8 +278,7 @@ class NetGameScreen(GameScreen):
             if message and message.get("change") == "move" and game.state is not None and game.state.is_over:
                 self._finished()
         elif kind == "error":
-            self.notify(printable(str(message.get("message")))[:200], title=_("Refused"), severity="warning",
-                        timeout=4, markup=False)
+            self.notify(said(message), title=_("Refused"), severity="warning", timeout=4, markup=False)
         elif kind == "undo-request":
             name = printable(str(message.get("name")))[:40]
             if message.get("vote"):
@@ -293,7 +293,7 @@ class NetGameScreen(GameScreen):
             dialog, self._undo_dialog = self._undo_dialog, None
             if dialog is not None and dialog.is_current:
                 dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
-            reason = printable(str(message.get("reason")))[:80]
+            reason = shorten(said(message, "reason"), 80)
             text = _("Undo accepted: {reason}.") if message.get("accepted") else _("Undo declined: {reason}.")
             self.notify(text.format(reason=reason), timeout=4, markup=False)
         self._status()

@@ -16,7 +16,7 @@ from textual.widgets import Button, DataTable, Input, Label
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord
-from sos_tui.i18n import N_, _, explain
+from sos_tui.i18n import N_, _, explain, mode_name
 from sos_tui.storage import (
     LoadError,
     SaveInfo,
@@ -31,7 +31,6 @@ from sos_tui.storage.errors import shown_path
 
 from ..language import SosModal
 from ..text import ShowHidden, cell, literal, shown
-from .setup import mode_name
 
 EMPTY_TEXT = N_("No saved games yet — type a path")
 LOADING_TEXT = N_("Reading the saved games…")
@@ -45,8 +44,11 @@ NAME_WIDTH = 16
 def short_reason(info: SaveInfo) -> str:
     """Why a save does not load, in a few words, without its path or details: ``"not valid JSON"``,
     ``"a name cannot hold a control c…"``."""
-    reason = (info.error or _("unreadable")).removeprefix(shown_path(info.path) + ": ")
-    reason = reason.split(" (", 1)[0].rsplit(": ", 1)[-1].removeprefix("the file is ")
+    if info.problem is not None:
+        reason = info.problem.reason
+    else:
+        reason = (info.error or _("unreadable")).removeprefix(shown_path(info.path) + ": ")
+    reason = reason.split(" (", 1)[0].rsplit(": ", 1)[-1]
     return shown(reason, ERROR_WIDTH)
 
 

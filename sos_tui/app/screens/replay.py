@@ -27,15 +27,14 @@ from sos_tui.ai.review import (
     review_move,
 )
 from sos_tui.engine import GameRecord, GameState, Mode
-from sos_tui.i18n import N_, _, explain, ngettext
+from sos_tui.i18n import N_, _, explain, mode_name, ngettext
 from sos_tui.storage import StorageError, export_transcript
 
 from ..language import SosScreen
-from ..text import literal, shown
+from ..text import literal, result_shown, shown
 from ..widgets.board import Board
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
-from .setup import mode_name
 
 MIN_DELAY, MAX_DELAY = 0.1, 2.0
 DELAYS = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0)
@@ -43,20 +42,6 @@ DEFAULT_DELAY = 0.5
 
 JUDGEMENTS = {BEST: N_("best"), INACCURACY: N_("inaccuracy"), MISTAKE: N_("mistake"), BLUNDER: N_("blunder")}
 """The review's marks as the screen names them (``!`` best ... ``??`` blunder)."""
-
-
-def result_words(record: GameRecord, state: GameState | None = None) -> str:
-    """``"unfinished"``, ``"draw"``, ``"draw between Ana, Bo"`` or ``"Ana wins"`` in the current
-    language, the names escaped and shortened."""
-    outcome = (state or record.state).outcome
-    if outcome is None:
-        return _("unfinished")
-    if outcome.is_draw:
-        if len(outcome.winners) < len(record.players):
-            names = ", ".join(shown(record.players[w].name, 16) for w in outcome.winners)
-            return _("draw between {names}").format(names=names)
-        return _("draw")
-    return _("{name} wins").format(name=shown(record.players[outcome.winners[0]].name, 24))
 
 
 def verdict_words(verdict: MoveReview) -> str:
@@ -210,7 +195,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         names = _(" vs ").join(shown(p.name, 24) for p in record.players)
         return literal(_("Replay · {players} · {mode} {size}x{size} · {result}").format(
             players=names, mode=mode_name(record.mode), size=record.size,
-            result=result_words(record, self.states[-1])), 400)
+            result=result_shown(record, self.states[-1])), 400)
 
     def _words(self) -> None:
         """The panels' titles in the current language."""

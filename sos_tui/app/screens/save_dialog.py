@@ -10,13 +10,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label
 
 from sos_tui.engine import GameRecord
-from sos_tui.i18n import N_, _, explain, ngettext
+from sos_tui.i18n import N_, _, explain, mode_name, ngettext
 from sos_tui.storage import StorageError, resolve_save_path, save_record, unique_save_path
 
 from ..language import SosModal
-from ..text import ShowHidden, literal, shown
-from .replay import result_words
-from .setup import mode_name
+from ..text import ShowHidden, literal, result_shown, shown
 
 
 def _is_file(path: Path) -> bool:
@@ -77,7 +75,7 @@ class SaveDialog(SosModal[Path | None]):
         moves = len(record.moves)
         moves = ngettext("{n} move", "{n} moves", moves).format(n=moves)
         about = (f"{names} · {mode_name(record.mode)} {record.size}x{record.size} · {moves} · "
-                 f"{result_words(record, record.state)}")
+                 f"{result_shown(record, record.state)}")
         if self._no_folder is None:
             where = _("Names without a folder go into the saves folder.")
         else:

@@ -25,30 +25,12 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
-from sos_tui.i18n import LANGUAGES, N_, _, explain, language, ngettext
+from sos_tui.i18n import LANGUAGES, N_, _, explain, language, level_name, mode_name, ngettext
 
 from ..language import SosScreen
 from ..text import ShowHidden, literal, shown
 
 MAX_SEATS = MAX_PLAYERS
-
-# The names of the computer's levels and of the game modes as the screens show them; the English
-# keywords stay in files, settings and arguments. (app/text.py of the game screens gets the same
-# table as LEVEL_NAMES/MODE_NAMES: these two can then use it.)
-_LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
-_MODE_NAMES = {Mode.GENERAL.value: N_("general"), Mode.SIMPLE.value: N_("simple")}
-
-
-def level_name(level: str | None) -> str:
-    """A computer level's name in the current language (an unknown one as it is)."""
-    return _(_LEVEL_NAMES[level]) if level in _LEVEL_NAMES else str(level)
-
-
-def mode_name(mode: Mode | str | None) -> str:
-    """A game mode's name in the current language (an unknown one as it is)."""
-    value = mode.value if isinstance(mode, Mode) else mode
-    return _(_MODE_NAMES[value]) if value in _MODE_NAMES else str(value)
-
 
 def kind_options() -> list[tuple[str, str]]:
     """Who can sit in a seat: a person, or the computer at one of its levels."""

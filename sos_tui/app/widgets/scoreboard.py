@@ -8,9 +8,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from sos_tui.engine import GameState, PlayerInfo
-from sos_tui.i18n import _
+from sos_tui.i18n import _, level_name, mode_name
 
-from ..text import level_name, mode_name, shown
+from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
