@@ -224,7 +224,7 @@ async def test_open_dialog_shows_why_a_corrupt_file_does_not_open_and_leaves_it_
         table = app.screen.query_one("#saves", DataTable)
         assert table.row_count == 3
         row = cells(table, 0)  # the newest file
-        assert "broken.json" in row and row[-1] == "⚠ not valid JSON"
+        assert "broken.json" in row and row[-1] == "⚠ the file is not valid JSON"
         message = app.screen.query_one("#message", Label)
         assert "not valid JSON" in text_of(message)  # highlighted: the whole error shows
         await pilot.press("down")
