@@ -351,8 +351,11 @@ async def test_open_dialog_lists_hostile_saves_literally():
         await pilot.pause()
         table = app.screen.query_one("#saves", DataTable)
         lines = []
+        message = app.screen.query_one("#message", Label)
         for row in range(table.row_count):  # every row, with its whole error when highlighted
             table.move_cursor(row=row)
+            error = app.screen.listed[row].info.error or ""
+            await wait_for(pilot, lambda error=error: str(message.content) == error)  # a busy machine
             await pilot.pause()
             lines += screen_lines(app)
         for key in MARKUP:  # the loadable ones: shown by name
