@@ -306,8 +306,9 @@ async def test_replay_of_a_finished_game_is_malay_with_its_review():
                      "dijeda · langkah 9/9 · 0.5 s/langkah (+/- ubah) · home/end: mula/akhir")
         assert screen.query_one(Scoreboard).border_title == "Pemain"
         assert screen.query_one(MoveLog).border_title == "Langkah"
-        assert {"Undur", "Maju", "Main/Jeda", "Ulasan", "Main dari sini", "Eksport", "Tutup"} <= set(
+        assert {"Undur", "Maju", "Main/Jeda", "Ulasan", "Main dari sini", "Tutup"} <= set(
             footer_words(screen))
+        assert "Tutup" in lines[-1]  # the way out is on screen at 80 columns (export is in the help)
         await pilot.press("home")
         await pilot.pause()
         assert "langkah 0/9 (mula)" in str(screen.query_one("#replay-status", Label).content)

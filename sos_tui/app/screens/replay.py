@@ -139,10 +139,10 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         Binding("space", "play_pause", N_("Play/Pause"), key_display="␣", priority=True),
         Binding("plus,equals_sign", "speed(1)", N_("Faster"), key_display="+", show=False, priority=True),
         Binding("minus", "speed(-1)", N_("Slower"), key_display="-", show=False, priority=True),
+        Binding("escape", "back", N_("Close")),  # before the longer ones: shown at 80 columns
         Binding("v", "review", N_("Review")),
         Binding("f", "play_from_here", N_("Play from here")),
-        Binding("x", "export", N_("Export transcript")),
-        Binding("escape", "back", N_("Close")),
+        Binding("x", "export", N_("Export transcript"), show=False),  # in the help
     ]
 
     def __init__(self, record: GameRecord, start_at: int | None = None, review: bool = False) -> None:
