@@ -1,6 +1,7 @@
 """Every test gets its own data and config folders, so no test reads or writes the player's saves,
 history or settings."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,39 @@ def english(monkeypatch):
     i18n.set_language("en")
     yield
     i18n.set_language("en")
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """Local time is UTC for this test (history dates print in local time)."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def filled(data, utc):
+    """A history holding the sample games of tests/test_storage.py."""
+    from sos_tui.storage import History
+
+    from .test_storage import sample_games
+
+    with History() as history:
+        for record in sample_games():
+            history.record_game(record)
+        yield history
+
+
+@pytest.fixture
+def saved(tmp_path):
+    """A saved, finished random 3x3 game: (path, record)."""
+    from sos_tui.engine import GameRecord
+
+    from .test_review import random_game
+
+    path = tmp_path / "game.json"
+    record = GameRecord.for_state(random_game(3, "general", 3))
+    path.write_text(record.to_json())
+    return path, record

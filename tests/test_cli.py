@@ -12,7 +12,6 @@ import pytest
 from sos_tui import cli
 from sos_tui.cli import build_parser, format_history, game_from_args, main
 from sos_tui.engine import PlayerInfo
-from sos_tui.storage import History
 
 from .test_storage import sample_games
 
@@ -20,23 +19,6 @@ from .test_storage import sample_games
 def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sos_tui", *args], capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL, **kwargs)
-
-
-@pytest.fixture
-def utc(monkeypatch):
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-@pytest.fixture
-def filled(data, utc) -> History:
-    with History() as history:
-        for record in sample_games():
-            history.record_game(record)
-        yield history
 
 
 @pytest.mark.parametrize(("args", "says"), [

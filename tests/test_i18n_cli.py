@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,10 +20,9 @@ from sos_tui import cli, i18n
 from sos_tui.ai.review import annotated_transcript, describe, review
 from sos_tui.cli import format_history, main
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
-from sos_tui.storage import History, LoadError
+from sos_tui.storage import LoadError
 
 from .test_review import random_game
-from .test_storage import sample_games
 
 COMMANDS = ("play", "history", "review", "arena", "host", "join", "server")
 ENGLISH_WORDS = {
@@ -58,23 +56,6 @@ def english_left(text: str) -> set[str]:
 @pytest.fixture
 def malay():
     i18n.set_language("ms")
-
-
-@pytest.fixture
-def utc(monkeypatch):
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-@pytest.fixture
-def filled(data, utc) -> History:
-    with History() as history:
-        for record in sample_games():
-            history.record_game(record)
-        yield history
 
 
 # -- --help ------------------------------------------------------------------------------------
@@ -264,14 +245,6 @@ def test_format_history_in_english_is_unchanged(filled):
 
 
 # -- review ------------------------------------------------------------------------------------
-@pytest.fixture
-def saved(tmp_path):
-    path = tmp_path / "game.json"
-    record = GameRecord.for_state(random_game(3, "general", 3))
-    path.write_text(record.to_json())
-    return path, record
-
-
 def test_review_prints_a_malay_annotated_transcript(saved, capsys):
     path, record = saved
     assert main(["review", str(path), "--lang", "ms"]) == 0

@@ -5,7 +5,6 @@ names, results)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from rich.cells import cell_len
@@ -27,6 +26,7 @@ from sos_tui.net.run import HostPlan
 
 from .helpers import make_app, recording
 from .test_app import GAME, GAME_KEYS
+from .test_net_app import until
 
 # English a player could meet on these screens; none may be left when the game speaks Malay.
 ENGLISH = [
@@ -289,14 +289,6 @@ async def test_too_small_a_terminal_says_so_in_malay():
 
 
 # -- the network game ---------------------------------------------------------------------------------
-async def until(pilot, predicate, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise AssertionError(f"timed out; on {pilot.app.screen}")
-        await pilot.pause(0.05)
-    await pilot.pause(0.2)
 
 
 async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_malay():

@@ -25,23 +25,14 @@ from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, check_name
 from sos_tui.storage import History, LoadError, load_settings, save_record, saves_dir
 
+from .test_app_storage_screens import ANA, BO, DRAW_4X4, P2_SWEEP, SIMPLE_P1, game
+
 SIZE = (80, 24)
 
-ANA, BO = PlayerInfo("Ana"), PlayerInfo("Bo")
 ROBOT = PlayerInfo("Robot", "computer", "easy")  # a name that is no English word of the screens
 
 # Hand-checked 3x3 games (as in tests/test_app_storage_screens.py).
 P1_SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]  # 6-0, a chain of 6
-P2_SWEEP = ["S a1", "S c3", "S c1", "S a3", "S b1", "O b2", "O b3", "O a2", "O c2"]  # 0-5
-SIMPLE_P1 = ["S a1", "S c1", "O b1"]  # simple: the first player wins 1-0
-DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
-            "O d4", "S c2", "S a2", "S c3"]  # general 4x4, drawn 2-2
-
-
-def game(moves, players=(ANA, BO), size=3, mode=Mode.GENERAL, day=1) -> GameRecord:
-    state = GameState.from_moves(moves, size, mode, len(players))
-    stamp = f"2026-01-{day:02d}T12:00:00+00:00"
-    return GameRecord(size, mode, tuple(players), state.moves, stamp, stamp)
 
 
 GAMES = (game(P1_SWEEP, day=1), game(P2_SWEEP, players=(ANA, ROBOT), day=2),

@@ -22,7 +22,7 @@ from sos_tui.ai.review import (
     review_move,
 )
 from sos_tui.cli import main
-from sos_tui.engine import GameRecord, GameState, Mode, Move
+from sos_tui.engine import GameState, Mode, Move
 
 
 # -- an independent brute force: plain minimax over the engine's states -----------------------
@@ -186,14 +186,6 @@ def test_a_move_review_pickles_for_the_process_pool():
 
 
 # -- the command line -------------------------------------------------------------------------
-@pytest.fixture
-def saved(tmp_path):
-    path = tmp_path / "game.json"
-    record = GameRecord.for_state(random_game(3, "general", 3))
-    path.write_text(record.to_json())
-    return path, record
-
-
 def test_cli_review_json(saved, capsys):
     path, record = saved
     assert main(["review", str(path), "--json"]) == 0
