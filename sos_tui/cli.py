@@ -797,8 +797,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``sos-tui`` with ``argv`` (default: the process's arguments); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _safe_streams()
-    # the language without --lang first, so that a bad --lang is answered in it
-    set_language(choose_language(None, _remembered_language()))
+    # the language without --lang first, so that a bad --lang is answered in it; a language
+    # whose catalog is missing (a broken install) leaves English, which --lang ms then reports
+    with contextlib.suppress(UnknownLanguage):
+        set_language(choose_language(None, _remembered_language()))
     try:
         argv, lang = take_lang(argv)
     except UsageError as error:

@@ -137,13 +137,19 @@ def choose_language(option: str | None, remembered: str | None,
 
 
 def set_language(code: str) -> None:
-    """Speak ``code`` (one of LANGUAGES) from now on, here and in argparse's own words."""
+    """Speak ``code`` (one of LANGUAGES) from now on, here and in argparse's own words;
+    UnknownLanguage, with the language unchanged, when its catalog is not installed."""
     global _translation, _language
     code = check_language(code)
     if code == SOURCE:
         _translation = _gettext.NullTranslations()
-    else:  # a missing catalog is a broken install: say so rather than fall back quietly
-        _translation = _gettext.translation(DOMAIN, LOCALE_DIR, [code])
+    else:
+        try:
+            _translation = _gettext.translation(DOMAIN, LOCALE_DIR, [code])
+        except OSError:  # a broken install (or a checkout never installed): say so, stay as we are
+            raise UnknownLanguage(_("{name} is not installed: its catalog {path} is missing (reinstall "
+                                    "sos-tui: pip install .)").format(
+                name=LANGUAGES[code], path=LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo")) from None
     _language = code
     # argparse looks its own words (usage:, options, its errors) up through its module's ``_`` and
     # ``ngettext`` (gettext's global domain): point them at this catalog, which holds them, rather

@@ -158,3 +158,27 @@ def test_other_errors_are_their_own_text():
     with pytest.raises(ValueError) as caught:
         check_name("")
     assert i18n.explain(caught.value) == "a name cannot be empty"
+
+
+# -- a broken install: the catalog is missing --------------------------------------------------
+@pytest.fixture
+def no_catalogs(tmp_path, monkeypatch):
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "no-locale")
+
+
+def test_a_missing_catalog_is_a_clear_error_not_a_crash(no_catalogs):
+    with pytest.raises(i18n.UnknownLanguage, match="Bahasa Melayu is not installed"):
+        i18n.set_language("ms")
+    assert i18n.language() == "en" and i18n._("Undo") == "Undo"
+
+
+def test_lang_ms_without_its_catalog_is_one_line_and_exit_2(no_catalogs, capsys):
+    assert cli.main(["--lang", "ms", "history"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "not installed" in err and "Traceback" not in err
+
+
+def test_a_malay_environment_without_the_catalog_still_runs_in_english(no_catalogs, monkeypatch, capsys):
+    monkeypatch.setenv("LANG", "ms_MY.UTF-8")
+    assert cli.main(["history"]) == 0
+    assert "No finished games" in capsys.readouterr().out

@@ -374,3 +374,15 @@ def test_results_and_lists_of_names_in_malay():
     assert full.is_over and full.is_draw
     assert result_line(full, record.players) == "Seri!"
     assert result_shown(record, full) == "seri"
+
+
+async def test_a_language_whose_catalog_is_missing_is_a_message_not_a_crash(tmp_path, monkeypatch):
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "no-locale")
+    app = SosApp(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))), settings={})
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        app.switch_language("ms")
+        await pilot.pause()
+        assert i18n.language() == "en" and "language" not in app.settings
+        assert any("Bahasa Melayu is not installed" in str(n.message) for n in app._notifications)
+        assert app.screen is app.game_screen

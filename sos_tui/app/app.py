@@ -14,7 +14,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 
 from sos_tui.engine import GameRecord, GameState
-from sos_tui.i18n import LANGUAGES, N_, _, language, set_language
+from sos_tui.i18n import LANGUAGES, N_, UnknownLanguage, _, language, set_language
 from sos_tui.session import ComputerPool, Keeper, Store
 
 from .screens.game import GameScreen
@@ -116,8 +116,13 @@ class SosApp(App):
     # -- language ---------------------------------------------------------------------------
     def switch_language(self, code: str) -> None:
         """Speak ``code`` from now on: every open screen is drawn again in it, and the choice is
-        remembered for the next launch."""
-        set_language(code)
+        remembered for the next launch. A language whose catalog is missing is refused with a
+        message, and nothing changes."""
+        try:
+            set_language(code)
+        except UnknownLanguage as error:
+            self.notify(str(error), title=_("Language"), severity="error", timeout=8, markup=False)
+            return
         if self.settings.get("language") != code:
             self.settings["language"] = code
             self.keeper.save_settings(dict(self.settings))
