@@ -90,8 +90,11 @@ def alive(pid: int) -> bool:
 def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
     """A long arena run in its own process, once its workers (if any) are playing."""
     argv = ["arena", "hard", "hard", "--size", "8", "--games", "40", "--jobs", str(jobs)]
+    # ctrl+c's default action in the child even where the test runs in the background (a shell
+    # starts background jobs with SIGINT ignored, and Python then never raises KeyboardInterrupt)
     proc = subprocess.Popen([sys.executable, "-m", "sos_tui", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     workers: set[int] = set()
     for _ in range(300):
         workers = children(proc.pid)
