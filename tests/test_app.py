@@ -395,3 +395,22 @@ async def test_a_scrolled_move_log_repaints_the_line_of_the_row_that_changed():
         painted.clear()
         log.move_cursor(top)  # from the last row to the first shown
         assert {region.y for region in painted} >= {1}
+
+
+async def test_a_theme_switch_recolours_the_scoreboard_and_the_board():
+    app = make_app(size=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        scoreboard, board = app.screen.query_one("#scoreboard"), app.screen.board
+
+        def colour_of(widget, text: str):
+            return next(s.style.color for y in range(widget.size.height) for s in widget.render_line(y)
+                        if s.text.strip() == text)
+
+        before = colour_of(scoreboard, "●"), colour_of(board, "S")
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        after = colour_of(scoreboard, "●"), colour_of(board, "S")
+        assert after[0] != before[0] and after[1] != before[1]  # no style kept from the old theme
+        assert after[0] == scoreboard.get_component_rich_style("scoreboard--player-1").color

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -495,3 +496,13 @@ def test_to_dict_with_the_replayed_state_gives_the_same_object_without_replaying
     assert record.to_dict(record.state) == record.to_dict()
     other = GameRecord(3, Mode.GENERAL, record.players).state  # not this record's position: ignored
     assert record.to_dict(other) == record.to_dict()
+
+
+def test_a_record_made_from_a_state_keeps_it_and_a_changed_record_replays():
+    state = GameState.from_moves(["S a1", "O b1", "S c1"], 3)
+    record = GameRecord.for_state(state).with_state(state)
+    assert record.state is state  # saving it on every move replays nothing
+    shorter = replace(record, moves=record.moves[:2])
+    assert shorter.state.moves == record.moves[:2] and shorter.state.scores == (0, 0)
+    assert record.state.scores == (1, 0)
+    assert record == replace(record, _state=None)  # the kept state is no part of the record's value

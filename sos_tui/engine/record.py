@@ -141,6 +141,9 @@ class GameRecord:
     started: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
     game_id: str = field(default_factory=_new_id)
+    # The state these moves lead to, when the record was made from it (``with_state``): a record
+    # saved on every move of a big game is not replayed each time. Checked before it is trusted.
+    _state: GameState | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def for_state(cls, state: GameState, players=None, started: str | None = None,
@@ -152,14 +155,19 @@ class GameRecord:
         if len(seats) != state.players:
             raise ValueError(f"{len(seats)} seats named for a {state.players}-player game")
         now = _now()
-        return cls(state.size, state.mode, seats, state.moves, started or now, now, game_id or _new_id())
+        return cls(state.size, state.mode, seats, state.moves, started or now, now, game_id or _new_id(),
+                   state)
 
     def with_state(self, state: GameState) -> GameRecord:
         """This record (same game id) moved on (or back) to ``state``, stamped now."""
-        return replace(self, moves=state.moves, updated=_now())
+        return replace(self, moves=state.moves, updated=_now(), _state=state)
 
     @property
     def state(self) -> GameState:
+        known = self._state
+        if known is not None and (known.moves, known.size, known.mode, known.players) == (
+                self.moves, self.size, self.mode, len(self.players)):
+            return known
         return GameState.from_moves(self.moves, self.size, self.mode, len(self.players))
 
     def result_text(self, state: GameState | None = None, tr: Callable[[str], str] = _same) -> str:

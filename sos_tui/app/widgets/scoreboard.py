@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -53,6 +54,10 @@ class Scoreboard(Widget):
     live: reactive[bool] = reactive(True, layout=True)  # False in a replay: no one is about to move
     _frame: reactive[int] = reactive(0)
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._styles: dict[str, Style] = {}  # component styles, looked up once per theme
+
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
 
@@ -71,10 +76,14 @@ class Scoreboard(Widget):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._styles.clear()
         self.refresh()
 
-    def _style(self, name: str):
-        return self.get_component_rich_style(name, partial=True)
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
 
     def render(self) -> Text:
         state, seats = self.state, self.seats
