@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich import box
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from sos_tui.i18n import N_, _
 
@@ -45,6 +48,7 @@ def rules() -> str:
 # Keys that the bindings name by their action only; a person reads these words instead.
 _MOVES = {"Up", "Down", "Left", "Right"}
 MOVE_THE_CURSOR = N_("Move the cursor")
+PALETTE = N_("Command palette: new game, rematch, replay, history, themes…")
 
 
 def key_table(screen: Screen) -> list[tuple[str, str]]:
@@ -60,6 +64,8 @@ def key_table(screen: Screen) -> list[tuple[str, str]]:
         description = binding.description or binding.action
         if description in _MOVES:
             description = MOVE_THE_CURSOR
+        elif binding.action == "command_palette":
+            description = PALETTE
         display = app.get_key_display(replace(binding, key=key, key_display=None))
         keys = rows.setdefault(description, [])
         if display not in keys:
@@ -67,22 +73,21 @@ def key_table(screen: Screen) -> list[tuple[str, str]]:
     return [(" ".join(keys), description) for description, keys in rows.items()]
 
 
-def help_markdown(keys: list[tuple[str, str]]) -> str:
-    key, does = _("Key"), _("Does")
-    palette = _("Command palette: new game, rematch, replay, history, themes…")
-    lines = [rules(), "# " + _("Keys here"), "", f"| {_cell(key)} | {_cell(does)} |", "|---|---|"]
-    for shown, description in keys:
-        lines.append(f"| {_cell(shown)} | {_cell(_(description))} |")
-    lines.append(f"| ctrl+p | {_cell(palette)} |")
-    return "\n".join(lines) + "\n"
+def key_rows(keys: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The help's key table in the player's language: (keys, what they do)."""
+    return [(shown, _(description)) for shown, description in keys]
 
 
-def _cell(text: str) -> str:
-    """Markdown table cell text: literal characters, never markup."""
-    out = text.replace("\\", "\\\\").replace("|", "\\|")
-    for char in "*_`[]<>#":
-        out = out.replace(char, "\\" + char)
-    return out
+def key_table_renderable(keys: list[tuple[str, str]]) -> Table:
+    """The key table, drawn as a Rich table of plain Text: a key or a description is shown as it is,
+    never read as markup (a Markdown table is a widget per cell, which made the help take most of
+    a second to open)."""
+    table = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, pad_edge=False)
+    table.add_column(Text(_("Key"), style="bold"), no_wrap=True)
+    table.add_column(Text(_("Does"), style="bold"), ratio=1)
+    for shown, does in key_rows(keys):
+        table.add_row(Text(shown, style="bold"), Text(does))
+    return table
 
 
 class HelpScreen(SosModal[None]):
@@ -96,7 +101,8 @@ class HelpScreen(SosModal[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(help_markdown(self.keys))
+            yield Markdown(rules() + "\n# " + _("Keys here") + "\n")
+            yield Static(key_table_renderable(self.keys), id="help-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
