@@ -5,11 +5,20 @@ screen (scoreboard, move log, notifications), the game-over dialog, the save and
 the history screen, the replay and the help. Nothing may crash; every name shows literally
 (Textual markup is not parsed, control characters are escaped as ``printable`` writes them);
 no ESC byte reaches anything rendered; a long name is shortened.
+
+One app per test: the names go through it one after another (``play`` starts each game as
+opening a saved game does, closing whatever is in front of the game screen; the help stays open
+while the games behind it change). Where what a screen shows of a name does not depend on its
+role in the game, up to six names share one game (``tables``), each still checked on its own;
+where it does (the winner, the computer a notification names), every name gets its own game. A
+failure, or a crash of the app, says which names it was with (``about``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import time
 
@@ -26,7 +35,17 @@ from sos_tui.app.screens.open_dialog import ConfirmDelete, OpenDialog
 from sos_tui.app.screens.replay import ReplayScreen
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen
-from sos_tui.engine import MAX_NAME, GameRecord, GameState, Mode, Move, PlayerInfo, check_name, printable
+from sos_tui.engine import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    GameRecord,
+    GameState,
+    Mode,
+    Move,
+    PlayerInfo,
+    check_name,
+    printable,
+)
 from sos_tui.storage import History, autosave, autosaves_dir, save_record, saves_dir
 
 from .helpers import recording
@@ -61,9 +80,8 @@ assert all(check_name(NAMES[key]) == NAMES[key] for key in MARKUP)
 SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]  # seat 1 wins 6-0
 STAMP = "2026-01-01T10:00:00+00:00"
 
-needs_names = pytest.mark.parametrize("key", NAMES)
 
-
+@functools.cache  # escaping a 5000-character name for every line looked at is slow
 def visible(name: str) -> str:
     """What must show of ``name``: its escaped form, or the start of it when it is long."""
     shown = printable(name)
@@ -75,6 +93,91 @@ def record_for(name: str, moves=(), index: int = 0) -> GameRecord:
     state = GameState.from_moves(list(moves), 3)
     return GameRecord(3, Mode.GENERAL, (PlayerInfo(name), PlayerInfo("Bo")), state.moves, STAMP, STAMP,
                       f"hostile{index}")
+
+
+def table_for(keys: list[str], moves=()) -> GameRecord:
+    """A 3x3 game with the names of ``keys`` in its seats, in order, built directly."""
+    state = GameState.from_moves(list(moves), 3, players=len(keys))
+    seats = tuple(PlayerInfo(NAMES[key]) for key in keys)
+    return GameRecord(3, Mode.GENERAL, seats, state.moves, STAMP, STAMP, "hostile-table")
+
+
+@functools.cache
+def clash(a: str, b: str) -> bool:
+    """The shown form of one of the names of keys ``a`` and ``b`` holds what must show of the
+    other (``[/]`` in ``[b red]x[/]``): seen on one screen, a check of one could pass on the other."""
+    return visible(NAMES[a]) in printable(NAMES[b]) or visible(NAMES[b]) in printable(NAMES[a])
+
+
+def tables(keys) -> list[list[str]]:
+    """``keys`` shared out among games of at most MAX_PLAYERS seats, each key seated at the first
+    with room and no name that clashes with it."""
+    games: list[list[str]] = []
+    for key in keys:
+        free = (game for game in games
+                if len(game) < MAX_PLAYERS and not any(clash(key, other) for other in game))
+        game = next(free, None)
+        if game is None:
+            games.append([key])
+        else:
+            game.append(key)
+    assert all(len(game) >= 2 for game in games), games  # a game has two seats at least
+    return games
+
+
+ON_SCREEN: list[str] = []  # the keys of the names an ``about`` block is showing
+
+
+def name_them(error: BaseException) -> None:
+    """Note on ``error`` the names on screen (once)."""
+    names = ", ".join(f"{key!r} ({NAMES[key][:30]!r})" for key in ON_SCREEN)
+    note = f"with the hostile name(s) {names}"
+    if ON_SCREEN and note not in getattr(error, "__notes__", ()):
+        error.add_note(note)
+
+
+@contextlib.contextmanager
+def about(*keys: str):
+    """Whatever fails in this block (an assertion, a wait that timed out) says which names of
+    NAMES it was with; so does a crash of the app in it, raised when the app stops (``running``)."""
+    ON_SCREEN[:] = keys
+    try:
+        yield
+    except Exception as error:
+        name_them(error)
+        raise
+    ON_SCREEN.clear()
+
+
+@contextlib.asynccontextmanager
+async def running(app):
+    """``app.run_test`` (SIZE, with notifications), whose crash names the names it was showing."""
+    ON_SCREEN.clear()
+    try:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            yield pilot
+    except Exception as error:
+        name_them(error)
+        raise
+    finally:
+        ON_SCREEN.clear()
+
+
+# -- what the app draws --------------------------------------------------------------------------
+def hidden(char: str) -> bool:
+    """A character a terminal acts on or hides (spaces aside)."""
+    return not (char.isprintable() or char in " \u3000\xa0")
+
+
+def raw_names_in(text: str) -> list[str]:
+    """The keys of the names of NAMES whose raw form holds the word of ``text`` (drawn) around its
+    first hidden character: which name a failed check of a screen showing several is about."""
+    first = next((i for i, char in enumerate(text) if hidden(char)), None)
+    if first is None:
+        return []
+    end = text.find(" ", first)
+    word = text[text.rfind(" ", 0, first) + 1:None if end < 0 else end].rstrip("…")
+    return [key for key, name in NAMES.items() if word in name]
 
 
 def screen_lines(app) -> list[str]:
@@ -94,8 +197,10 @@ def screen_lines(app) -> list[str]:
         for strip in widget.render_lines(Region(0, 0, width, height)):
             for segment in strip:
                 text = segment.text
-                assert "\x1b" not in text and "\x9b" not in text, (widget, text)
-                assert all(c.isprintable() or c in " \u3000\xa0" for c in text), (widget, repr(text))
+                if text.isprintable():  # the usual case, at C speed
+                    continue
+                assert "\x1b" not in text and "\x9b" not in text, (widget, text, raw_names_in(text))
+                assert not any(hidden(c) for c in text), (widget, repr(text), raw_names_in(text))
                 text.encode("utf-8")  # no lone surrogate
             lines.append(strip.text)
     return lines
@@ -106,91 +211,156 @@ def screen_lines_of(widget) -> list[str]:
     return [strip.text for strip in widget.render_lines(Region(0, 0, width, height))]
 
 
+def text_of(widget) -> str:
+    """What ``widget`` draws, its lines joined as a reader reads them (a long title folds)."""
+    return " ".join(line.strip() for line in screen_lines_of(widget))
+
+
+def toast_lines(app) -> list[str]:
+    """The lines the toasts on the current screen draw (none before they are laid out)."""
+    return [line for toast in app.screen.query("Toast") for line in screen_lines_of(toast)]
+
+
+def shown_in(lines: list[str], name: str) -> bool:
+    return any(visible(name) in line for line in lines)
+
+
 def shows(app, name: str) -> bool:
-    return any(visible(name) in line for line in screen_lines(app))
+    return shown_in(screen_lines(app), name)
 
 
-async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.05)
+def in_front(app, kind) -> bool:
+    """A ``kind`` screen is in front, composed and laid out (its widgets have their sizes)."""
+    screen = app.screen
+    return isinstance(screen, kind) and any(child.size.area for child in screen.children)
 
 
+def help_drawn(app) -> bool:
+    """The help is in front, its rules and keys read (in a thread) and drawn, down to the last
+    row of the keys' table."""
+    tables = app.screen.query("MarkdownTable") if in_front(app, HelpScreen) else ()
+    return bool(tables) and any("ctrl+p" in line for cell in tables.last().query("*")
+                                if cell.outer_size.area for line in screen_lines_of(cell))
+
+
+# -- driving the app -----------------------------------------------------------------------------
 def game_app(record: GameRecord, **kwargs) -> SosApp:
     kwargs.setdefault("computer_delay", 0)
     return recording(SosApp(record, **kwargs))
 
 
-# -- the game screen: scoreboard, move log, notifications --------------------------------------
-@needs_names
-async def test_game_screen_shows_a_hostile_name_literally(key):
-    name = NAMES[key]
-    app = game_app(record_for(name, SWEEP[:3]))
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
+    """Until ``condition()`` holds, looking every 20 ms while the app runs on."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+async def settle(pilot) -> None:
+    """Every widget on screen has handled what was sent to it, and the screen is laid out and
+    drawn again: what it draws can be read (``pause()`` waits for the process to go idle too)."""
+    await pilot.pause(0)
+
+
+async def play(pilot, record: GameRecord) -> None:
+    """Play ``record`` in the running app as opening a saved game does (``play_record``): whatever
+    is in front of the game screen is closed, and the game starts on it."""
+    app = pilot.app
+    app.play_record(record)
+    await wait_for(pilot, lambda: app.screen is app.game_screen and app.game.players == record.players)
+    await settle(pilot)
+
+
+async def a_new_game(pilot, before) -> None:
+    """Wait until the game screen is in front again, playing a game other than the session
+    ``before`` (the game a dialog or the setup screen starts, once it has closed)."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.screen is app.game_screen and app.session is not before)
+
+
+async def quiet(pilot) -> None:
+    """No notification left, and no toast on the current screen: the next toast is a new one."""
+    pilot.app.clear_notifications()
+    await wait_for(pilot, lambda: not pilot.app.screen.query("Toast"))
+
+
+# -- the game screen (scoreboard, move log, notifications) and game over --------------------------
+async def test_a_game_shows_hostile_names_literally_to_its_end():
+    app = game_app(record_for("Ann"))
+    async with running(app) as pilot:
         scoreboard = app.screen.query_one("#scoreboard")
         log = app.screen.query_one("#log")
-        assert any(visible(name) in line for line in screen_lines(app))
-        board_lines = [scoreboard.render_line(y).text for y in range(scoreboard.size.height)]
-        assert any(visible(name) in line for line in board_lines)
-        assert visible(name) in log.render_line(1).text  # move 1 was the hostile seat's
-        assert max(len(line) for line in screen_lines(app)) <= SIZE[0]
+        for key, name in NAMES.items():  # each name in a game, which it goes on to win
+            with about(key):
+                await play(pilot, record_for(name, SWEEP[:3]))
+                lines = screen_lines(app)
+                assert any(visible(name) in line for line in lines), key
+                board_lines = [scoreboard.render_line(y).text for y in range(scoreboard.size.height)]
+                assert any(visible(name) in line for line in board_lines), key
+                assert visible(name) in log.render_line(1).text, key  # move 1 was the hostile seat's
+                assert max(len(line) for line in lines) <= SIZE[0], key
+                for move in SWEEP[3:]:  # to the end: the hostile seat wins, and the game-over dialog says so
+                    assert app.game_screen.apply(Move.parse(move)), (key, move)
+                await wait_for(pilot, lambda: in_front(app, GameOverScreen))
+                await settle(pilot)
+                lines = screen_lines(app)
+                assert shown_in(lines, name), key
+                assert any(f"{visible(name)}" in line and "wins" in line for line in lines) or len(
+                    printable(name)) > 12, key
 
 
-@needs_names
-async def test_a_notification_naming_a_hostile_player_is_literal(key):
-    name = NAMES[key]
-    seats = (PlayerInfo("Ana"), PlayerInfo(name, "computer", "easy"))
-    record = GameRecord(3, Mode.GENERAL, seats, (), STAMP, STAMP, "hostile-n")
-    app = game_app(record)
+async def test_notifications_naming_hostile_players_are_literal():
+    app = game_app(record_for("Ann"))
 
     async def never(*args, **kwargs):
         await asyncio.Event().wait()
 
     app.computer.choose = never
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.press("enter")  # Ana writes S at a1; the computer is to move and never does
-        await pilot.pause()
-        await pilot.press("right", "enter")  # Ana tries again: refused, naming the computer
-        await pilot.pause()
-        notice = next(notice.message for notice in app.notices if "Wait for" in notice.message)
-        assert visible(name) in notice and notice.isprintable()
-        toasts = [line for toast in app.screen.query("Toast") for line in screen_lines_of(toast)]
-        assert any(visible(name)[:8] in line for line in toasts)
-        assert shows(app, name)
-
-
-# -- game over --------------------------------------------------------------------------------
-@needs_names
-async def test_game_over_shows_a_hostile_winner_literally(key):
-    name = NAMES[key]
-    app = game_app(record_for(name, SWEEP[:-1]))
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        app.game_screen.apply(Move.parse(SWEEP[-1]))
-        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await pilot.pause()
-        assert shows(app, name)
-        lines = screen_lines(app)
-        assert any(f"{visible(name)}" in line and "wins" in line for line in lines) or len(
-            printable(name)) > 12
+    async with running(app) as pilot:
+        for key, name in NAMES.items():  # each name the computer that is to move, and never does
+            with about(key):
+                seats = (PlayerInfo("Ana"), PlayerInfo(name, "computer", "easy"))
+                await play(pilot, GameRecord(3, Mode.GENERAL, seats, (), STAMP, STAMP, "hostile-n"))
+                await quiet(pilot)
+                seen = len(app.notices)
+                # as the board's keys and clicks play: Ana writes S at a1, and the computer is to move
+                assert app.game_screen.apply(Move.parse("S a1")), key
+                assert not app.game_screen.apply(Move.parse("S b1")), key  # refused, naming the computer
+                await wait_for(pilot, lambda: toast_lines(app))
+                notice = next(notice.message for notice in app.notices[seen:] if "Wait for" in notice.message)
+                assert visible(name) in notice and notice.isprintable(), key
+                assert any(visible(name)[:8] in line for line in toast_lines(app)), key
+                assert shows(app, name), key
 
 
 # -- setup: the "Continue" preview of a hostile autosave, and the names it accepts ------------
-@pytest.mark.parametrize("key", MARKUP)
-async def test_setup_previews_an_autosave_with_a_markup_name_literally(key):
-    name = NAMES[key]
-    autosave(record_for(name, SWEEP[:3]))
-    app = recording(SosApp())
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.resume is not None)
-        await pilot.pause()
-        assert shows(app, name)
-        await pilot.click("#continue")
-        await pilot.pause()
-        assert app.game is not None and app.game.players[0].name == name
-        assert shows(app, name)
+async def test_setup_previews_autosaves_with_markup_names_literally():
+    games = tables(MARKUP)
+    autosave(table_for(games[0], SWEEP[:3]))
+    app = recording(SosApp())  # no game: it opens on the setup screen, which offers the autosave
+    async with running(app) as pilot:
+        for number, keys in enumerate(games):
+            record = table_for(keys, SWEEP[:3])
+            with about(*keys):
+                if number:  # the setup screen again, over the game continued before
+                    await asyncio.to_thread(app.keeper.wait, 10)  # that game's own autosave written
+                    autosave(record)
+                    app.action_new_game()
+                await wait_for(pilot, lambda: in_front(app, SetupScreen) and app.screen.resume is not None)
+                await settle(pilot)
+                assert app.screen.resume.players == record.players, keys  # the autosave just written
+                preview, lines = text_of(app.screen.query_one("#resume-preview")), screen_lines(app)
+                for key in keys:
+                    assert visible(NAMES[key]) in preview, key
+                    assert shown_in(lines, NAMES[key]), key
+                before = app.session
+                await pilot.click("#continue")
+                await a_new_game(pilot, before)
+                assert app.game is not None and app.game.players == record.players, keys
+                lines = screen_lines(app)
+                for key in keys:
+                    assert shown_in(lines, NAMES[key]), key
 
 
 async def test_an_autosave_whose_name_holds_a_lone_surrogate_is_listed_and_can_be_deleted():
@@ -202,12 +372,14 @@ async def test_an_autosave_whose_name_holds_a_lone_surrogate_is_listed_and_can_b
     bad.write_text(json.dumps(data), encoding="utf-8")  # "\\udce9" in the file
     app = recording(SosApp())
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: in_front(app, SetupScreen))
+        await app.workers.wait_for_complete()  # the setup's look for an autosave has ended
+        await settle(pilot)
         assert isinstance(app.screen, SetupScreen) and app.screen.resume is None  # not offered
         screen_lines(app)
         await pilot.click("#open")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
-        await pilot.pause()
+        await settle(pilot)
         lines = screen_lines(app)
         assert any("hostile.json" in line and "surr" in line for line in lines)
         message = str(app.screen.query_one("#message", Label).content)  # the whole error, escaped
@@ -219,61 +391,55 @@ async def test_an_autosave_whose_name_holds_a_lone_surrogate_is_listed_and_can_b
     assert not bad.exists()
 
 
-@needs_names
-async def test_setup_after_a_hostile_game_prefills_a_safe_name(key):
-    name = NAMES[key]
-    app = game_app(record_for(name, SWEEP[:2]))
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.press("ctrl+n")
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
-        await pilot.pause()
-        screen_lines(app)
-        value = app.screen.query_one("#name-0", Input).value
-        assert value.isprintable() and len(value) <= MAX_NAME
-        await pilot.press("ctrl+s")  # start: whatever was prefilled is a valid name
-        await pilot.pause()
-        assert not isinstance(app.screen, SetupScreen)
-        assert app.game.players[0].name == value.strip()
+async def test_setup_after_hostile_games_prefills_safe_names():
+    app = game_app(record_for("Ann"))
+    async with running(app) as pilot:
+        for keys in tables(NAMES):
+            with about(*keys):
+                await play(pilot, table_for(keys, SWEEP[:2]))
+                app.action_new_game()  # ctrl+n
+                await wait_for(pilot, lambda: in_front(app, SetupScreen))
+                await settle(pilot)
+                screen_lines(app)
+                values = [app.screen.query_one(f"#name-{seat}", Input).value for seat in range(len(keys))]
+                for key, value in zip(keys, values, strict=True):
+                    assert value.isprintable() and len(value) <= MAX_NAME, (key, value)
+                before = app.session
+                app.screen.action_start()  # ctrl+s: whatever was prefilled is a valid name
+                await a_new_game(pilot, before)
+                for key, value, player in zip(keys, values, app.game.players, strict=True):
+                    assert player.name == value.strip(), key
 
 
-async def test_setup_input_length_follows_max_name():
+async def test_setup_checks_the_names_typed():
+    """A name holds MAX_NAME characters at most; a bad name is refused, saying which seat and which
+    rule; two names the same but for case and spaces are refused; markup is a fine name."""
     app = recording(SosApp())
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: in_front(app, SetupScreen))
+        await settle(pilot)
         assert app.screen.query_one("#name-0", Input).max_length == MAX_NAME
-
-
-@pytest.mark.parametrize(("typed", "rule"), [
-    ("Ann\x1b[31m", "control character"),
-    ("\u202eevil", "invisible formatting character"),
-    ("a\u200bb", "invisible formatting character"),
-])
-async def test_setup_refuses_a_bad_name_saying_which_rule(typed, rule):
-    app = recording(SosApp())
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#name-0", Input).value = typed
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert isinstance(app.screen, SetupScreen) and app.game is None
-        message = str(app.screen.query_one("#setup-message", Label).content)
-        assert "Seat 1" in message and rule in message
-        screen_lines(app)
-
-
-async def test_setup_refuses_two_players_of_the_same_name():
-    app = recording(SosApp())
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        for typed, rule in [
+            ("Ann\x1b[31m", "control character"),
+            ("\u202eevil", "invisible formatting character"),
+            ("a\u200bb", "invisible formatting character"),
+        ]:
+            app.screen.query_one("#name-0", Input).value = typed
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert isinstance(app.screen, SetupScreen) and app.game is None, typed
+            message = str(app.screen.query_one("#setup-message", Label).content)
+            assert "Seat 1" in message and rule in message, (typed, message)
+            screen_lines(app)
         app.screen.query_one("#name-0", Input).value = "Ann"
         app.screen.query_one("#name-1", Input).value = " ann "
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, SetupScreen) and app.game is None
         assert "names must differ" in str(app.screen.query_one("#setup-message", Label).content)
         app.screen.query_one("#name-1", Input).value = "[b red]x[/]"  # markup is a fine name
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen is app.game_screen and app.game is not None)
     assert [p.name for p in app.game.players] == ["Ann", "[b red]x[/]"]
 
 
@@ -281,27 +447,32 @@ async def test_setup_ignores_a_remembered_setup_with_bad_names():
     setup = {"size": 5, "mode": "general", "seats": [{"name": "\x1b]0;pwned\x07"}, {"name": "Bo"}]}
     app = recording(SosApp(settings={"setup": setup}))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: in_front(app, SetupScreen))
+        await settle(pilot)
         assert app.screen.query_one("#name-0", Input).value == "Player 1"
         screen_lines(app)
 
 
 # -- the save dialog ---------------------------------------------------------------------------
-@needs_names
-async def test_save_dialog_shows_a_hostile_name_literally(key):
-    name = NAMES[key]
-    app = game_app(record_for(name, SWEEP[:2]))
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
-        await pilot.pause()
-        assert shows(app, name)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: not isinstance(app.screen, SaveDialog))
-        await pilot.pause()
-        screen_lines(app)  # the "Game saved" notice
-    assert len(list(saves_dir().glob("*.json"))) == 1
+async def test_save_dialog_shows_hostile_names_literally():
+    app = game_app(record_for("Ann"))
+    async with running(app) as pilot:
+        for saved, keys in enumerate(tables(NAMES), 1):
+            with about(*keys):
+                await play(pilot, table_for(keys, SWEEP[:2]))
+                await quiet(pilot)
+                app.game_screen.action_save()  # ctrl+s
+                await wait_for(pilot, lambda: in_front(app, SaveDialog))
+                await settle(pilot)
+                said = text_of(app.screen.query_one("#about"))  # the dialog's own words about the game
+                lines = screen_lines(app)
+                for key in keys:
+                    assert visible(NAMES[key]) in said, key
+                    assert shown_in(lines, NAMES[key]), key
+                app.screen.action_save()  # enter, or the Save button
+                await wait_for(pilot, lambda: app.screen is app.game_screen and toast_lines(app))
+                screen_lines(app)  # the "Game saved" notice
+                assert len(list(saves_dir().glob("*.json"))) == saved, keys
 
 
 async def test_save_dialog_saves_into_a_folder_of_that_name(tmp_path):
@@ -326,7 +497,7 @@ async def test_save_dialog_shows_an_error_about_a_hostile_path_literally(tmp_pat
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
         app.screen.query_one("#path", Input).value = str(where)
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, SaveDialog)
         message = str(app.screen.query_one("#message", Label).content)
         assert "[b]no[/b]\\x1b]0;pwned\\x07" in message
@@ -348,7 +519,7 @@ async def test_open_dialog_lists_hostile_saves_literally():
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
         assert app.screen.query_one("#saves", DataTable).row_count == len(NAMES) + 1
-        await pilot.pause()
+        await settle(pilot)
         table = app.screen.query_one("#saves", DataTable)
         lines = []
         message = app.screen.query_one("#message", Label)
@@ -356,7 +527,7 @@ async def test_open_dialog_lists_hostile_saves_literally():
             table.move_cursor(row=row)
             error = app.screen.listed[row].info.error or ""
             await wait_for(pilot, lambda error=error: str(message.content) == error)  # a busy machine
-            await pilot.pause()
+            await settle(pilot)
             lines += screen_lines(app)
             # a long path folds the message: its lines joined, as a reader reads them
             lines.append("".join(line.rstrip() for line in screen_lines_of(message)))
@@ -372,12 +543,13 @@ async def test_open_dialog_loads_a_markup_name_and_plays_it():
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
         assert app.screen.query_one("#saves", DataTable).row_count == 1
-        await pilot.pause()
+        await settle(pilot)
         table = app.screen.query_one("#saves", DataTable)
         assert "[b red]x[/]" in table.render_line(1).text  # the row under the header
+        before = app.session
         await pilot.press("enter")
-        await wait_for(pilot, lambda: not isinstance(app.screen, OpenDialog))
-        await pilot.pause()
+        await a_new_game(pilot, before)
+        await settle(pilot)
         assert app.game.players[0].name == "[b red]x[/]"
         assert shows(app, "[b red]x[/]")
 
@@ -396,37 +568,47 @@ async def test_history_lists_hostile_names_literally(hostile_history):
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         assert app.screen.query_one("#games", DataTable).row_count == len(NAMES)
-        await pilot.pause()
+        await settle(pilot)
         lines = screen_lines(app)
         for name in NAMES.values():
             assert any(visible(name) in line for line in lines), name
 
 
-@needs_names
-async def test_replay_title_shows_a_hostile_name_literally(key):
-    name = NAMES[key]
-    app = game_app(record_for(name, SWEEP))
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.pause()
-        app.replay(app.game)
-        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        await pilot.pause()
-        title = app.screen.query_one("#replay-title", Label)
-        assert visible(name) in title.render_line(0).text
-        assert shows(app, name)
-        await pilot.press("x")  # the export's notice names a path
-        await pilot.pause()
-        screen_lines(app)
+async def test_replay_title_shows_hostile_names_literally():
+    app = game_app(record_for("Ann"))
+    async with running(app) as pilot:
+        for keys in tables(NAMES):
+            with about(*keys):
+                await play(pilot, table_for(keys, SWEEP))
+                app.replay(app.game)
+                await wait_for(pilot, lambda: in_front(app, ReplayScreen))
+                await settle(pilot)
+                title, lines = text_of(app.screen.query_one("#replay-title", Label)), screen_lines(app)
+                for key in keys:
+                    assert visible(NAMES[key]) in title, key
+                    assert shown_in(lines, NAMES[key]), key
+                await quiet(pilot)
+                app.screen.action_export()  # x: the export's notice names a path
+                await wait_for(pilot, lambda: toast_lines(app))
+                screen_lines(app)
 
 
-@needs_names
-async def test_help_over_a_hostile_game(key):
-    app = game_app(record_for(NAMES[key], SWEEP[:2]))
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-        await pilot.pause()
-        screen_lines(app)
+async def test_help_over_hostile_games():
+    games = tables(NAMES)
+    app = game_app(table_for(games[0], SWEEP[:2]))
+    async with running(app) as pilot:
+        for number, keys in enumerate(games):
+            with about(*keys):
+                if not number:  # the help, over the first game
+                    app.action_help()  # ? or F1
+                    await wait_for(pilot, lambda: help_drawn(app))
+                else:  # the next game, behind the help (as a computer's move changes the game there)
+                    app.game_screen.start(table_for(keys, SWEEP[:2]))
+                await settle(pilot)
+                assert isinstance(app.screen, HelpScreen), keys
+                lines = screen_lines(app)  # the help, and the hostile game behind it
+                for key in keys:
+                    assert shown_in(lines, NAMES[key]), key
 
 
 # -- the history's queries: off the UI thread, once per filter change ------------------------------
@@ -449,30 +631,43 @@ async def test_history_queries_once_per_filter_change_off_the_ui_thread(hostile_
         await pilot.pause(0.3)
         assert calls == [False]
         app.screen.query_one("#mode", Select).value = "simple"
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: len(calls) == 2)
         await app.workers.wait_for_complete()
+        await pilot.pause(0.3)  # and no third
         assert calls == [False, False]
 
 
 async def test_closing_the_history_or_open_dialog_while_it_reads_is_no_crash(hostile_history, monkeypatch):
+    import threading
+
     games, listing = History.games, open_dialog.read_saves
+    reading, read = threading.Event(), threading.Event()
+
+    def slow(read_them):
+        reading.set()
+        time.sleep(0.4)
+        try:
+            return read_them()
+        finally:
+            read.set()
 
     def slow_games(self, *args, **kwargs):
-        time.sleep(0.4)
-        return games(self, *args, **kwargs)
+        return slow(lambda: games(self, *args, **kwargs))
 
     def slow_listing():
-        time.sleep(0.4)
-        return listing()
+        return slow(listing)
 
     monkeypatch.setattr(History, "games", slow_games)
     monkeypatch.setattr(open_dialog, "read_saves", slow_listing)
     app = SosApp(record_for("Ann"))
     async with app.run_test(size=SIZE) as pilot:
         for open_screen in (app.action_history, app.action_open):
+            reading.clear()
+            read.clear()
             open_screen()
-            await pilot.pause(0.1)
-            await pilot.press("escape")
-            await pilot.pause(0.6)
+            await wait_for(pilot, reading.is_set)
+            await pilot.press("escape")  # closed while it reads
+            await wait_for(pilot, read.is_set)  # then the read ends
+            await pilot.pause()
             assert app.screen is app.game_screen
         assert app.return_code is None
