@@ -236,11 +236,11 @@ def in_front(app, kind) -> bool:
 
 
 def help_drawn(app) -> bool:
-    """The help is in front, its rules and keys read (in a thread) and drawn, down to the last
-    row of the keys' table."""
-    tables = app.screen.query("MarkdownTable") if in_front(app, HelpScreen) else ()
-    return bool(tables) and any("ctrl+p" in line for cell in tables.last().query("*")
-                                if cell.outer_size.area for line in screen_lines_of(cell))
+    """The help is in front, its rules and keys drawn, down to the last row of the keys' table
+    (the command palette's)."""
+    tables = app.screen.query("#help-keys") if in_front(app, HelpScreen) else ()
+    return bool(tables) and tables.first().outer_size.area > 0 and any(
+        line.lstrip().startswith("^p") for line in screen_lines_of(tables.first()))
 
 
 # -- driving the app -----------------------------------------------------------------------------
