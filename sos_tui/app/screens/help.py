@@ -73,11 +73,6 @@ def key_table(screen: Screen) -> list[tuple[str, str]]:
     return [(" ".join(keys), description) for description, keys in rows.items()]
 
 
-def key_rows(keys: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The help's key table in the player's language: (keys, what they do)."""
-    return [(shown, _(description)) for shown, description in keys]
-
-
 def key_table_renderable(keys: list[tuple[str, str]]) -> Table:
     """The key table, drawn as a Rich table of plain Text: a key or a description is shown as it is,
     never read as markup (a Markdown table is a widget per cell, which made the help take most of
@@ -85,8 +80,8 @@ def key_table_renderable(keys: list[tuple[str, str]]) -> Table:
     table = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, pad_edge=False)
     table.add_column(Text(_("Key"), style="bold"), no_wrap=True)
     table.add_column(Text(_("Does"), style="bold"), ratio=1)
-    for shown, does in key_rows(keys):
-        table.add_row(Text(shown, style="bold"), Text(does))
+    for shown, description in keys:
+        table.add_row(Text(shown, style="bold"), Text(_(description)))
     return table
 
 

@@ -28,6 +28,8 @@ from textual.strip import Strip
 from sos_tui.engine import COLUMNS, GameState, Move
 from sos_tui.i18n import N_
 
+from .styles import ThemedStyles
+
 CELL_W = 4  # 3 characters of cell + 1 of gap
 CELL_H = 2  # 1 line of cell + 1 of gap
 MARKS = ("●", "▲", "■", "◆", "✚", "★")
@@ -75,7 +77,7 @@ def stroke_map(state: GameState) -> dict[tuple[int, int], tuple[str, int | None]
     return strokes
 
 
-class Board(ScrollView, can_focus=True):
+class Board(ThemedStyles, ScrollView, can_focus=True):
     """Shows a GameState (and a hint, when given one); it owns the cursor, the hovered cell and
     the selected letter, nothing of the game."""
 
@@ -132,7 +134,6 @@ class Board(ScrollView, can_focus=True):
         self.mouse = mouse
         self._strokes: dict = {}
         self._stroke_source: GameState | None = None
-        self._styles: dict[str, Style] = {}
         self._rows: dict[int, list[tuple[str, Style]]] = {}  # canvas rows of this state, without cursor
 
     # -- geometry ---------------------------------------------------------------------------
@@ -265,17 +266,12 @@ class Board(ScrollView, can_focus=True):
             self.action_place(letter)
 
     # -- drawing ----------------------------------------------------------------------------
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.notify_style_update())
-
     def notify_style_update(self) -> None:
+        self._rows.clear()  # drawn with the old styles
         super().notify_style_update()
-        self._styles.clear()
-        self._rows.clear()
-        self.refresh()
 
     def _player_style(self, player: int) -> Style:
-        return self._component(f"board--player-{player % MAX_PLAYER_STYLES + 1}")
+        return self.component(f"board--player-{player % MAX_PLAYER_STYLES + 1}")
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
@@ -285,7 +281,7 @@ class Board(ScrollView, can_focus=True):
         label_width = self.label_width
         sx, sy = self.scroll_offset
         base = self.rich_style
-        label = base + self._component("board--label")
+        label = base + self.component("board--label")
         view_w = max(0, width - label_width)
         if y == 0:  # pinned column letters
             letters = "".join(f"  {COLUMNS[c]} " for c in range(state.size)) + " "
@@ -312,7 +308,7 @@ class Board(ScrollView, can_focus=True):
             cursor = self.cursor if self.interactive else None
             for name, cell in (("board--hover", self.hover), ("board--cursor", cursor)):
                 if cell is not None and cell[0] == row:
-                    overlay = self._component(name)
+                    overlay = self.component(name)
                     for cx in range(cell[1] * CELL_W + 1, cell[1] * CELL_W + CELL_W):
                         char, style = chars[cx]
                         chars[cx] = (char, style + overlay)
@@ -331,19 +327,19 @@ class Board(ScrollView, can_focus=True):
                 letter = state.board[row * size + col]
                 if letter == ".":
                     if hint is not None and (hint.row, hint.col) == (row, col):
-                        char, style = hint.letter, base + self._component("board--hint")
+                        char, style = hint.letter, base + self.component("board--hint")
                     else:
-                        char, style = "·", base + self._component("board--empty")
+                        char, style = "·", base + self.component("board--empty")
                 else:
-                    style = base + self._component("board--s" if letter == "S" else "board--o")
+                    style = base + self.component("board--s" if letter == "S" else "board--o")
                     if last is not None and (last.row, last.col) == (row, col):
-                        style += self._component("board--last")
+                        style += self.component("board--last")
                     char = letter
             else:
                 stroke = strokes.get((cx, cy))
                 if stroke is not None:
                     char = stroke[0]
-                    style = base + (self._component("board--s") if stroke[1] is None
+                    style = base + (self.component("board--s") if stroke[1] is None
                                     else self._player_style(stroke[1]))
             out.append((char, style))
         best = self.best
@@ -351,14 +347,9 @@ class Board(ScrollView, can_focus=True):
             x0, here = best.col * CELL_W, state.board[row * size + best.col]
             glyphs = f"[{best.letter}]" if here == "." else f"{here}→{best.letter}"
             for offset, char in enumerate(glyphs, start=1):
-                out[x0 + offset] = (char, base + self._component("board--best"))
+                out[x0 + offset] = (char, base + self.component("board--best"))
         return out
 
-    def _component(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return style
 
 
 def _changed_rows(old: GameState | None, new: GameState) -> set[int] | None:

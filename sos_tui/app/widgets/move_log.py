@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
@@ -25,6 +24,7 @@ from sos_tui.i18n import N_, _
 
 from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
+from .styles import ThemedStyles
 
 NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
 HEADINGS = (N_("Player"), N_("Move"), N_("Pts"))
@@ -38,7 +38,7 @@ PAGE_CONTEXT = 3  # earlier moves kept in view when the log turns a page
 MIN_NAME = 8  # the least of a name the log shows beside headings wider than their columns
 
 
-class MoveLog(ScrollView, can_focus=True):
+class MoveLog(ThemedStyles, ScrollView, can_focus=True):
     BINDINGS = [
         Binding("up,k", "cursor(-1)", N_("Previous move"), show=False),
         Binding("down,j", "cursor(1)", N_("Next move"), show=False),
@@ -72,7 +72,6 @@ class MoveLog(ScrollView, can_focus=True):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._styles: dict[str, Style] = {}
         self._points: tuple[int, ...] = ()  # points scored by each move shown
         self._shown: tuple = ()
         self.marks: dict[int, str] = {}  # the review's mark of each move ("!", "?!", "?", "??")
@@ -212,20 +211,6 @@ class MoveLog(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, row))
 
     # -- drawing ----------------------------------------------------------------------------
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.notify_style_update())
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._styles.clear()
-        self.refresh()
-
-    def _component(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return style
-
     def row_cells(self, row: int) -> tuple[str, str, str, str]:
         """What row ``row`` says: the move number, the mark and name, the move, the points."""
         state, seats = self.state, self.seats
@@ -243,25 +228,25 @@ class MoveLog(ScrollView, can_focus=True):
         name_w, move_w, points_w = self.columns(width)
         if y == 0:
             text = self.header(width)
-            return Strip([Segment(text[:width].ljust(width), base + self._component("move-log--header"))],
+            return Strip([Segment(text[:width].ljust(width), base + self.component("move-log--header"))],
                          width)
         row = y - 1 + int(self.scroll_offset.y)
         state, seats = self.state, self.seats
         if state is None or not 0 <= row < self.row_count or len(seats) != state.players:
             return Strip.blank(width, base)
         player = state.movers[row]
-        line = base + self._component("move-log--odd") if row % 2 else base
+        line = base + self.component("move-log--odd") if row % 2 else base
         if row == self.cursor_row:
-            line += self._component("move-log--cursor")
+            line += self.component("move-log--cursor")
         number, name, move, points = self.row_cells(row)
         if cell_len(name) > name_w:
             name = set_cell_size(name, name_w - 1) + "…"
         segments = [
             Segment(f"{number:>{NUMBER_W - 1}} ", line),
-            Segment(set_cell_size(name, name_w) + " ", line + self._component(
+            Segment(set_cell_size(name, name_w) + " ", line + self.component(
                 f"move-log--player-{player % MAX_PLAYER_STYLES + 1}")),
             Segment(f"{move:<{move_w - 1}}", line),
-            Segment(f"{points:>{points_w}}", line + self._component("move-log--points")),
+            Segment(f"{points:>{points_w}}", line + self.component("move-log--points")),
         ]
         return Strip(segments).adjust_cell_length(width, line)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
-from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -13,6 +12,7 @@ from sos_tui.i18n import _, level_name, mode_name
 
 from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
+from .styles import ThemedStyles
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -31,7 +31,7 @@ def last_move_points(state: GameState) -> int:
     return state.points_by_move[-1] if state.move_count else 0
 
 
-class Scoreboard(Widget):
+class Scoreboard(ThemedStyles, Widget):
     """Rendered from the attributes pushed into it; it owns no game state."""
 
     COMPONENT_CLASSES = {
@@ -54,10 +54,6 @@ class Scoreboard(Widget):
     live: reactive[bool] = reactive(True, layout=True)  # False in a replay: no one is about to move
     _frame: reactive[int] = reactive(0)
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self._styles: dict[str, Style] = {}  # component styles, looked up once per theme
-
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
 
@@ -74,31 +70,20 @@ class Scoreboard(Widget):
     def _spin(self) -> None:
         self._frame += 1
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._styles.clear()
-        self.refresh()
-
-    def _style(self, name: str) -> Style:
-        style = self._styles.get(name)
-        if style is None:
-            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return style
-
     def render(self) -> Text:
         state, seats = self.state, self.seats
         text = Text(no_wrap=True, overflow="ellipsis")
         if state is None or len(seats) != state.players:
             return text
         title = _("SOS · {mode} · {size}x{size}").format(mode=mode_name(state.mode), size=state.size) + "\n"
-        text.append(title, self._style("scoreboard--title"))
+        text.append(title, self.component("scoreboard--title"))
         over = state.is_over
         labels = [seat_label(seat) for seat in seats]
         width = min(22, max(cell_len(label) for label in labels))
         for i, label in enumerate(labels):
-            player_style = self._style(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
+            player_style = self.component(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
             turn = not over and i == state.to_move
-            bold = self._style("scoreboard--turn")
+            bold = self.component("scoreboard--turn")
             text.append("▶ " if turn else "  ", bold)
             text.append(f"{MARKS[i % len(MARKS)]} ", player_style)
             if cell_len(label) > width:
@@ -115,10 +100,10 @@ class Scoreboard(Widget):
         text = Text()
         if state.is_over:
             if state.is_draw:
-                text.append(_("Game over: a draw"), self._style("scoreboard--banner"))
+                text.append(_("Game over: a draw"), self.component("scoreboard--banner"))
             else:
                 text.append(_("Game over: {name} wins").format(name=seat_label(seats[state.winners[0]])),
-                            self._style("scoreboard--banner"))
+                            self.component("scoreboard--banner"))
             return text
         mover = seats[state.to_move]
         name = shown(mover.name)
@@ -126,26 +111,26 @@ class Scoreboard(Widget):
         if not self.live:
             if points:
                 text.append(_("{name} scored {points}").format(name=name, points=points),
-                            self._style("scoreboard--banner"))
+                            self.component("scoreboard--banner"))
             return text
         # the banner's line is kept when empty: a height that changes every move costs a layout pass
         if points and state.move_count:
             text.append(_("{name} scored {points} — move again!").format(name=name, points=points) + "\n",
-                        self._style("scoreboard--banner"))
+                        self.component("scoreboard--banner"))
         else:
             text.append("\n")
         if self.paused:
-            text.append(_("Paused — p to resume") + "\n", self._style("scoreboard--dim"))
+            text.append(_("Paused — p to resume") + "\n", self.component("scoreboard--dim"))
         elif mover.is_computer:
             spin = SPINNER[self._frame % len(SPINNER)] if self.thinking else "·"
             text.append(f"{spin} " + _("{name} is thinking…").format(name=name) + "\n",
-                        self._style("scoreboard--dim"))
+                        self.component("scoreboard--dim"))
         else:
             text.append(_("{name} to move").format(name=name) + "\n")
         text.append(_("Letter:") + " ")
         for letter in "SO":
             chosen = letter == self.letter
             text.append(f" {letter} " if chosen else f" {letter.lower()} ",
-                        self._style("scoreboard--letter") if chosen else self._style("scoreboard--dim"))
-        text.append("  tab", self._style("scoreboard--dim"))
+                        self.component("scoreboard--letter") if chosen else self.component("scoreboard--dim"))
+        text.append("  tab", self.component("scoreboard--dim"))
         return text

@@ -1,0 +1,27 @@
+"""Component styles looked up once per theme."""
+
+from __future__ import annotations
+
+from rich.style import Style
+
+
+class ThemedStyles:
+    """Mixed into a widget that draws with its component classes: a lookup is a CSS query, and
+    the board, the move log and the scoreboard make dozens a frame. Textual calls
+    ``notify_style_update`` whenever the widget's styles change (a theme switch too): the looked-up
+    styles are forgotten and the widget is drawn again."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._themed_styles: dict[str, Style] = {}
+
+    def component(self, name: str) -> Style:
+        style = self._themed_styles.get(name)
+        if style is None:
+            style = self._themed_styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._themed_styles.clear()
+        self.refresh()
