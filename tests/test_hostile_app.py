@@ -671,3 +671,31 @@ async def test_closing_the_history_or_open_dialog_while_it_reads_is_no_crash(hos
             await pilot.pause()
             assert app.screen is app.game_screen
         assert app.return_code is None
+
+
+async def test_a_read_that_ends_as_its_screen_closes_is_no_crash(hostile_history):
+    """What a dialog read reaches the app just as the dialog closes: after its reader checked it
+    was still wanted, once the screen is gone (here every call a dialog makes from its thread
+    closes the dialog first). The dialog drops it: nothing raises (in the app, a raise there is
+    a crash whenever the reader has not been cancelled yet)."""
+    app = SosApp(record_for("Ann"))
+    call_from_thread, raised = app.call_from_thread, []
+
+    def closing_first(callback, *args, **kwargs):
+        async def close_then_call():
+            if getattr(callback, "__self__", None) is app.screen and app.screen is not app.game_screen:
+                await app.pop_screen()
+            try:
+                return callback(*args, **kwargs)
+            except Exception as error:
+                raised.append(error)
+        return call_from_thread(close_then_call)
+
+    app.call_from_thread = closing_first
+    async with app.run_test(size=SIZE) as pilot:
+        for open_screen in (app.action_history, app.action_open):
+            open_screen()
+            await wait_for(pilot, lambda: app.screen is app.game_screen)
+            await pilot.pause(0.1)
+        assert raised == []
+        assert app.return_code is None

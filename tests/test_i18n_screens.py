@@ -290,8 +290,9 @@ async def test_replay_of_a_finished_game_is_malay_with_its_review():
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         app.replay(record)
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        await pilot.pause()
         screen = app.screen
+        # the footer fills in once the screen's bindings settle: wait for it, not for one idle
+        await wait_for(pilot, lambda: "Tutup" in (screen_lines(app) or [""])[-1])
         lines = screen_lines(app, side_panels(screen))
         assert_malay(lines[:-1], "Ulang tayang · Ana lwn Bo · umum 3x3 · Ana menang",
                      "dijeda · langkah 9/9 · 0.5 s/langkah (+/- ubah) · home/end: mula/akhir")

@@ -56,6 +56,13 @@ class Translated:
             translated[key] = active._replace(binding=binding, tooltip=_(active.tooltip))
         return translated
 
+    @property
+    def is_open(self) -> bool:
+        """Is this screen on the app's stack: opened and not closed? What a thread worker or a timer
+        hands back is dropped once it is not (Textual's ``is_mounted`` stays true after a screen
+        is closed, while its widgets are already gone)."""
+        return self in self.app.screen_stack
+
     def language_changed(self) -> None:
         """The language was switched: compose this screen again in it, the focus kept on the
         widget of the same id (else where the screen puts it when it opens)."""

@@ -300,7 +300,7 @@ class HistoryScreen(SosScreen[GameRecord | None]):
 
     def _show(self, filters, entries: list[HistoryEntry], stats: Stats, options: Filters | None,
               error: str | None) -> None:
-        if not self.is_mounted:  # closed while the query ran
+        if not self.is_open:  # closed while the query ran
             return
         if options is not None:
             self._fill_filters(options)

@@ -246,7 +246,7 @@ class OpenDialog(SosModal[GameRecord | None]):
             self.app.call_from_thread(self._fill, listed, error, cursor)
 
     def _fill(self, listed: list[Listed], error: str | None, cursor: int) -> None:
-        if not self.is_mounted:  # closed while the list was read
+        if not self.is_open:  # closed while the list was read
             return
         self.listed, self.loaded = listed, True
         table = self.query_one("#saves", DataTable)
@@ -358,11 +358,11 @@ class OpenDialog(SosModal[GameRecord | None]):
         self.app.call_from_thread(self._reload, row)
 
     def _reload(self, row: int) -> None:
-        if self.is_mounted:
+        if self.is_open:
             self.load(row)
 
     def _show(self, message: str) -> None:
-        if not self.is_mounted:
+        if not self.is_open:
             return
         label = self.query_one("#message", Label)
         label.update(literal(message, 400))

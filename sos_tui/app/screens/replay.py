@@ -398,7 +398,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
             self.reviewing = False
             self.workers.cancel_group(self, "review")
             self.pool.cancel()
-            if self.is_mounted:
+            if self.is_open:
                 self._show_progress()
 
     @work(exclusive=True, group="review")
@@ -423,7 +423,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
                         markup=False)
         finally:
             self.reviewing = False
-            if self.is_mounted:
+            if self.is_open:
                 self._show_progress()
 
     def _show_progress(self) -> None:
@@ -463,7 +463,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
 
     def _show_verdict(self) -> None:
         """The verdict on the last move shown, its best move drawn on the board, the chart's cursor."""
-        if not self.is_mounted:
+        if not self.is_open:
             return
         verdict = self.reviews.get(self.position - 1)
         label = self.query_one("#review-verdict", Label)

@@ -241,7 +241,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
             self.app.call_from_thread(self._found, record)
 
     def _found(self, record: GameRecord) -> None:
-        if self.is_mounted:  # not closed while the autosave was read
+        if self.is_open:  # not closed while the autosave was read
             self._show_resume(record)
 
     def _show_resume(self, record: GameRecord | None, focus: bool = True) -> None:
