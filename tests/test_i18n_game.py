@@ -146,7 +146,7 @@ async def test_the_footer_describes_the_keys_in_malay():
     malay()
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
         footer = screen_lines(app)[-1]
         for words in ("Petunjuk", "Buat asal", "Keluar", "Bantuan", "palet"):
             assert words in footer, words
@@ -224,7 +224,7 @@ async def test_the_game_screen_fits_80x24_in_malay():
     malay()
     app = make_app(size=6, names=("Aminah", "computer:expert"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
         screen = app.game_screen
         lines = screen_lines(app)
         assert len(lines) == 24 and all(cell_len(line) <= 80 for line in lines)
