@@ -11,13 +11,14 @@ from random import Random
 import pytest
 
 from sos_tui.ai import LEVELS, choose_move, computer_player
-from sos_tui.ai.bitboard import general_playout, grid
+from sos_tui.ai.bitboard import cell_moves, general_playout, grid, safe_sets, wins
 from sos_tui.ai.book import BOOK, book_move, canonical, symmetries
 from sos_tui.ai.safe_game import SURE, SafeGameSearch
 from sos_tui.ai.search import MaxNSearch, SearchBoard, search_move
 from sos_tui.ai.solver import Solver
-from sos_tui.ai.tactics import geometry, is_safe, safe_moves, scoring_moves, threats_made
 from sos_tui.engine import GameState, Move
+
+from .test_properties import threats_made
 
 
 def position(rows: list[str], mode: str = "general", players: int = 2, to_move: int = 0) -> GameState:
@@ -30,6 +31,17 @@ def position(rows: list[str], mode: str = "general", players: int = 2, to_move: 
     assert sum(state.scores) == 0, "test positions must not contain an SOS"
     assert state.to_move == to_move, f"position has player {state.to_move} to move"
     return state
+
+
+def offers_and_safe(state: GameState) -> tuple[bool, list[Move]]:
+    """Whether an SOS is on offer, and the safe moves, lowest cell first (by the bitboard, which
+    test_properties checks against the engine)."""
+    g = grid(state.size)
+    s, o = g.masks(state.board)
+    empty = g.empty(s, o)
+    safe = cell_moves(*safe_sets(s, o, empty, g.dirs))
+    return any(wins(s, o, empty, g.dirs)), [Move(*divmod(g.cell(bit), state.size), "S" if is_s else "O")
+                                            for bit, is_s in safe]
 
 
 def play_out(state: GameState, seats) -> GameState:
@@ -65,9 +77,8 @@ def test_never_hands_over_an_sos_when_a_safe_move_exists(level, mode, seed):
     # Nothing is on offer; an O beside a corner S or an S two cells from one would hand an SOS over
     state = position(["S...S", ".....", ".....", ".....", "S...S"], mode)
     assert not any(state.completes(m) for m in state.legal_moves())
-    geo = geometry(state.size)
     move = computer_player(level, seed=seed).choose_move(state)
-    assert is_safe(state.board, geo, move.row * state.size + move.col, move.letter)
+    assert threats_made(state.board, state.size, move.row * state.size + move.col, move.letter) == 0
     after = state.play(move)
     assert not any(after.completes(m) for m in after.legal_moves())
 
@@ -346,32 +357,30 @@ def test_expert_search_declines_an_sos_by_blocking_it():
 
 def test_expert_searches_small_sacrifices_while_safe_moves_remain():
     state = position(["SS..OO", "S...SO", "S...SS", "SS..S.", "OS..S.", "OSOO.S"], to_move=1)
-    geo = geometry(6)
     board = SearchBoard(state, LEVELS["expert"].search, Random(1), None)
     assert LEVELS["expert"].search.sacrifices_too == 2
     moves, scoring = board.moves(12)
-    made = sorted(threats_made(state.board, geo, i, letter) for i, letter in moves)
+    made = sorted(threats_made(state.board, 6, m.row * 6 + m.col, m.letter)
+                  for m in (board.move(*move) for move in moves))
     assert not scoring and made == [0, 0, 0, 1, 1]  # the three safe moves and two one-threat sacrifices
 
 
 def test_with_three_players_each_one_is_expected_to_play_for_itself():
     # max^n, not "paranoid": player 1, with no safe move left, is expected to hand player 2 as
     # little as it can, not whatever would hurt the searching player 0 most.
-    geo = geometry(5)
     for game in range(20):  # games of medium players, until player 1 must give something away
         state = GameState.new(5, "general", 3)
-        while not state.is_over and not (state.to_move == 1 and not scoring_moves(state.board, geo)
-                                         and not safe_moves(state.board, geo)):
+        while not state.is_over and not (state.to_move == 1 and offers_and_safe(state) == (False, [])):
             state = state.play(choose_move("medium", state, seed=game))
         if state.is_over:
             continue
         settings = replace(LEVELS["hard"].search_many, max_depth=1, width=50, root_width=50)
         search = MaxNSearch(state, settings, Random(1), None)
         gains = []
-        for i, letter in search.pos.moves(50)[0]:
-            search.pos.play(i, letter, 1)
+        for bit, is_s in search.pos.moves(50)[0]:
+            search.pos.play(bit, is_s, 1)
             gains.append(search.horizon(2)[2] - state.scores[2])
-            search.pos.undo(i, 1, 0)
+            search.pos.undo(bit, 1, 0)
         if len(set(gains)) > 1:
             break
     else:
@@ -398,16 +407,15 @@ def _greedy_chain(state: GameState) -> int:
 def test_medium_sacrifices_the_shortest_greedy_chain():
     # random safe moves until none is left: then medium hands over as little as a greedy
     # opponent can collect, where the old medium only counted the threats it made
-    geo, choices = geometry(5), 0
+    choices = 0
     for seed in range(30):
         rng = random.Random(seed)
         state = GameState.new(5, "general")
-        while safe := safe_moves(state.board, geo):
-            i, letter = rng.choice(safe)
-            state = state.play(Move(i // 5, i % 5, letter))
+        while safe := offers_and_safe(state)[1]:
+            state = state.play(rng.choice(safe))
         if state.is_over:
             continue  # safe moves filled the board
-        assert not scoring_moves(state.board, geo)
+        assert not offers_and_safe(state)[0]
         cost = {m: _greedy_chain(state.play(m)) for m in state.legal_moves()}
         move = choose_move("medium", state, seed=seed)
         assert cost[move] == min(cost.values())

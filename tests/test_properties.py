@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.engine.rules import triples
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -183,32 +185,66 @@ def test_points_by_move_and_the_outcome_agree_with_the_scores(size, players, mod
         assert state.outcome is None
 
 
+THREATS = ("S.S", "SO.", ".OS")  # two letters of an SOS, the third cell empty (either way round)
+
+
+def lines(size: int) -> list[tuple[int, int, int]]:
+    """Every straight triple of cell indexes (first, middle, last), from the engine's table."""
+    return [(a, m, b) for m, row in enumerate(triples(size).for_o) for a, b, _ in row]
+
+
+def threats_made(board: str, size: int, cell: int, letter: str) -> int:
+    """Naive reference: the threats through ``cell`` once ``letter`` is written there."""
+    after = board[:cell] + letter + board[cell + 1:]
+    return sum(after[a] + after[m] + after[b] in THREATS for a, m, b in lines(size) if cell in (a, m, b))
+
+
 @SETTINGS
 @given(data=st.data())
-def test_bitboards_agree_with_the_engine_and_tactics(data):
-    """The padded bitmask board (ai/bitboard.py) scores, and finds threats and safe cells, as
-    GameState and ai/tactics.py do on the same random position."""
-    from sos_tui.ai.bitboard import grid, points, safe_sets, threat_counts, wins
-    from sos_tui.ai.tactics import geometry, threats_made
+def test_bitboards_agree_with_the_engine_and_a_naive_count(data):
+    """The padded bitmask board (ai/bitboard.py) scores as GameState does, and finds threats,
+    safe cells and the cheapest sacrifices as a naive count of the triples does."""
+    from sos_tui.ai.bitboard import fewest_threats, grid, points, safe_sets, scoring, threat_counts, wins
 
     size = data.draw(sizes)
     state = GameState.new(size, Mode.GENERAL)
     for _ in range(data.draw(st.integers(0, size * size - 1))):
         state = state.play(data.draw(st.sampled_from(state.legal_moves())))
-    g, geo = grid(size), geometry(size)
+    g = grid(size)
     s, o = g.masks(state.board)
     empty = g.empty(s, o)
     win_s, win_o = wins(s, o, empty, g.dirs)
     safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
     counts = threat_counts(s, o, empty, g.dirs)
+    made = {}
     for move in state.legal_moves():
         i = move.row * size + move.col
         bit, is_s = g.bit(i), move.letter == "S"
         assert g.cell(bit) == i
-        lines = len(state.completes(move))
-        assert points(s, o, bit, is_s, g.dirs) == lines
-        assert bool((win_s if is_s else win_o) & bit) == (lines > 0)
-        made = threats_made(state.board, geo, i, move.letter)
-        assert bool((safe_s if is_s else safe_o) & bit) == (made == 0)
+        completed = len(state.completes(move))
+        assert points(s, o, bit, is_s, g.dirs) == completed
+        assert bool((win_s if is_s else win_o) & bit) == (completed > 0)
+        made[bit, is_s] = threats_made(state.board, size, i, move.letter)
+        assert bool((safe_s if is_s else safe_o) & bit) == (made[bit, is_s] == 0)
         one, two = counts[:2] if is_s else counts[2:]
-        assert (bool(one & bit), bool(two & bit)) == (made >= 1, made >= 2)
+        assert (bool(one & bit), bool(two & bit)) == (made[bit, is_s] >= 1, made[bit, is_s] >= 2)
+    # every scoring move, most points first, then by cell, S before O
+    offers = [(len(state.completes(m)), m.row * size + m.col, m.letter == "S") for m in state.legal_moves()]
+    offers = sorted((m for m in offers if m[0]), key=lambda m: (-m[0], m[1], not m[2]))
+    assert [(n, g.cell(bit), is_s) for n, bit, is_s in scoring(s, o, empty, g.dirs)] == offers
+    fewest = min((n for n in made.values() if n), default=None)
+    cells_s, cells_o = fewest_threats(s, o, empty, g.dirs)
+    for (bit, is_s), n in made.items():
+        assert bool((cells_s if is_s else cells_o) & bit) == (n == fewest)
+
+
+@pytest.mark.parametrize("size", range(3, 9))
+def test_bitboard_neighbours_are_the_cells_sharing_a_triple(size):
+    from sos_tui.ai.bitboard import grid, neighbours
+
+    g, near = grid(size), neighbours(size)
+    for cell in range(size * size):
+        expected = {j for line in lines(size) if cell in line for j in line} - {cell}
+        mask = near[g.bit(cell)]
+        assert {j for j in range(size * size) if mask & g.bit(j)} == expected
+        assert mask & ~g.valid == 0

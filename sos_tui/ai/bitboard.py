@@ -6,7 +6,7 @@ direction never wraps a line round to the next row. Shifting by ``d`` (1 along a
 down a column, ``width +/- 1`` along the diagonals) lines every cell up with its neighbour, so
 the cells where a letter scores, is safe or leaves one threat come from a few dozen big-integer
 operations instead of a loop over the cells. The exact solver, the safe-move search, the
-heuristic search's playouts and the medium player all work on these boards.
+heuristic search (and its playouts) and the medium player all work on these boards.
 
 A *threat* is a triple with two cells in an SOS-completing pattern (``S_S``, ``SO_``, ``_OS``)
 and the third empty. A move is *safe* when it scores nothing and leaves no threat.
@@ -59,6 +59,23 @@ def grid(size: int) -> Grid:
     width = size + 2
     valid = sum(((1 << size) - 1) << (r * width) for r in range(size))
     return Grid(size, width, size * width, valid, (1, width, width + 1, width - 1))
+
+
+@cache
+def neighbours(size: int) -> dict[int, int]:
+    """For each cell bit, the other cells of the straight triples through it: the only cells
+    whose points a letter written there can change."""
+    g = grid(size)
+    found = {}
+    for cell in range(size * size):
+        bit = near = g.bit(cell)
+        for d in g.dirs:
+            for first in (bit, bit >> d, bit >> 2 * d):  # the cell first, middle or last
+                line = first | first << d | first << 2 * d
+                if first and line & g.valid == line:
+                    near |= line
+        found[bit] = near ^ bit
+    return found
 
 
 # -- the rule: where a letter completes S-O-S -------------------------------------------------
@@ -136,6 +153,26 @@ def one_threat(s: int, o: int, empty: int, dirs) -> tuple[int, int]:
     """The empty cells where an S, and where an O, leaves exactly one threat."""
     s1, s2, o1, o2 = threat_counts(s, o, empty, dirs)
     return empty & s1 & ~s2, empty & o1 & ~o2
+
+
+def fewest_threats(s: int, o: int, empty: int, dirs) -> tuple[int, int]:
+    """The empty cells where an S, and where an O, leaves the fewest threats but at least one
+    (the fewest over both letters; none if no move leaves a threat)."""
+    # at[k]: the cells where the letter leaves more than k threats (an S at most 8, an O 4)
+    at_s, at_o = [0] * 9, [0] * 5
+    for d in dirs:
+        by_s, by_o = _made(s, o, empty, d)
+        for at, made in ((at_s, by_s), (at_o, by_o)):
+            for m in made:
+                for k in range(len(at) - 2, 0, -1):
+                    at[k] |= at[k - 1] & m
+                at[0] |= m
+    for k in range(8):
+        cells_s = empty & at_s[k] & ~at_s[k + 1]
+        cells_o = empty & at_o[k] & ~at_o[k + 1] if k < 4 else 0
+        if cells_s | cells_o:
+            return cells_s, cells_o
+    return 0, 0
 
 
 # -- moves ----------------------------------------------------------------------------------

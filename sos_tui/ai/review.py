@@ -258,13 +258,13 @@ def _rng(state: GameState) -> Random:
     return Random(f"review|{state.size}|{state.board}|{state.to_move}|{state.scores}")
 
 
-def _root_moves(pos, settings: SearchSettings, played: tuple[int, str]) -> list[tuple[int, str]]:
+def _root_moves(pos, settings: SearchSettings, played: tuple[int, bool]) -> list[tuple[int, bool]]:
     """The candidate moves, the played one first (so every other is compared with it)."""
     moves, _safe = pos.moves(settings.root_width)
     return [played] + [m for m in moves if m != played]
 
 
-def _deepen(pos, moves, evaluate, max_depth: int) -> dict[tuple[int, str], object]:
+def _deepen(pos, moves, evaluate, max_depth: int) -> dict[tuple[int, bool], object]:
     """Iterative deepening over the root moves: each depth evaluates every move
     (``evaluate(move, depth)``); returns the values of the last depth finished. Depth 1 is
     always finished, whatever the budget."""
@@ -294,18 +294,18 @@ def _estimate_two(state: GameState, index: int, move: Move, budget: ReviewBudget
     settings = budget.search
     search = TwoPlayerSearch(state, settings, _rng(state), deadline)
     pos, mover = search.pos, state.to_move
-    played = (_cell(state, move), move.letter)
+    played = pos.bits(move)
     base = state.scores[mover] - state.scores[1 - mover]
 
     def evaluate(candidate, depth):
-        i, letter = candidate
-        gained = pos.play(i, letter, mover)
+        bit, is_s = candidate
+        gained = pos.play(bit, is_s, mover)
         try:
             if pos.simple and gained:
                 return WIN + depth
             return search.search(depth - 1, -INFINITY, INFINITY, mover if gained else 1 - mover)
         finally:
-            pos.undo(i, mover, gained)
+            pos.undo(bit, mover, gained)
 
     values = _deepen(pos, _root_moves(pos, settings, played), evaluate, settings.max_depth)
 
@@ -318,9 +318,8 @@ def _estimate_two(state: GameState, index: int, move: Move, budget: ReviewBudget
     played_value, best_value = value_of(values[played]), value_of(values[best_move])
     if best_value <= played_value:
         best_move, best_value = played, played_value
-    i, letter = best_move
-    return MoveReview(index, mover, move, Move(i // state.size, i % state.size, letter), played_value,
-                      best_value, False, state.mode, _advantage(state, mover, played_value))
+    return MoveReview(index, mover, move, pos.move(*best_move), played_value, best_value, False,
+                      state.mode, _advantage(state, mover, played_value))
 
 
 class _OwnScore(MaxNSearch):
@@ -337,11 +336,11 @@ def _estimate_many(state: GameState, index: int, move: Move, budget: ReviewBudge
     settings = budget.search_many
     search = _OwnScore(state, settings, _rng(state), deadline)
     pos, mover, n = search.pos, state.to_move, state.players
-    played = (_cell(state, move), move.letter)
+    played = pos.bits(move)
 
     def evaluate(candidate, depth):
-        i, letter = candidate
-        gained = pos.play(i, letter, mover)
+        bit, is_s = candidate
+        gained = pos.play(bit, is_s, mover)
         try:
             if pos.simple and gained:
                 return search.winner(mover, depth)
@@ -349,7 +348,7 @@ def _estimate_many(state: GameState, index: int, move: Move, budget: ReviewBudge
                 return [0.0] * n if pos.simple else [float(s) for s in pos.scores]
             return search.search(depth - 1, mover if gained else (mover + 1) % n)
         finally:
-            pos.undo(i, mover, gained)
+            pos.undo(bit, mover, gained)
 
     vectors = _deepen(pos, _root_moves(pos, settings, played), evaluate, settings.max_depth)
 
@@ -369,9 +368,8 @@ def _estimate_many(state: GameState, index: int, move: Move, budget: ReviewBudge
         advantage = 1.0 if after[0] > 0 else -1.0 if any(v > 0 for v in after[1:]) else 0.0
     else:
         advantage = after[0] - max(after[1:])
-    i, letter = best_move
-    return MoveReview(index, mover, move, Move(i // state.size, i % state.size, letter), played_value,
-                      best_value, False, state.mode, advantage)
+    return MoveReview(index, mover, move, pos.move(*best_move), played_value, best_value, False,
+                      state.mode, advantage)
 
 
 # -- text -------------------------------------------------------------------------------------

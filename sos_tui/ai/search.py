@@ -1,7 +1,7 @@
 """Heuristic game-tree search for the hard and expert players.
 
-The board being searched is a mutable list (write a letter, search, erase it): a
-``SearchBoard`` holds it with the scores, and generates the moves. Two small searches use it:
+The board being searched is a padded bitmask board (``bitboard.py``; write a letter, search, erase
+it): a ``SearchBoard`` holds it with the scores, and generates the moves. Two small searches use it:
 ``TwoPlayerSearch`` (alpha-beta; values are the root player's score minus the other's in general
 mode, +/-WIN in simple mode) and ``MaxNSearch`` for three or more players (every player is
 assumed to play for itself: a node's value is every player's estimated score, or win mark, and
@@ -31,12 +31,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from random import Random
 
-from sos_tui.engine.rules import EMPTY, GameState, Mode, Move
+from sos_tui.engine.rules import GameState, Mode, Move
 
-from .bitboard import general_playout, grid, sacrifice_costs
+from .bitboard import (
+    cell_moves,
+    fewest_threats,
+    general_playout,
+    grid,
+    neighbours,
+    points,
+    sacrifice_costs,
+    safe_sets,
+    scoring,
+    wins,
+)
 from .budget import Budget, OutOfBudget
 from .table import Table
-from .tactics import gain, geometry, is_safe, neighbours, safe_moves, scoring_moves, threats_made
 
 WIN = 10_000
 INFINITY = WIN * 10
@@ -59,110 +69,131 @@ class SearchSettings:
 
 
 class SearchBoard:
-    """The board a search writes into, the scores, the budget, and the moves to search."""
+    """The board a search writes into (a bitboard: ``s`` and ``o``), the scores, the budget,
+    and the moves to search. A move is ``(cell bit, is it an S)``."""
 
     def __init__(self, state: GameState, settings: SearchSettings, rng: Random, deadline: float | None):
         self.settings, self.rng = settings, rng
-        self.geo = geometry(state.size)
         self.grid = grid(state.size)
-        self.board = list(state.board)
+        self.near = neighbours(state.size)
+        self.s, self.o = self.grid.masks(state.board)
         self.scores = list(state.scores)
         self.players = state.players
         self.simple = state.mode is Mode.SIMPLE
         self.empty = state.empty_cells
         # a node costs about a scan of the board: look at the clock more often on big boards
-        self.budget = Budget(deadline, settings.max_nodes, 255 if len(self.board) <= 100 else 15)
-        self.costs: dict[str, list[tuple[int, int, str]]] = {}
+        self.budget = Budget(deadline, settings.max_nodes, 255 if state.size <= 10 else 15)
+        self.costs: dict[int, list[tuple[int, int, bool]]] = {}
 
-    def play(self, i: int, letter: str, mover: int) -> int:
-        gained = gain(self.board, self.geo, i, letter)
-        self.board[i] = letter
+    @property
+    def key(self) -> int:
+        """The board as one int."""
+        return self.s | (self.o << self.grid.bits)
+
+    def move(self, bit: int, is_s: bool) -> Move:
+        """The engine's move for a search move."""
+        return Move(*divmod(self.grid.cell(bit), self.grid.size), "S" if is_s else "O")
+
+    def bits(self, move: Move) -> tuple[int, bool]:
+        """The search move for an engine move."""
+        return self.grid.bit(move.row * self.grid.size + move.col), move.letter == "S"
+
+    def play(self, bit: int, is_s: bool, mover: int) -> int:
+        gained = points(self.s, self.o, bit, is_s, self.grid.dirs)
+        if is_s:
+            self.s |= bit
+        else:
+            self.o |= bit
         self.scores[mover] += gained
         self.empty -= 1
         return gained
 
-    def undo(self, i: int, mover: int, gained: int):
-        self.board[i] = EMPTY
+    def undo(self, bit: int, mover: int, gained: int):
+        self.s &= ~bit
+        self.o &= ~bit
         self.scores[mover] -= gained
         self.empty += 1
 
+    def on_offer(self) -> bool:
+        """Whether anything scores now."""
+        return any(wins(self.s, self.o, self.grid.empty(self.s, self.o), self.grid.dirs))
+
     def take_offers(self, mover: int) -> list[tuple[int, int]]:
         """The mover takes every SOS on offer, chains included; returns what to give back.
-        After a move only the cells that share a line with it can change."""
-        board, geo = self.board, self.geo
+        After a move only the cells that share a line with it can change, and a letter that
+        scores still scores while its cell is empty."""
         taken = []
         try:
-            offers = [(i, letter) for _, i, letter in scoring_moves(board, geo)]
+            scores_now = scoring(self.s, self.o, self.grid.empty(self.s, self.o), self.grid.dirs)
+            offers = [(bit, is_s) for _, bit, is_s in scores_now]
             while offers:
-                i, letter = offers.pop()
-                if board[i] != EMPTY or not gain(board, geo, i, letter):
+                bit, is_s = offers.pop()
+                if (self.s | self.o) & bit:
                     continue
                 self.budget.tick()
-                taken.append((i, self.play(i, letter, mover)))
-                offers.extend((j, other) for j in neighbours(geo, i) if board[j] == EMPTY
-                              for other in "SO" if gain(board, geo, j, other))
+                taken.append((bit, self.play(bit, is_s, mover)))
+                near = self.grid.empty(self.s, self.o) & self.near[bit]
+                offers += cell_moves(*wins(self.s, self.o, near, self.grid.dirs))
         except OutOfBudget:
             self.give_back(taken, mover)
             raise
         return taken
 
     def give_back(self, taken: list[tuple[int, int]], mover: int):
-        for i, gained in reversed(taken):
-            self.undo(i, mover, gained)
+        for bit, gained in reversed(taken):
+            self.undo(bit, mover, gained)
 
-    def sacrifices(self) -> list[tuple[int, int, str]]:
-        """Every ``(cost, cell, letter)``, cheapest first: the greedy chain each hands over.
+    def sacrifices(self) -> list[tuple[int, int, bool]]:
+        """Every ``(cost, bit, is_s)``, cheapest first: the greedy chain each hands over.
         Kept per board; each move looked at counts as a node."""
-        board = "".join(self.board)
-        known = self.costs.get(board)
+        known = self.costs.get(self.key)
         if known is None:
-            g = self.grid
-            known = self.costs[board] = [(cost, g.cell(bit), "S" if is_s else "O")
-                                         for cost, bit, is_s in sacrifice_costs(*g.masks(board), g)]
+            known = self.costs[self.key] = sacrifice_costs(self.s, self.o, self.grid)
             self.budget.nodes += len(known)  # checked at the next node, never at the root
         return known
 
     def cheapest_sacrifice(self) -> int:
         return self.sacrifices()[0][0]
 
-    def safe_cells(self) -> tuple[list[tuple[int, str]], int]:
+    def safe_cells(self) -> tuple[list[tuple[int, bool]], int]:
         """The safe moves, and how many cells have a safe letter."""
-        safe = safe_moves(self.board, self.geo)
-        return safe, len({i for i, _ in safe})
+        safe_s, safe_o = safe_sets(self.s, self.o, self.grid.empty(self.s, self.o), self.grid.dirs)
+        return cell_moves(safe_s, safe_o), (safe_s | safe_o).bit_count()
 
-    def moves(self, width: int) -> tuple[list[tuple[int, str]], bool]:
+    def moves(self, width: int) -> tuple[list[tuple[int, bool]], bool]:
         """Candidate moves, and whether an SOS is on offer (then they score, but for blocks)."""
-        offer = scoring_moves(self.board, self.geo)
+        s, o, g = self.s, self.o, self.grid
+        empty = g.empty(s, o)
+        offer = scoring(s, o, empty, g.dirs)
         if offer:
-            moves = [(i, letter) for _, i, letter in offer[:max(2, width // 3)]]
+            moves = [(bit, is_s) for _, bit, is_s in offer[:max(2, width // 3)]]
             if self.settings.blocks and not self.simple:
-                moves += self._blocks(offer)
+                moves += self._blocks(offer, empty)
             return moves, True
-        safe = safe_moves(self.board, self.geo)
+        safe = cell_moves(*safe_sets(s, o, empty, g.dirs))
         if safe:
             if len(safe) > width:
                 safe = self.rng.sample(safe, width)
             if self.settings.sacrifices_too and not self.simple:
                 # a small sacrifice can hand the other player the last safe move, and with it the
                 # first big sacrifice: a few of the cheapest real ones (not safe moves again)
-                board, geo = self.board, self.geo
-                made = [(threats_made(board, geo, i, letter), i, letter)
-                        for i, here in enumerate(board) if here == EMPTY for letter in "SO"]
-                fewest = min((m for m, _, _ in made if m), default=0)
-                least = [(i, letter) for m, i, letter in made if m and m == fewest]
+                least = cell_moves(*fewest_threats(s, o, empty, g.dirs))
                 if len(least) > self.settings.sacrifices_too:
                     least = self.rng.sample(least, self.settings.sacrifices_too)
                 safe += least
             return safe, False
-        return [(i, letter) for _, i, letter in self.sacrifices()[:width]], False
+        return [(bit, is_s) for _, bit, is_s in self.sacrifices()[:width]], False
 
-    def _blocks(self, offer: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+    def _blocks(self, offer: list[tuple[int, int, bool]], empty: int) -> list[tuple[int, bool]]:
         """Up to ``blocks`` moves that fill an offered cell with the letter that scores nothing
         there and makes no new threat. Declining an SOS this way passes the turn: once no safe
         move is left, the other player must then sacrifice, which can be worth more."""
-        board, geo = self.board, self.geo
-        found = [(i, letter) for i in dict.fromkeys(i for _, i, _ in offer) for letter in "SO"
-                 if not gain(board, geo, i, letter) and is_safe(board, geo, i, letter)]
+        s, o, dirs = self.s, self.o, self.grid.dirs
+        win_s, win_o = wins(s, o, empty, dirs)
+        safe_s, safe_o = safe_sets(s, o, empty, dirs)
+        allowed = {True: safe_s & ~win_s, False: safe_o & ~win_o}
+        found = [(bit, is_s) for bit in dict.fromkeys(bit for _, bit, _ in offer) for is_s in (True, False)
+                 if allowed[is_s] & bit]
         if len(found) > self.settings.blocks:
             found = self.rng.sample(found, self.settings.blocks)
         return found
@@ -192,14 +223,14 @@ class _Deepening:
         for depth in range(1, self.max_depth + 1):
             alpha, found = -INFINITY, None
             try:
-                for i, letter in moves:
-                    gained = pos.play(i, letter, mover)
+                for bit, is_s in moves:
+                    gained = pos.play(bit, is_s, mover)
                     try:
                         value = self.root_value(depth - 1, alpha, mover if gained else self.next(mover))
                     finally:
-                        pos.undo(i, mover, gained)
+                        pos.undo(bit, mover, gained)
                     if value > alpha:
-                        alpha, found = value, (i, letter)
+                        alpha, found = value, (bit, is_s)
             except OutOfBudget:
                 if found is not None:
                     best = found
@@ -245,7 +276,7 @@ class TwoPlayerSearch(_Deepening):
             return self.search_simple(depth, alpha, beta, mover)
         if depth <= 0:
             return self.horizon(mover)
-        key = ("".join(pos.board), mover, pos.scores[1 - self.root] - pos.scores[self.root])
+        key = (pos.key, mover, pos.scores[1 - self.root] - pos.scores[self.root])
         known, _, _, first = self.table.probe(key, depth, alpha, beta)
         if known is not None:
             return known
@@ -256,18 +287,18 @@ class TwoPlayerSearch(_Deepening):
         maximising = mover == self.root
         a0, b0 = alpha, beta
         best, best_move = (-INFINITY if maximising else INFINITY), moves[0]
-        for i, letter in moves:
-            gained = pos.play(i, letter, mover)
+        for bit, is_s in moves:
+            gained = pos.play(bit, is_s, mover)
             try:
                 value = self.search(depth - 1, alpha, beta, mover if gained else 1 - mover)
             finally:
-                pos.undo(i, mover, gained)
+                pos.undo(bit, mover, gained)
             if maximising:
                 if value > best:
-                    best, best_move = value, (i, letter)
+                    best, best_move = value, (bit, is_s)
                     alpha = max(alpha, value)
             elif value < best:
-                best, best_move = value, (i, letter)
+                best, best_move = value, (bit, is_s)
                 beta = min(beta, value)
             if alpha >= beta:
                 break
@@ -276,7 +307,7 @@ class TwoPlayerSearch(_Deepening):
 
     def search_simple(self, depth: int, alpha: float, beta: float, mover: int) -> float:
         pos = self.pos
-        if scoring_moves(pos.board, pos.geo):
+        if pos.on_offer():
             return self.side(mover) * (WIN + depth)
         safe, cells = pos.safe_cells()
         if not safe:  # every move hands the other player an SOS
@@ -287,12 +318,12 @@ class TwoPlayerSearch(_Deepening):
             safe = pos.rng.sample(safe, pos.settings.width)
         maximising = mover == self.root
         best = -INFINITY if maximising else INFINITY
-        for i, letter in safe:
-            pos.play(i, letter, mover)
+        for bit, is_s in safe:
+            pos.play(bit, is_s, mover)
             try:
                 value = self.search(depth - 1, alpha, beta, 1 - mover)
             finally:
-                pos.undo(i, mover, 0)
+                pos.undo(bit, mover, 0)
             if maximising:
                 best = max(best, value)
                 alpha = max(alpha, value)
@@ -325,19 +356,18 @@ class TwoPlayerSearch(_Deepening):
     def playout_value(self) -> float:
         """The mover's average margin over a few seeded random games from here (nothing on
         offer now). Each playout move counts as a node."""
-        g = self.pos.grid
-        s, o = g.masks(self.pos.board)
-        key = s | (o << g.bits)
+        pos = self.pos
+        key = pos.key
         known = self.estimates.get(key)
         if known is not None:
             return known
         rng = Random(key ^ self.seed)
         total = steps = 0
         for _ in range(self.playouts):
-            margin, moves = general_playout(s, o, g, rng)
+            margin, moves = general_playout(pos.s, pos.o, pos.grid, rng)
             total += margin
             steps += moves
-        self.pos.budget.charge(steps)
+        pos.budget.charge(steps)
         value = self.estimates[key] = total / self.playouts
         return value
 
@@ -362,7 +392,7 @@ class MaxNSearch(_Deepening):
         if pos.empty == 0:
             return [0.0] * n if pos.simple else [float(s) for s in pos.scores]
         if pos.simple:
-            if scoring_moves(pos.board, pos.geo):
+            if pos.on_offer():
                 return self.winner(mover, depth)
             moves, cells = pos.safe_cells()
             if not moves:  # every move hands the next player an SOS
@@ -378,12 +408,12 @@ class MaxNSearch(_Deepening):
         else:
             moves, _ = pos.moves(pos.settings.width)
         best, best_utility = None, None
-        for i, letter in moves:
-            gained = pos.play(i, letter, mover)
+        for bit, is_s in moves:
+            gained = pos.play(bit, is_s, mover)
             try:
                 values = self.search(depth - 1, mover if gained else self.next(mover))
             finally:
-                pos.undo(i, mover, gained)
+                pos.undo(bit, mover, gained)
             utility = self.utility(values, mover)
             if best is None or utility > best_utility:
                 best, best_utility = values, utility
@@ -417,5 +447,5 @@ def search_move(state: GameState, settings: SearchSettings, rng: Random,
                 deadline: float | None = None) -> Move:
     """The move the search picks: TwoPlayerSearch for two players, MaxNSearch for more."""
     kind = TwoPlayerSearch if state.players == 2 else MaxNSearch
-    i, letter = kind(state, settings, rng, deadline).choose()
-    return Move(i // state.size, i % state.size, letter)
+    search = kind(state, settings, rng, deadline)
+    return search.pos.move(*search.choose())
