@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.help import HelpScreen
@@ -152,6 +153,41 @@ async def test_game_over_rematch_and_new_game():
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
+
+
+def footer_line(app) -> str:
+    """The terminal's last line as drawn: the footer of the view in front."""
+    strips = app.screen._compositor.render_strips()
+    return strips[-1].text if strips else ""
+
+
+async def test_a_dialog_in_front_shows_its_own_keys_in_the_footer_not_the_boards():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*GAME_KEYS[:5])
+        board_keys = ("S↔O", "Undo", "Hint")
+        for opened_by, keys in (("ctrl+s", "Cancel"), ("ctrl+o", "Delete"), ("question_mark", "Close")):
+            await pilot.press(opened_by)
+            deadline = time.monotonic() + 10
+            while keys not in footer_line(app):  # the footer is drawn once the dialog's keys settle
+                assert time.monotonic() < deadline, (opened_by, footer_line(app))
+                await pilot.pause(0.05)
+            assert not any(word in footer_line(app) for word in board_keys), footer_line(app)
+            await pilot.press("escape")
+            await pilot.pause()
+        await pilot.press(*GAME_KEYS[5:])  # to the end: the game-over dialog
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        deadline = time.monotonic() + 10
+        while "Rematch" not in footer_line(app):
+            assert time.monotonic() < deadline, footer_line(app)
+            await pilot.pause(0.05)
+        assert not any(word in footer_line(app) for word in board_keys), footer_line(app)
+        await pilot.press("escape")  # back to the board: its keys again
+        deadline = time.monotonic() + 10
+        while "Undo" not in footer_line(app):
+            assert time.monotonic() < deadline, footer_line(app)
+            await pilot.pause(0.05)
 
 
 async def test_setup_screen_starts_with_defaults_on_enter():

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypeVar
 
+from textual.app import ComposeResult
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer
 
 from sos_tui.i18n import N_, _
 
@@ -85,4 +87,13 @@ class SosScreen(Translated, Screen[Result]):
 
 
 class SosModal(Translated, ModalScreen[Result]):
-    """A dialog of the app, over the screen it was opened from."""
+    """A dialog of the app, over the screen it was opened from. A dialog composes its content in
+    ``compose_dialog``; its own footer goes below, so the footer shows the keys that work while
+    the dialog is in front, not those of the screen beneath."""
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_dialog()
+        yield Footer()
+
+    def compose_dialog(self) -> ComposeResult:
+        raise NotImplementedError

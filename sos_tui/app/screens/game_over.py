@@ -52,7 +52,7 @@ class GameOverScreen(SosModal[str]):
         super().__init__()
         self.state, self.seats = state, seats
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         state = self.state
         ranking = sorted(range(len(self.seats)), key=lambda p: -state.scores[p])
         with Vertical(id="dialog"):

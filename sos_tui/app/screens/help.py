@@ -94,7 +94,7 @@ class HelpScreen(SosModal[None]):
         super().__init__()
         self.keys = keys or []
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Markdown(rules() + "\n# " + _("Keys here") + "\n")
             yield Static(key_table_renderable(self.keys), id="help-keys")

@@ -67,7 +67,7 @@ class Choice(SosModal[bool]):
     def no(self) -> str:
         return _spoken(self._words[2])
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.text, id="text", markup=False)
             with Horizontal(id="buttons"):
@@ -112,7 +112,7 @@ class JoinDialog(SosModal[JoinPlan | None]):
         super().__init__()
         self.default_name = name
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(_(self.WORDS["#url-label"]), id="url-label")
             yield Input(placeholder="ws://192.168.1.5:7531/7f3kq-x9m2c", id="url", max_length=300)

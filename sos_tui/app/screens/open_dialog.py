@@ -101,7 +101,7 @@ class ConfirmDelete(SosModal[bool]):
         super().__init__()
         self.listed = listed
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         info = self.listed.info
         if not info.ok:
             question = _("Delete the unreadable file {name}{players}? It cannot be undone.")
@@ -185,7 +185,7 @@ class OpenDialog(SosModal[GameRecord | None]):
         """The game files listed, in the order shown."""
         return [listed.info for listed in self.listed]
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(id="title")
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)

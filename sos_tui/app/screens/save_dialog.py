@@ -63,7 +63,7 @@ class SaveDialog(SosModal[Path | None]):
         self._default: str | None = None  # the path first offered (kept across a language switch)
         self._no_folder: StorageError | None = None  # why there is no saves folder, if there is none
 
-    def compose(self) -> ComposeResult:
+    def compose_dialog(self) -> ComposeResult:
         record = self.record
         if self._default is None:
             try:
