@@ -161,6 +161,16 @@ def footer_line(app) -> str:
     return strips[-1].text if strips else ""
 
 
+async def footer_shows(pilot, app, words: str) -> str:
+    """Wait until the footer shows ``words`` (it is drawn once the keys of the view in front
+    settle); returns the footer line."""
+    deadline = time.monotonic() + 10
+    while words not in footer_line(app):
+        assert time.monotonic() < deadline, (words, footer_line(app))
+        await pilot.pause(0.05)
+    return footer_line(app)
+
+
 async def test_a_dialog_in_front_shows_its_own_keys_in_the_footer_not_the_boards():
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -168,26 +178,17 @@ async def test_a_dialog_in_front_shows_its_own_keys_in_the_footer_not_the_boards
         board_keys = ("S↔O", "Undo", "Hint")
         for opened_by, keys in (("ctrl+s", "Cancel"), ("ctrl+o", "Delete"), ("question_mark", "Close")):
             await pilot.press(opened_by)
-            deadline = time.monotonic() + 10
-            while keys not in footer_line(app):  # the footer is drawn once the dialog's keys settle
-                assert time.monotonic() < deadline, (opened_by, footer_line(app))
-                await pilot.pause(0.05)
-            assert not any(word in footer_line(app) for word in board_keys), footer_line(app)
+            footer = await footer_shows(pilot, app, keys)
+            assert not any(word in footer for word in board_keys), footer
             await pilot.press("escape")
             await pilot.pause()
         await pilot.press(*GAME_KEYS[5:])  # to the end: the game-over dialog
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
-        deadline = time.monotonic() + 10
-        while "Rematch" not in footer_line(app):
-            assert time.monotonic() < deadline, footer_line(app)
-            await pilot.pause(0.05)
-        assert not any(word in footer_line(app) for word in board_keys), footer_line(app)
+        footer = await footer_shows(pilot, app, "Rematch")
+        assert not any(word in footer for word in board_keys), footer
         await pilot.press("escape")  # back to the board: its keys again
-        deadline = time.monotonic() + 10
-        while "Undo" not in footer_line(app):
-            assert time.monotonic() < deadline, footer_line(app)
-            await pilot.pause(0.05)
+        await footer_shows(pilot, app, "Undo")
 
 
 async def test_setup_screen_starts_with_defaults_on_enter():

@@ -47,7 +47,8 @@ where they are shown."""
 
 
 class Translated:
-    """A screen whose bindings are described in the current language."""
+    """What every screen of the app shares: bindings described in the current language, a redraw
+    on a switch of language, and whether the screen is still open."""
 
     @property
     def active_bindings(self):
