@@ -13,9 +13,10 @@ from typing import TypeVar
 
 from textual.app import ComposeResult
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer
 
 from sos_tui.i18n import N_, _
+
+from .widgets.footer import KeyFooter
 
 Result = TypeVar("Result")
 
@@ -94,7 +95,7 @@ class SosModal(Translated, ModalScreen[Result]):
 
     def compose(self) -> ComposeResult:
         yield from self.compose_dialog()
-        yield Footer()
+        yield KeyFooter()
 
     def compose_dialog(self) -> ComposeResult:
         raise NotImplementedError

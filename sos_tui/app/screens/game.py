@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, cell_name
 from sos_tui.i18n import N_, _, explain
@@ -35,6 +35,7 @@ from sos_tui.session import (
 from ..language import SosScreen
 from ..text import shown
 from ..widgets.board import Board
+from ..widgets.footer import KeyFooter
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
 from .game_over import GameOverScreen
@@ -102,7 +103,7 @@ class GameScreen(SosScreen):
                     GameScreen.letter)
                 yield MoveLog(id="log").data_bind(GameScreen.seats, GameScreen.state)
         yield Static(id="too-small")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._titles()

@@ -8,7 +8,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, DataTable, Footer, Label, Select, Static
+from textual.widgets import Button, DataTable, Label, Select, Static
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord, Mode, PlayerInfo, RecordError
@@ -25,6 +25,7 @@ from sos_tui.storage import (
 
 from ..language import SosScreen
 from ..text import cell, literal, shown
+from ..widgets.footer import KeyFooter
 from .replay import ReplayScreen
 
 ANY = "any"
@@ -205,7 +206,7 @@ class HistoryScreen(SosScreen[GameRecord | None]):
             yield Button("", id="replay", variant="primary")
             yield Button("", id="review")
             yield Button("", id="back")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._words()

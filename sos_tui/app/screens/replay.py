@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Footer, Label, OptionList, ProgressBar, Sparkline
+from textual.widgets import Label, OptionList, ProgressBar, Sparkline
 from textual.widgets.option_list import Option
 
 from sos_tui.ai.review import (
@@ -33,6 +33,7 @@ from sos_tui.storage import StorageError, export_transcript
 from ..language import SosScreen
 from ..text import literal, result_shown, shown
 from ..widgets.board import Board
+from ..widgets.footer import KeyFooter
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
 
@@ -179,7 +180,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
                     yield Label("", id="review-cursor")
                     yield OptionList(id="review-moments")
         yield Label("", id="replay-status")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def board(self) -> Board:

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from sos_tui import storage
 from sos_tui.ai import LEVELS
@@ -29,6 +29,7 @@ from sos_tui.i18n import LANGUAGES, N_, _, explain, language, level_name, mode_n
 
 from ..language import SosScreen
 from ..text import ShowHidden, literal, shown
+from ..widgets.footer import KeyFooter
 
 MAX_SEATS = MAX_PLAYERS
 
@@ -114,6 +115,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
         Binding("ctrl+s", "start", N_("Start"), show=True, priority=True),
         Binding("escape", "back", N_("Back"), show=False),
     ]
+    AUTO_FOCUS = "#start"  # not the first focusable, the form's scroll: styling it is styling it all
 
     def __init__(self, previous: GameRecord | None = None, setup: dict | None = None) -> None:
         super().__init__()
@@ -183,12 +185,11 @@ class SetupScreen(SosScreen[GameRecord | None]):
             with Horizontal(id="net-buttons"):
                 yield Button(_("Host over the network…"), id="host")
                 yield Button(_("Join a game…"), id="join")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show_seats(self.query_one("#count", Select).value)
         self._show_resume(None)
-        self.query_one("#start", Button).focus()
         self._find_resumable()
 
     # -- the language -----------------------------------------------------------------------
