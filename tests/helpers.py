@@ -8,6 +8,7 @@ from textual.geometry import Offset
 
 from sos_tui.app import SosApp
 from sos_tui.app.widgets.board import Board
+from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 
 
@@ -45,6 +46,12 @@ def board_of(app: SosApp) -> Board:
 def board_text(app: SosApp) -> list[str]:
     board = board_of(app)
     return [board.render_line(y).text.rstrip() for y in range(board.size.height)]
+
+
+def scoreboard_text(app: SosApp) -> str:
+    """The game screen's scoreboard as drawn, line by line."""
+    scoreboard = app.game_screen.query_one(Scoreboard)
+    return "\n".join(scoreboard.render_line(y).text for y in range(scoreboard.size.height))
 
 
 def click_offset(board: Board, row: int, col: int) -> Offset:

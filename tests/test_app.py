@@ -12,17 +12,13 @@ from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameState, Move
 
-from .helpers import board_of, board_text, click_offset, make_app
+from .helpers import board_of, board_text, click_offset, make_app, scoreboard_text
 
 # A whole 3x3 general game: Ana scores row 1; Bo then chains five SOSs and wins 5 to 1.
 GAME = [(0, 0, "S"), (0, 1, "O"), (0, 2, "S"), (1, 1, "O"), (2, 2, "S"), (2, 0, "S"), (2, 1, "O"),
         (1, 0, "O"), (1, 2, "O")]
 GAME_KEYS = ["s", "right", "o", "right", "s", "down", "left", "o", "down", "right", "s", "left", "left",
              "s", "right", "o", "up", "left", "o", "right", "right", "o"]
-
-
-def scoreboard_text(app) -> str:
-    return str(app.game_screen.query_one(Scoreboard).render())
 
 
 async def test_whole_game_by_keyboard_ends_in_the_game_over_dialog():
@@ -69,6 +65,33 @@ async def test_a_move_on_a_taken_cell_is_refused_with_a_message_and_changes_noth
         await pilot.pause()
         assert app.state is before
         assert [n.message for n in app.notices] == ["a1 already holds S: choose an empty cell."]
+
+
+async def test_the_scoreboard_drawn_move_by_move_is_the_scoreboard_drawn_afresh():
+    """A move draws again only the scoreboard lines it changes: after each key of a whole game
+    (turns, scores, a move again banner, the letter, the end), what the screen shows of the
+    scoreboard is what drawing all of it again shows."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.game_screen
+        scoreboard = screen.query_one(Scoreboard)
+
+        def drawn() -> list[str]:
+            region = scoreboard.region
+            strips = screen._compositor.render_strips()
+            return [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
+
+        seen = set()
+        for key in ["tab", "tab", *GAME_KEYS]:
+            await pilot.press(key)
+            await pilot.pause()
+            now = drawn()
+            scoreboard.redraw()
+            await pilot.pause()
+            assert drawn() == now, key
+            seen.add(len(now))
+        assert "Game over: Bo wins" in "".join(now)
+        assert len(seen) == 2  # the end of the game took lines away, and the layout followed
 
 
 async def test_tab_toggles_the_selected_letter_shown_on_screen():

@@ -9,7 +9,7 @@ from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.engine import GameState, Move
 
-from .helpers import board_of, make_app
+from .helpers import board_of, make_app, scoreboard_text
 
 
 async def wait_for_human(app, pilot, seconds: float = 20) -> None:
@@ -72,7 +72,7 @@ async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_huma
         cursor = board.cursor
         await pilot.press("down")  # the UI answers while it thinks
         assert board.cursor == (cursor[0] + 1, cursor[1])
-        assert "is thinking" in str(app.game_screen.query_one("#scoreboard").render())
+        assert "is thinking" in scoreboard_text(app)
         await pilot.press("question_mark")
         assert type(app.screen).__name__ == "HelpScreen"
         await pilot.press("escape")

@@ -16,7 +16,7 @@ from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
 from sos_tui.storage import History, history_db_path
 
-from .helpers import make_app, recording
+from .helpers import make_app, recording, scoreboard_text
 
 SIMPLE_WIN = ["s", "right", "o", "right", "s"]  # 3x3 simple: S a1, O b1, S c1 wins for Ana
 
@@ -38,7 +38,7 @@ async def test_a_killed_search_process_is_replaced_and_the_computer_moves():
         await until(pilot, lambda: app.state.move_count >= 2, 60)
         assert app.state.movers[1] == 1
         assert any("process stopped" in n.message for n in app.notices)
-        assert "is thinking" not in str(app.game_screen.query_one("#scoreboard").render())
+        assert "is thinking" not in scoreboard_text(app)
 
 
 async def test_a_computer_that_cannot_move_pauses_its_seat_with_a_key_to_try_again():
@@ -49,7 +49,7 @@ async def test_a_computer_that_cannot_move_pauses_its_seat_with_a_key_to_try_aga
         await until(pilot, lambda: app.session.paused)
         [notice] = [n for n in app.notices if n.severity == "error"]
         assert "Bot could not move" in notice.message and "Press p to try again" in notice.message
-        assert "Paused — p to resume" in str(app.game_screen.query_one("#scoreboard").render())
+        assert "Paused — p to resume" in scoreboard_text(app)
         await pilot.press("s")  # a person still cannot move for it
         assert app.state.move_count == 1
 

@@ -19,13 +19,13 @@ from sos_tui.app.screens.net_game import Choice, NetGameScreen
 from sos_tui.app.text import names_list, result_shown
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
-from sos_tui.app.widgets.scoreboard import Scoreboard, seat_label
+from sos_tui.app.widgets.scoreboard import seat_label
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 from sos_tui.i18n import level_name, mode_name
 from sos_tui.net import SeatSpec
 from sos_tui.net.run import HostPlan
 
-from .helpers import make_app, recording
+from .helpers import make_app, recording, scoreboard_text
 from .test_app import GAME, GAME_KEYS
 from .test_net_app import until
 
@@ -234,7 +234,7 @@ async def test_the_game_screen_fits_80x24_in_malay():
         shown = "\n".join(lines)
         for row in range(1, 7):
             assert re.search(rf"│\s*{row}\s+·", shown), row
-        scoreboard = str(screen.query_one(Scoreboard).render())
+        scoreboard = scoreboard_text(app)
         for words in ("SOS · umum · 6x6", "Computer 2 (pakar)", "Giliran Aminah", "Huruf:  S  o   tab"):
             assert words in scoreboard and words in shown, words
         assert "…" not in scoreboard  # nothing cut

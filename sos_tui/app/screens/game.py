@@ -118,7 +118,7 @@ class GameScreen(SosScreen):
         """Draw every word again in the new language, in place: composing the screen again would
         lose the board's cursor, its hint and selected letter, and the log's position."""
         self._titles()
-        self.query_one(Scoreboard).refresh(layout=True)
+        self.query_one(Scoreboard).redraw()
         self.query_one(MoveLog).refresh()
         if self.has_class("-too-small"):
             self.on_resize()

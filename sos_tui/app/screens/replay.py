@@ -210,7 +210,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
             return
         self.query_one("#replay-title", Label).update(self._title())
         self._words()
-        self.query_one(Scoreboard).refresh()
+        self.query_one(Scoreboard).redraw()
         self.move_log.refresh()
         self._show_status()
         if self.reviews or self.reviewing:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
+from textual.geometry import Region, Size
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from sos_tui.engine import GameState, PlayerInfo
@@ -32,7 +34,11 @@ def last_move_points(state: GameState) -> int:
 
 
 class Scoreboard(ThemedStyles, Widget):
-    """Rendered from the attributes pushed into it; it owns no game state."""
+    """Rendered from the attributes pushed into it; it owns no game state.
+
+    Drawn line by line (Textual's Line API): a move changes two or three of its lines (whose turn,
+    a score, the status), and only those are drawn again. Drawing all of it on every move was a
+    good part of what writing a letter cost on a big board (``benchmarks/ui.py``)."""
 
     COMPONENT_CLASSES = {
         "scoreboard--title",
@@ -43,34 +49,87 @@ class Scoreboard(ThemedStyles, Widget):
         *(f"scoreboard--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
-    # The height follows the text (``height: auto``): what can change the number of lines lays out again.
-    # A layout pass costs tens of milliseconds on a big board, so a move lays out only when it
-    # changes the number of lines (the game ends, or starts again): see watch_state.
-    state: reactive[GameState | None] = reactive(None)
-    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), layout=True)
-    letter: reactive[str] = reactive("S")
-    thinking: reactive[bool] = reactive(False)
-    paused: reactive[bool] = reactive(False, layout=True)
-    live: reactive[bool] = reactive(True, layout=True)  # False in a replay: no one is about to move
-    _frame: reactive[int] = reactive(0)
+    # The height follows the text (``height: auto``): only a change in the number of lines lays the
+    # screen out again (the game ends, or starts again, or a seat or pause line comes or goes). A
+    # layout pass costs tens of milliseconds on a big board.
+    state: reactive[GameState | None] = reactive(None, repaint=False)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), repaint=False)
+    letter: reactive[str] = reactive("S", repaint=False)
+    thinking: reactive[bool] = reactive(False, repaint=False)
+    paused: reactive[bool] = reactive(False, repaint=False)
+    live: reactive[bool] = reactive(True, repaint=False)  # False in a replay: no one is about to move
+    _frame: reactive[int] = reactive(0, repaint=False)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._lines: list[Text] | None = None  # what is drawn, line by line; None: to be worked out
+        self._strips: dict[int, Strip] = {}  # lines drawn at self._width
+        self._width = 0
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
-
-    def watch_state(self, old: GameState | None, new: GameState | None) -> None:
-        if (old is None or old.is_over) != (new is None or new.is_over):
-            self.refresh(layout=True)
 
     def watch_thinking(self, thinking: bool) -> None:
         if thinking:
             self._spinner.resume()
         else:
             self._spinner.pause()
+        self._changed()
+
+    def _watch_state(self) -> None:
+        self._changed()
+
+    _watch_seats = _watch_letter = _watch_paused = _watch_live = _watch__frame = _watch_state
 
     def _spin(self) -> None:
         self._frame += 1
 
-    def render(self) -> Text:
+    def redraw(self) -> None:
+        """Draw every line again (the words changed language)."""
+        self._lines = None
+        self.refresh(layout=True)
+
+    def _changed(self) -> None:
+        """Draw again the lines that changed; lay out again if their number changed."""
+        if self._lines is None:
+            return  # not drawn yet, or to be drawn whole
+        lines = self.lines()
+        if len(lines) != len(self._lines):
+            self.redraw()
+            return
+        for y, (old, new) in enumerate(zip(self._lines, lines, strict=True)):
+            if old != new:
+                self._strips.pop(y, None)
+                self.refresh(Region(0, y, self._width, 1))
+        self._lines = lines
+
+    def notify_style_update(self) -> None:
+        self._lines = None  # drawn with the old styles
+        super().notify_style_update()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines())
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if self._lines is None or width != self._width:
+            self._lines = self.lines()
+            self._strips.clear()
+            self._width = width
+        strip = self._strips.get(y)
+        if strip is None:
+            line = self._lines[y].copy() if y < len(self._lines) else Text()
+            line.truncate(width, overflow="ellipsis")
+            strip = Strip(line.render(self.app.console)).apply_style(self.rich_style)
+            strip = self._strips[y] = strip.adjust_cell_length(width, self.rich_style)
+        return strip
+
+    def lines(self) -> list[Text]:
+        """What the scoreboard says, line by line."""
+        return self.text().split("\n", allow_blank=True)
+
+    def text(self) -> Text:
+        """What the scoreboard says: the title, a line a player, the status."""
         state, seats = self.state, self.seats
         text = Text(no_wrap=True, overflow="ellipsis")
         if state is None or len(seats) != state.players:
