@@ -457,6 +457,26 @@ async def test_a_scrolled_move_log_repaints_the_line_of_the_row_that_changed():
         assert {region.y for region in painted} >= {1}
 
 
+async def test_a_long_game_keeps_every_move_of_the_log_in_reach_as_it_grows():
+    # 64 moves in a log 16 lines high: its scrollable height grows past the view in steps, and
+    # at every move the latest one is on screen and the first can be scrolled back to
+    moves = [m for m in GameState.new(8).legal_moves() if m.letter == "O"]  # no SOS: turns alternate
+    app = make_app(size=8)
+    async with app.run_test(size=(100, 24)) as pilot:
+        log = app.game_screen.query_one(MoveLog)
+        view = log.scrollable_content_region.height - 1  # rows under the pinned header
+        for count, move in enumerate(moves, 1):
+            assert app.game_screen.apply(move)
+            await pilot.pause()
+            shown = [log.render_line(y).text for y in range(1, view + 1)]
+            assert any(f"{count} " in line and str(move) in line for line in shown), (count, shown)
+            assert log.max_scroll_y >= count - view  # scrolled to the top, row 1 is first
+        assert log.show_vertical_scrollbar and count == 64
+        log.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert str(moves[0]) in log.render_line(1).text
+
+
 async def test_a_theme_switch_recolours_the_scoreboard_and_the_board():
     app = make_app(size=3)
     async with app.run_test(size=(100, 30)) as pilot:
