@@ -50,8 +50,8 @@ class Scoreboard(ThemedStyles, Widget):
     }
 
     # The height follows the text (``height: auto``): only a change in the number of lines lays the
-    # screen out again (the game ends, or starts again, or a seat or pause line comes or goes). A
-    # layout pass costs tens of milliseconds on a big board.
+    # screen out again (the game ends or starts again, the seats change, a replay or live game is
+    # shown). A layout pass costs tens of milliseconds on a big board.
     state: reactive[GameState | None] = reactive(None, repaint=False)
     seats: reactive[tuple[PlayerInfo, ...]] = reactive((), repaint=False)
     letter: reactive[str] = reactive("S", repaint=False)
