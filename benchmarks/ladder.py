@@ -1,21 +1,56 @@
 """The ladder table of docs/ai.md: each level against the one below, as Markdown rows.
 
-    .venv/bin/python benchmarks/ladder.py [--games 200] [--seed 1] [--jobs 1] [ROW ...]
+    .venv/bin/python benchmarks/ladder.py [--games 200] [--seed 1] [--jobs 1] [--record DIR] [ROW ...]
 
 A ROW is ``A:B:SIZE:MODE`` (default: the nine rows of docs/ai.md, medium:easy:6:general ...).
 Each row is printed as soon as its games are played; the games are those of
 ``sos-tui arena A B --size SIZE --mode MODE --games G --seed S``.
+
+With ``--record DIR`` every finished game is appended to ``DIR/A-B-SIZE-MODE-sS.jsonl`` and a
+later run plays only the games not yet there, so a row of several hours can be played in
+parts (with fixed budgets a game depends only on its number). The file's first line holds a
+fingerprint of the code that plays (``sos_tui/ai`` and ``sos_tui/engine``); a run with other
+code refuses to add to it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
+from pathlib import Path
 
-from sos_tui.ai.arena import Match, Tally, run
+from sos_tui.ai.arena import GameResult, Match, Tally, run
 
 ROWS = [f"{a}:{b}:{board}" for a, b in (("medium", "easy"), ("hard", "medium"), ("expert", "hard"))
         for board in ("6:general", "6:simple", "8:general")]
+PACKAGE = Path(__file__).resolve().parent.parent / "sos_tui"
+
+
+def fingerprint() -> str:
+    """A hash of the sources a game's moves depend on."""
+    digest = hashlib.sha256()
+    for path in sorted([*PACKAGE.glob("ai/*.py"), *PACKAGE.glob("engine/*.py")]):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def recorded(path: Path, code: str) -> list[GameResult]:
+    """The games already in ``path`` (creating it, headed by ``code``, if it is new)."""
+    if not path.exists():
+        path.write_text(json.dumps({"code": code}) + "\n")
+        return []
+    header, *lines = path.read_text().splitlines()
+    if json.loads(header)["code"] != code:
+        sys.exit(f"{path}: recorded with other code ({json.loads(header)['code']}, now {code}); "
+                 "move it away to start again")
+    games = []
+    for line in lines:
+        game = json.loads(line)
+        games.append(GameResult(game["number"], game["a_first"], game["result"], tuple(game["scores"]),
+                                tuple(game["a_seconds"]), tuple(game["b_seconds"])))
+    return games
 
 
 def row(tally: Tally) -> str:
@@ -33,7 +68,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--record", type=Path, metavar="DIR")
     args = parser.parse_args(argv)
+    code = fingerprint()
     print("| pairing (A vs B) | board | games | A: W / D / L | A's score rate (95% CI) "
           "| median / max s per move, A | B |")
     print("|---|---|---|---|---|---|---|", flush=True)
@@ -41,8 +78,21 @@ def main(argv: list[str]) -> int:
         a, b, size, mode = spec.split(":")
         match = Match(a, b, int(size), mode, args.games, args.seed)
         tally = Tally(match)
-        for game in run(match, args.jobs):
+        done: set[int] = set()
+        record = None
+        if args.record:
+            args.record.mkdir(parents=True, exist_ok=True)
+            record = args.record / f"{a}-{b}-{size}-{mode}-s{args.seed}.jsonl"
+            for game in recorded(record, code):
+                if game.number < args.games and game.number not in done:
+                    done.add(game.number)
+                    tally.add(game)
+        todo = [n for n in range(args.games) if n not in done]
+        for game in run(match, min(args.jobs, max(1, len(todo))), todo) if todo else ():
             tally.add(game)
+            if record:
+                with record.open("a") as out:
+                    out.write(json.dumps(game._asdict()) + "\n")
         print(row(tally), flush=True)
     return 0
 

@@ -36,6 +36,33 @@ def test_two_jobs_play_the_same_games():
     assert sorted(g[:4] for g in run(match, jobs=2)) == [g[:4] for g in run(match)]
 
 
+def test_a_run_of_chosen_games_plays_those_games_of_the_match():
+    match = Match("medium", "easy", size=3, games=6, seed=3)
+    whole = {g.number: g[:4] for g in run(match)}
+    assert [g[:4] for g in run(match, numbers=[4, 1])] == [whole[4], whole[1]]
+    assert sorted(g[:4] for g in run(match, jobs=2, numbers=[5, 0, 2])) == [whole[0], whole[2], whole[5]]
+
+
+def test_the_ladder_resumes_a_recorded_row_and_refuses_other_code(tmp_path):
+    ladder = [sys.executable, str(Path(__file__).parent.parent / "benchmarks" / "ladder.py"),
+              "--record", str(tmp_path), "medium:easy:3:simple"]
+    first = subprocess.run([*ladder, "--games", "3"], capture_output=True, text=True, check=True)
+    assert "| medium vs easy | 3x3 simple | 3 |" in first.stdout
+    record = tmp_path / "medium-easy-3-simple-s1.jsonl"
+    assert [json.loads(line)["number"] for line in record.read_text().splitlines()[1:]] == [0, 1, 2]
+    whole = subprocess.run([*ladder, "--games", "5"], capture_output=True, text=True, check=True)
+    assert [json.loads(line)["number"] for line in record.read_text().splitlines()[1:]] == [0, 1, 2, 3, 4]
+    fresh = subprocess.run([*ladder[:3], str(tmp_path / "fresh"), ladder[4], "--games", "5"],
+                           capture_output=True, text=True, check=True)
+    row = whole.stdout.splitlines()[-1].split("|")[:6]
+    assert row == fresh.stdout.splitlines()[-1].split("|")[:6]  # the same games, results and rate
+    lines = record.read_text().splitlines()
+    record.write_text("\n".join([json.dumps({"code": "elsewhere"}), *lines[1:]]) + "\n")
+    refused = subprocess.run([*ladder, "--games", "6"], capture_output=True, text=True)
+    assert refused.returncode == 1 and "recorded with other code" in refused.stderr
+    assert len(record.read_text().splitlines()) == 6  # nothing added
+
+
 def test_arena_prints_each_game_and_the_report(capsys):
     assert main(["arena", "medium", "easy", "--size", "4", "--games", "4", "--seed", "1"]) == 0
     out, err = capsys.readouterr()

@@ -23,7 +23,7 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -115,27 +115,29 @@ def max_jobs(games: int) -> int:
     return max(1, min(os.cpu_count() or 1, games))
 
 
-def run(match: Match, jobs: int = 1) -> Iterator[GameResult]:
+def run(match: Match, jobs: int = 1, numbers: Sequence[int] | None = None) -> Iterator[GameResult]:
     """Each game's result as soon as it finishes (in ``jobs`` worker processes if more than one,
-    so not in order). Raises ValueError unless 1 <= jobs <= the cores and the games. Closing
-    the iterator (or an exception while waiting) stops the workers at once."""
+    so not in order): all the match's games, or only those ``numbers``. Raises ValueError
+    unless 1 <= jobs <= the cores and the games. Closing the iterator (or an exception while
+    waiting) stops the workers at once."""
     if not 1 <= jobs <= max_jobs(match.games):
         raise ValueError(_("--jobs must be from 1 to {most} (the cores, and no more than the games), "
                            "not {jobs}").format(most=max_jobs(match.games), jobs=jobs))
-    return _serial(match) if jobs == 1 else _parallel(match, jobs)
+    numbers = range(match.games) if numbers is None else numbers
+    return _serial(match, numbers) if jobs == 1 else _parallel(match, jobs, numbers)
 
 
-def _serial(match: Match) -> Iterator[GameResult]:
-    for number in range(match.games):
+def _serial(match: Match, numbers: Sequence[int]) -> Iterator[GameResult]:
+    for number in numbers:
         yield play_game(match, number)
 
 
-def _parallel(match: Match, jobs: int) -> Iterator[GameResult]:
+def _parallel(match: Match, jobs: int, numbers: Sequence[int]) -> Iterator[GameResult]:
     context = multiprocessing.get_context("spawn")
     pool = context.Pool(jobs, initializer=_watch_parent, initargs=(os.getpid(),))
     try:
-        results = pool.imap_unordered(_play, ((match, number) for number in range(match.games)))
-        for _number in range(match.games):
+        results = pool.imap_unordered(_play, ((match, number) for number in numbers))
+        for _number in numbers:
             while True:  # wait in short steps, so that ctrl+c is noticed at once
                 try:
                     result = results.next(timeout=0.1)
