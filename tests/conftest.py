@@ -1,6 +1,7 @@
 """Every test gets its own data and config folders, so no test reads or writes the player's saves,
 history or settings."""
 
+import gc
 import time
 from pathlib import Path
 
@@ -13,6 +14,14 @@ import textual._wait
 # suite spends far less of its time asleep.
 textual._wait.SLEEP_GRANULARITY = 0.005
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+
+# An app test makes millions of short-lived objects (a Strip per line drawn, with five caches
+# each). With Python's default thresholds (700, 10, 10) the collector runs hundreds of times a
+# second and every 100th run walks the whole heap (pytest, hypothesis, Textual, ...). Freezing
+# what the imports made and collecting the young generation 70 times less often cuts the suite's
+# CPU time by about an eighth; cycles are still collected, so memory stays bounded.
+gc.freeze()
+gc.set_threshold(50_000, 20, 20)
 
 
 @pytest.fixture(autouse=True)
