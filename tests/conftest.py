@@ -10,10 +10,12 @@ import textual._wait
 
 # Pilot decides that the app has done what a key asked once a sleep passes with (next to) no CPU
 # used: by default a 20 ms sleep, so every key costs a test at least 40-90 ms of waiting. A 5 ms
-# sleep with the same idle ratio (1/20 of it) waits as surely for an app that is working, and the
-# suite spends far less of its time asleep.
+# sleep waits as surely for an app that is working (a busy app uses the whole 5 ms), and the suite
+# spends far less of its time asleep. The idle bar is 1/10 of the sleep, not Textual's 1/20: an
+# idle app's event loop uses 0.2-0.4 ms of CPU per 5 ms, so at 1/20 a wait often ran on to its
+# 1 s limit (the input storm test: 17 s of wall clock for 4.6 s of CPU).
 textual._wait.SLEEP_GRANULARITY = 0.005
-textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 10
 
 # An app test makes millions of short-lived objects (a Strip per line drawn, with five caches
 # each). With Python's default thresholds (700, 10, 10) the collector runs hundreds of times a
