@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+from textual.css.stylesheet import Stylesheet
 
 # Pilot decides that the app has done what a key asked once a sleep passes with (next to) no CPU
 # used: by default a 20 ms sleep, so every key costs a test at least 40-90 ms of waiting. A 5 ms
@@ -24,6 +25,22 @@ textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 10
 # CPU time by about an eighth; cycles are still collected, so memory stays bounded.
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)
+
+# Each app parses all its CSS afresh (Textual caches the parse per stylesheet, and each app has
+# its own): some 6% of an app test's CPU. The same CSS with the same variables (the theme's)
+# parses to the same rules, so here one parse serves every app of the test process.
+_parsed: dict[tuple, list] = {}
+_parse_rules = Stylesheet._parse_rules
+
+
+def _parse_rules_once(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+    key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
+    if key not in _parsed:
+        _parsed[key] = _parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+    return _parsed[key]
+
+
+Stylesheet._parse_rules = _parse_rules_once
 
 
 @pytest.fixture(autouse=True)
