@@ -227,6 +227,35 @@ async def test_setup_screen_starts_with_defaults_on_enter():
         assert [p.name for p in app.game.players] == ["Player 1", "Player 2"]
 
 
+async def test_the_seats_follow_the_count_of_players_and_keep_what_was_typed():
+    from textual.widgets import Input, Select
+
+    from sos_tui.app import SosApp
+
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        shown = lambda: [row.id for row in screen.query(".seat") if row.display]  # noqa: E731
+        assert shown() == ["seat-0", "seat-1"]
+        screen.query_one("#count", Select).value = 4
+        await pilot.pause()
+        assert shown() == ["seat-0", "seat-1", "seat-2", "seat-3"]
+        assert screen.query_one("#name-3", Input).value == "Player 4"
+        screen.query_one("#name-3", Input).focus()
+        await pilot.press("ctrl+u", "D", "e", "e")
+        screen.query_one("#kind-2", Select).value = "easy"
+        screen.query_one("#count", Select).value = 2
+        await pilot.pause()
+        assert shown() == ["seat-0", "seat-1"]
+        screen.query_one("#count", Select).value = 5
+        await pilot.pause()
+        assert shown() == ["seat-0", "seat-1", "seat-2", "seat-3", "seat-4"]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert [(p.name, p.level) for p in app.game.players] == [
+            ("Player 1", None), ("Player 2", None), ("Player 3", "easy"), ("Dee", None), ("Player 5", None)]
+
+
 async def test_help_opens_with_question_mark_and_f1():
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:

@@ -124,6 +124,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
         self._refused: tuple[str, ...] | None = None  # the names when a start was last refused
         self._form: dict | None = None  # what the player had entered, kept across a language switch
         self._defaults: list[str] = []  # the names prefilled in the current language
+        self._seat_form: tuple[list[str], list[str]] = ([], [])  # each seat's first name and kind
 
     def compose(self) -> ComposeResult:
         prev = self.previous
@@ -163,14 +164,9 @@ class SetupScreen(SosScreen[GameRecord | None]):
                 yield Label(_("Players"), classes="setup-label")
                 yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=form["count"],
                              allow_blank=False, id="count", compact=True)
-            with Vertical(id="seats"):
-                for i in range(MAX_SEATS):
-                    with Horizontal(classes="setup-row seat", id=f"seat-{i}"):
-                        yield Label(_("Seat {n}").format(n=i + 1), classes=f"setup-label player-{i + 1}")
-                        yield Input(names[i], placeholder=self._defaults[i], max_length=MAX_NAME,
-                                    id=f"name-{i}", compact=True, highlighter=ShowHidden())
-                        yield Select(kind_options(), value=kinds[i], allow_blank=False, id=f"kind-{i}",
-                                     compact=True)
+            self._seat_form = names, kinds
+            # only the seats in play: the others are made when the count of players grows
+            yield Vertical(*(self._seat_row(i) for i in range(int(form["count"]))), id="seats")
             with Horizontal(classes="setup-row", id="language-row"):
                 yield Label(_("Language"), classes="setup-label")
                 # each language by its own name, so a player finds theirs whatever is shown now
@@ -187,6 +183,15 @@ class SetupScreen(SosScreen[GameRecord | None]):
                 yield Button(_("Join a game…"), id="join")
         yield KeyFooter()
 
+    def _seat_row(self, i: int) -> Horizontal:
+        names, kinds = self._seat_form
+        return Horizontal(
+            Label(_("Seat {n}").format(n=i + 1), classes=f"setup-label player-{i + 1}"),
+            Input(names[i], placeholder=self._defaults[i], max_length=MAX_NAME, id=f"name-{i}", compact=True,
+                  highlighter=ShowHidden()),
+            Select(kind_options(), value=kinds[i], allow_blank=False, id=f"kind-{i}", compact=True),
+            classes="setup-row seat", id=f"seat-{i}")
+
     def on_mount(self) -> None:
         self._show_seats(self.query_one("#count", Select).value)
         self._show_resume(None)
@@ -194,13 +199,15 @@ class SetupScreen(SosScreen[GameRecord | None]):
 
     # -- the language -----------------------------------------------------------------------
     def _snapshot(self) -> dict:
-        """What the player has entered: size, mode, number of seats, each seat's name and kind."""
+        """What the player has entered: size, mode, number of seats, each seat's name and kind (as
+        first filled in, for a seat never shown)."""
+        rows, (names, kinds) = self.query_one("#seats").children, self._seat_form
         return {
             "size": self.query_one("#size", Select).value,
             "mode": self.query_one("#mode", Select).value,
             "count": self.query_one("#count", Select).value,
-            "names": [self.query_one(f"#name-{i}", Input).value for i in range(MAX_SEATS)],
-            "kinds": [self.query_one(f"#kind-{i}", Select).value for i in range(MAX_SEATS)],
+            "names": [*(row.query_one(Input).value for row in rows), *names[len(rows):]],
+            "kinds": [*(row.query_one(Select).value for row in rows), *kinds[len(rows):]],
             "defaults": list(self._defaults),
         }
 
@@ -255,8 +262,13 @@ class SetupScreen(SosScreen[GameRecord | None]):
                 self.query_one("#continue", Button).focus()
 
     def _show_seats(self, count) -> None:
-        for i in range(MAX_SEATS):
-            self.query_one(f"#seat-{i}").display = i < int(count)
+        """Show the first ``count`` seats, making those never shown yet; a seat hidden again keeps
+        what was entered in it."""
+        seats = self.query_one("#seats")
+        if int(count) > len(seats.children):
+            seats.mount_all(self._seat_row(i) for i in range(len(seats.children), int(count)))
+        for i, row in enumerate(seats.children):
+            row.display = i < int(count)
 
     def game(self) -> GameRecord:
         """The new game the screen describes. Raises SeatError naming the seat and the rule a name
