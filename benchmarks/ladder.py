@@ -9,8 +9,8 @@ Each row is printed as soon as its games are played; the games are those of
 With ``--record DIR`` every finished game is appended to ``DIR/A-B-SIZE-MODE-sS.jsonl`` and a
 later run plays only the games not yet there, so a row of several hours can be played in
 parts (with fixed budgets a game depends only on its number). The file's first line holds a
-fingerprint of the code that plays (``sos_tui/ai`` and ``sos_tui/engine``); a run with other
-code refuses to add to it.
+fingerprint of the code that plays (the rules, the players and their searches: ``PLAYS``); a
+run with other code refuses to add to it.
 """
 
 from __future__ import annotations
@@ -28,10 +28,16 @@ ROWS = [f"{a}:{b}:{board}" for a, b in (("medium", "easy"), ("hard", "medium"), 
 PACKAGE = Path(__file__).resolve().parent.parent / "sos_tui"
 
 
+# what a game of the arena runs: the rules, the players and their searches (not review, text, records)
+PLAYS = ["engine/rules.py", *(f"ai/{name}.py" for name in (
+    "__init__", "arena", "bitboard", "book", "book_data", "budget", "levels", "players", "safe_game",
+    "search", "solver", "table"))]
+
+
 def fingerprint() -> str:
     """A hash of the sources a game's moves depend on."""
     digest = hashlib.sha256()
-    for path in sorted([*PACKAGE.glob("ai/*.py"), *PACKAGE.glob("engine/*.py")]):
+    for path in sorted(PACKAGE / name for name in PLAYS):
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 

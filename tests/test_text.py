@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sos_tui.engine import printable, shorten
 
@@ -28,6 +32,19 @@ def test_printable_escapes_what_a_terminal_would_act_on(text, shown):
 def test_printable_of_a_megabyte():
     text = "\x1b" * (1 << 20)
     assert printable(text) == "\\x1b" * (1 << 20)
+
+
+@given(st.text(st.characters(codec=None, exclude_categories=())))
+def test_printable_is_each_character_as_itself_or_its_python_escape(text):
+    # the definition, character by character; printable works it out once per character
+    def shown(c: str) -> str:
+        if unicodedata.category(c) not in {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}:
+            return c
+        return f"\\x{ord(c):02x}" if ord(c) <= 0xff else c.encode("unicode_escape").decode()
+
+    expected = "".join(shown(c) for c in text)
+    assert printable(text) == expected
+    assert printable(text) == printable(text)  # the same again, from what it worked out
 
 
 def test_shorten():

@@ -34,13 +34,28 @@ def escape(char: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+class _Shown(dict):
+    """Code point -> how ``printable`` writes it, worked out once per character (a name of a
+    megabyte of escape characters is one ``str.translate``, not a million Python calls)."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        shown = escape(char) if is_hidden(char) else char
+        if len(self) < 0x10000:  # bounded, whatever text comes
+            self[code] = shown
+        return shown
+
+
+_SHOWN = _Shown()
+
+
 def printable(text: str) -> str:
     """``text`` with every control, format, private-use, unassigned, surrogate or line-separator
     character written as its escape; ordinary Unicode (accents, CJK, emoji) is kept."""
     text = str(text)
     if text.isprintable():  # the common case, and fast
         return text
-    return "".join(escape(c) if is_hidden(c) else c for c in text)
+    return text.translate(_SHOWN)
 
 
 def shorten(text: str, limit: int) -> str:
