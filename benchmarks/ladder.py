@@ -47,7 +47,11 @@ def recorded(path: Path, code: str) -> list[GameResult]:
     if not path.exists():
         path.write_text(json.dumps({"code": code}) + "\n")
         return []
-    header, *lines = path.read_text().splitlines()
+    text = path.read_text()
+    if not text.endswith("\n"):  # a run was stopped while it wrote a game: that game is played again
+        text = text[: text.rfind("\n") + 1]
+        path.write_text(text)
+    header, *lines = text.splitlines()
     if json.loads(header)["code"] != code:
         sys.exit(f"{path}: recorded with other code ({json.loads(header)['code']}, now {code}); "
                  "move it away to start again")

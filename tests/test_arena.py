@@ -56,11 +56,16 @@ def test_the_ladder_resumes_a_recorded_row_and_refuses_other_code(tmp_path):
                            capture_output=True, text=True, check=True)
     row = whole.stdout.splitlines()[-1].split("|")[:6]
     assert row == fresh.stdout.splitlines()[-1].split("|")[:6]  # the same games, results and rate
+    with record.open("a") as out:  # a run stopped while it wrote game 5
+        out.write('{"number": 5, "a_fi')
+    cut = subprocess.run([*ladder, "--games", "6"], capture_output=True, text=True, check=True)
+    assert "| medium vs easy | 3x3 simple | 6 |" in cut.stdout
+    assert [json.loads(line)["number"] for line in record.read_text().splitlines()[1:]] == [0, 1, 2, 3, 4, 5]
     lines = record.read_text().splitlines()
     record.write_text("\n".join([json.dumps({"code": "elsewhere"}), *lines[1:]]) + "\n")
-    refused = subprocess.run([*ladder, "--games", "6"], capture_output=True, text=True)
+    refused = subprocess.run([*ladder, "--games", "7"], capture_output=True, text=True)
     assert refused.returncode == 1 and "recorded with other code" in refused.stderr
-    assert len(record.read_text().splitlines()) == 6  # nothing added
+    assert len(record.read_text().splitlines()) == 7  # nothing added
 
 
 def test_arena_prints_each_game_and_the_report(capsys):
