@@ -253,7 +253,7 @@ async def test_the_seats_follow_the_count_of_players_and_keep_what_was_typed():
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert [(p.name, p.level) for p in app.game.players] == [
-            ("Player 1", None), ("Player 2", None), ("Player 3", "easy"), ("Dee", None), ("Player 5", None)]
+            ("Player 1", None), ("Player 2", None), ("Computer 3", "easy"), ("Dee", None), ("Player 5", None)]
 
 
 async def test_help_opens_with_question_mark_and_f1():

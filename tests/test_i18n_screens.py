@@ -150,7 +150,7 @@ async def test_setup_switches_language_with_keys_keeps_the_form_and_remembers_th
         assert app.screen is screen  # the same screen, drawn again
         assert str(screen.query_one("#start", Button).label) == "Mula"
         assert screen.query_one("#name-0", Input).value == "Siti"
-        assert screen.query_one("#name-1", Input).value == "Pemain 2"  # an untouched default follows
+        assert screen.query_one("#name-1", Input).value == "Komputer 2"  # an untouched default follows
         assert screen.query_one("#size", Select).value == 8
         assert screen.query_one("#mode", Select).value == "simple"
         assert screen.query_one("#count", Select).value == 3
@@ -162,7 +162,7 @@ async def test_setup_switches_language_with_keys_keeps_the_form_and_remembers_th
         await choose("en")
         assert str(screen.query_one("#start", Button).label) == "Start"
         assert screen.query_one("#name-0", Input).value == "Siti"
-        assert screen.query_one("#name-1", Input).value == "Player 2"
+        assert screen.query_one("#name-1", Input).value == "Computer 2"
         assert screen.query_one("#mode", Select).value == "simple"
         assert "Board size" in "\n".join(screen_lines(app))
 
@@ -170,7 +170,7 @@ async def test_setup_switches_language_with_keys_keeps_the_form_and_remembers_th
         await pilot.press("ctrl+s")  # start: the game is the one entered
         await wait_for(pilot, lambda: app.game is not None)
         assert app.game.size == 8 and app.game.mode is Mode.SIMPLE
-        assert [p.name for p in app.game.players] == ["Siti", "Pemain 2", "Pemain 3"]
+        assert [p.name for p in app.game.players] == ["Siti", "Komputer 2", "Pemain 3"]
         assert app.game.players[1].level == "hard"
     assert load_settings()["language"] == "ms"  # the keeper wrote it: the next launch speaks Malay
 

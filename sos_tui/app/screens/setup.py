@@ -123,7 +123,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
         self.resume: GameRecord | None = None  # an unfinished game that "Continue" picks up
         self._refused: tuple[str, ...] | None = None  # the names when a start was last refused
         self._form: dict | None = None  # what the player had entered, kept across a language switch
-        self._defaults: list[str] = []  # the names prefilled in the current language
+        self._defaults: list[str] = []  # the names prefilled, by seat: its kind's, in the current language
         self._seat_form: tuple[list[str], list[str]] = ([], [])  # each seat's first name and kind
 
     def compose(self) -> ComposeResult:
@@ -137,13 +137,13 @@ class SetupScreen(SosScreen[GameRecord | None]):
             "kinds": [seat.level if seat.is_computer else "human" for seat in seats],
         }
         names = list(form["names"])
-        self._defaults = [default_name("human", i) for i in range(MAX_SEATS)]
+        kinds = list(form["kinds"]) + ["human"] * (MAX_SEATS - len(form["kinds"]))
+        self._defaults = [default_name(kind, i) for i, kind in enumerate(kinds)]
         for i, default in enumerate(self._defaults):
             if i >= len(names):
                 names.append(default)
             elif self._form is not None and names[i] == self._form["defaults"][i]:
                 names[i] = default  # an untouched default name follows the language
-        kinds = list(form["kinds"]) + ["human"] * (MAX_SEATS - len(form["kinds"]))
         with VerticalScroll(id="setup"):
             yield Label("SOS", id="setup-title")
             yield Label(_("Write S or O in turn; complete S-O-S lines to score."), id="setup-tagline")
@@ -238,6 +238,12 @@ class SetupScreen(SosScreen[GameRecord | None]):
             self._show_seats(event.value)
         elif event.select.id == "language" and event.value != language():
             self.app.switch_language(event.value)
+        elif (event.select.id or "").startswith("kind-"):  # an untouched default name follows the kind
+            i = int(event.select.id.removeprefix("kind-"))
+            name, default = self.query_one(f"#name-{i}", Input), default_name(event.value, i)
+            if name.value == self._defaults[i]:
+                name.value = default
+            self._defaults[i] = name.placeholder = default
 
     @work(thread=True, exclusive=True, group="resume")
     def _find_resumable(self) -> None:
