@@ -52,9 +52,8 @@ def recorded(path: Path, code: str) -> list[GameResult]:
         text = text[: text.rfind("\n") + 1]
         path.write_text(text)
     header, *lines = text.splitlines()
-    if json.loads(header)["code"] != code:
-        sys.exit(f"{path}: recorded with other code ({json.loads(header)['code']}, now {code}); "
-                 "move it away to start again")
+    if (theirs := json.loads(header)["code"]) != code:
+        sys.exit(f"{path}: recorded with other code ({theirs}, now {code}); move it away to start again")
     games = []
     for line in lines:
         game = json.loads(line)

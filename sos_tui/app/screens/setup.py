@@ -270,11 +270,11 @@ class SetupScreen(SosScreen[GameRecord | None]):
     def _show_seats(self, count) -> None:
         """Show the first ``count`` seats, making those never shown yet; a seat hidden again keeps
         what was entered in it."""
-        seats = self.query_one("#seats")
-        if int(count) > len(seats.children):
-            seats.mount_all(self._seat_row(i) for i in range(len(seats.children), int(count)))
+        seats, count = self.query_one("#seats"), int(count)
+        if count > len(seats.children):
+            seats.mount_all(self._seat_row(i) for i in range(len(seats.children), count))
         for i, row in enumerate(seats.children):
-            row.display = i < int(count)
+            row.display = i < count
 
     def game(self) -> GameRecord:
         """The new game the screen describes. Raises SeatError naming the seat and the rule a name
