@@ -3,11 +3,14 @@ history or settings."""
 
 import gc
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 import textual._wait
+from textual.app import App
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 
 # Pilot decides that the app has done what a key asked once a sleep passes with (next to) no CPU
 # used: by default a 20 ms sleep, so every key costs a test at least 40-90 ms of waiting. A 5 ms
@@ -41,6 +44,38 @@ def _parse_rules_once(self, css, read_from, is_default_rules=False, tie_breaker=
 
 
 Stylesheet._parse_rules = _parse_rules_once
+
+# Headless, Textual composes every frame of the screen in front and then throws it away (the
+# headless driver writes nothing): about a third of an app test's CPU. Here a frame is composed
+# only when a test looks at it (``render_strips``, ``render_lines``, a screenshot), and once at the
+# end of every ``run_test``, so that every app test still fails if what it left on screen cannot be
+# drawn. Layout, hover and everything else a frame's refresh does still happen as in the app.
+_compositor_refresh = Screen._compositor_refresh
+
+
+def _compositor_refresh_unseen(self) -> None:
+    app = self.app
+    if app.is_headless and not app.is_inline and self is app.screen:
+        self._compositor._dirty_regions.clear()
+        self._dirty_widgets.clear()
+        app._update_mouse_over(self)
+    else:
+        _compositor_refresh(self)
+
+
+Screen._compositor_refresh = _compositor_refresh_unseen
+_run_test = App.run_test
+
+
+@asynccontextmanager
+async def _run_test_drawing_the_last_frame(self, *args, **kwargs):
+    async with _run_test(self, *args, **kwargs) as pilot:
+        yield pilot
+        if self.is_running and self.screen_stack:
+            self.screen._compositor.render_update(full=True, screen_stack=self._background_screens)
+
+
+App.run_test = _run_test_drawing_the_last_frame
 
 
 @pytest.fixture(autouse=True)

@@ -65,6 +65,7 @@ class Scoreboard(ThemedStyles, Widget):
         self._lines: list[Text] | None = None  # what is drawn, line by line; None: to be worked out
         self._strips: dict[int, Strip] = {}  # lines drawn at self._width
         self._width = 0
+        self._height: int | None = None  # the number of lines when last laid out
 
     def on_mount(self) -> None:
         self._spinner = self.set_interval(0.12, self._spin, pause=True)
@@ -90,13 +91,14 @@ class Scoreboard(ThemedStyles, Widget):
         self.refresh(layout=True)
 
     def _changed(self) -> None:
-        """Draw again the lines that changed; lay out again if their number changed."""
-        if self._lines is None:
-            return  # not drawn yet, or to be drawn whole
+        """Draw again the lines that changed; lay out again if their number is not the height the
+        layout gave (whether or not the old lines were ever drawn)."""
         lines = self.lines()
-        if len(lines) != len(self._lines):
+        if len(lines) != self._height:
             self.redraw()
             return
+        if self._lines is None:
+            return  # to be drawn whole
         for y, (old, new) in enumerate(zip(self._lines, lines, strict=True)):
             if old != new:
                 self._strips.pop(y, None)
@@ -108,7 +110,8 @@ class Scoreboard(ThemedStyles, Widget):
         super().notify_style_update()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines())
+        self._height = len(self.lines())
+        return self._height
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
