@@ -148,3 +148,29 @@ def saved(tmp_path):
     record = GameRecord.for_state(random_game(3, "general", 3))
     path.write_text(record.to_json())
     return path, record
+
+
+
+
+def pytest_configure(config):
+    """Under xdist, the controller rewrites the test modules' asserts once, into pytest's cache of
+    rewritten modules (``tests/__pycache__``), before it starts the workers, which then find them
+    there. Otherwise each worker rewrites every module (2.3 s of CPU a process), and where bytecode
+    is not written (a fresh clone, PYTHONDONTWRITEBYTECODE) on every run: startup, -n 3, 10.2 s ->
+    8.7 s. A speed-up only: it uses pytest's own rewriting functions, and if they change, the
+    workers rewrite as before."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return
+    if config.getoption("assertmode") != "rewrite":
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        for source in sorted(Path(__file__).parent.glob("test_*.py")):
+            pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(source, pyc, state.trace) is None and rewrite.try_makedirs(pyc.parent):
+                source_hash, code = rewrite._rewrite_test(source, config)
+                rewrite._write_pyc(state, code, source_hash, pyc)
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError, OSError):
+        return

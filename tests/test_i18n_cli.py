@@ -5,6 +5,7 @@ English; so do names (data) and the ``--json`` documents, which are for scripts.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -267,9 +268,15 @@ def test_review_json_stays_the_same_in_malay(saved, capsys):
     assert capsys.readouterr().out == english
 
 
-def test_review_words_in_malay(malay):
+@functools.cache
+def reviewed_4x4() -> tuple[GameRecord, list]:
+    """A random 4x4 general game and its review (a few seconds of exact solving), for both tests."""
     record = GameRecord.for_state(random_game(4, "general", 3))
-    reviews = list(review(record))
+    return record, list(review(record))
+
+
+def test_review_words_in_malay(malay):
+    record, reviews = reviewed_4x4()
     costly = next(r for r in reviews if r.points > 1)
     assert describe(costly) == f"{costly.mark:<2} rugi {costly.points} mata, terbaik {costly.best}"
     text = annotated_transcript(record, reviews[:-3])
@@ -283,8 +290,7 @@ def test_review_words_in_malay(malay):
 
 
 def test_review_words_in_english_are_unchanged():
-    record = GameRecord.for_state(random_game(4, "general", 3))
-    reviews = list(review(record))
+    record, reviews = reviewed_4x4()
     costly = next(r for r in reviews if r.points > 1)
     assert describe(costly) == f"{costly.mark:<2} loses {costly.points} points, best {costly.best}"
     assert annotated_transcript(record, reviews[:-1]).endswith("(1 move not reviewed)\n")
