@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from sos_tui.ai.arena import GameResult, Match, Tally, run
+from sos_tui.ai.arena import GameProcessDied, GameResult, Match, Tally, run
 
 ROWS = [f"{a}:{b}:{board}" for a, b in (("medium", "easy"), ("hard", "medium"), ("expert", "hard"))
         for board in ("6:general", "6:simple", "8:general")]
@@ -97,11 +97,18 @@ def main(argv: list[str]) -> int:
                     done.add(game.number)
                     tally.add(game)
         todo = [n for n in range(args.games) if n not in done]
-        for game in run(match, min(args.jobs, max(1, len(todo))), todo) if todo else ():
-            tally.add(game)
-            if record:
-                with record.open("a") as out:
-                    out.write(json.dumps(game._asdict()) + "\n")
+        try:
+            for game in run(match, min(args.jobs, max(1, len(todo))), todo) if todo else ():
+                tally.add(game)
+                if record:
+                    with record.open("a") as out:
+                        out.write(json.dumps(game._asdict()) + "\n")
+        except GameProcessDied:
+            print(row(tally), flush=True)
+            print(f"ladder.py: a process playing a game of {spec} ended in the middle of it (killed, or out "
+                  f"of memory?) after {tally.games} games; with --record, run again to play the rest",
+                  file=sys.stderr)
+            return 1
         print(row(tally), flush=True)
     return 0
 

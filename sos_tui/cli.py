@@ -501,13 +501,22 @@ def arena(argv: list[str]) -> int:
     except KeyboardInterrupt:
         results.close()
         status = 130
+    except arena_api.GameProcessDied:
+        status = 1
     if bar:
         print(file=sys.stderr)
     if status == 130:
         print("sos-tui arena: " + ngettext("interrupted after {played} of {n} game",
                                            "interrupted after {played} of {n} games", match.games).format(
             played=tally.games, n=match.games), file=sys.stderr)
-    _arena_report(tally, args.json, interrupted=status == 130)
+    elif status == 1:
+        print("sos-tui arena: " + ngettext(
+            "a process playing a game ended in the middle of it (killed, or out of memory?), "
+            "after {played} of {n} game",
+            "a process playing a game ended in the middle of it (killed, or out of memory?), "
+            "after {played} of {n} games", match.games).format(played=tally.games, n=match.games),
+            file=sys.stderr)
+    _arena_report(tally, args.json, interrupted=status != 0)
     return status
 
 

@@ -172,3 +172,24 @@ def test_arena_workers_die_with_their_parent(how):
     proc.send_signal(how)
     proc.communicate(timeout=5)
     assert not wait_gone(workers)
+
+
+@pytestmark_linux
+def test_a_killed_game_process_stops_the_arena_with_a_message_and_the_games_played():
+    """The kernel's OOM killer, say, ends a process in the middle of its game: the arena says so
+    and reports the games played, instead of waiting for that game for ever."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core")
+    proc, workers = start_arena(2)
+    players = [pid for pid in workers if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text()]
+    assert players
+    os.kill(players[0], signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("sos-tui arena: a process playing a game ended "), err
+    assert "hard vs hard: 8x8 general" in out  # the games played so far, reported
+    assert not wait_gone(workers | children(proc.pid))

@@ -24,6 +24,8 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -32,6 +34,7 @@ from sos_tui.i18n import _
 
 from .levels import LEVELS
 from .players import ComputerPlayer
+from .processes import terminate
 
 MAX_GAMES = 100_000
 
@@ -94,10 +97,6 @@ def play_game(match: Match, number: int) -> GameResult:
                       tuple(times[a_seat]), tuple(times[1 - a_seat]))
 
 
-def _play(job: tuple[Match, int]) -> GameResult:
-    return play_game(*job)
-
-
 def _watch_parent(parent: int):
     """In a worker: ignore ctrl+c (the parent stops the run) and exit as soon as the parent
     is gone, however it died (SIGTERM, SIGKILL)."""
@@ -119,7 +118,7 @@ def run(match: Match, jobs: int = 1, numbers: Sequence[int] | None = None) -> It
     """Each game's result as soon as it finishes (in ``jobs`` worker processes if more than one,
     so not in order): all the match's games, or only those ``numbers``. Raises ValueError
     unless 1 <= jobs <= the cores and the games. Closing the iterator (or an exception while
-    waiting) stops the workers at once."""
+    waiting) stops the workers at once; a worker that dies mid-game raises GameProcessDied."""
     if not 1 <= jobs <= max_jobs(match.games):
         raise ValueError(_("--jobs must be from 1 to {most} (the cores, and no more than the games), "
                            "not {jobs}").format(most=max_jobs(match.games), jobs=jobs))
@@ -132,22 +131,27 @@ def _serial(match: Match, numbers: Sequence[int]) -> Iterator[GameResult]:
         yield play_game(match, number)
 
 
+class GameProcessDied(RuntimeError):
+    """A process playing the match's games ended in the middle of one (killed, out of memory)."""
+
+
 def _parallel(match: Match, jobs: int, numbers: Sequence[int]) -> Iterator[GameResult]:
+    """The games on ``jobs`` processes, each result as soon as its game ends. A process that dies
+    breaks the pool: ``GameProcessDied``, rather than a wait for its game that never ends."""
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(jobs, initializer=_watch_parent, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_watch_parent, initargs=(os.getpid(),))
     try:
-        results = pool.imap_unordered(_play, ((match, number) for number in numbers))
-        for _number in numbers:
-            while True:  # wait in short steps, so that ctrl+c is noticed at once
+        pending = {pool.submit(play_game, match, number) for number in numbers}
+        while pending:  # wait in short steps, so that ctrl+c is noticed at once
+            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for future in done:
                 try:
-                    result = results.next(timeout=0.1)
-                    break
-                except multiprocessing.TimeoutError:
-                    continue
-            yield result
+                    result = future.result()
+                except BrokenProcessPool as error:
+                    raise GameProcessDied(str(error)) from None
+                yield result
     finally:
-        pool.terminate()
-        pool.join()
+        terminate(pool)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from sos_tui.ai.processes import terminate
 from sos_tui.engine import GameState, Move
 from sos_tui.i18n import N_, _, explain
 
@@ -120,22 +121,10 @@ class ComputerPool:
         for future in list(self._running):
             future.cancel()
         self._running.clear()
-        _terminate(pool)
+        terminate(pool)
 
     def shutdown(self) -> None:
         if self._executor is not None:
             pool, self._executor = self._executor, None
-            _terminate(pool)
+            terminate(pool)
 
-
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Stop ``pool`` now. The standard library has no public way before Python 3.14
-    (``terminate_workers``), so the processes are terminated through ``_processes``."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(1)
