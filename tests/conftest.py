@@ -150,8 +150,6 @@ def saved(tmp_path):
     return path, record
 
 
-
-
 def pytest_configure(config):
     """Under xdist, the controller rewrites the test modules' asserts once, into pytest's cache of
     rewritten modules (``tests/__pycache__``), before it starts the workers, which then find them

@@ -127,4 +127,3 @@ class ComputerPool:
         if self._executor is not None:
             pool, self._executor = self._executor, None
             terminate(pool)
-
