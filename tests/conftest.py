@@ -1,6 +1,7 @@
 """Every test gets its own data and config folders, so no test reads or writes the player's saves,
 history or settings."""
 
+import asyncio
 import gc
 import time
 from contextlib import asynccontextmanager
@@ -10,6 +11,7 @@ import pytest
 import textual._wait
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
+from textual.pilot import Pilot
 from textual.screen import Screen
 
 # Pilot decides that the app has done what a key asked once a sleep passes with (next to) no CPU
@@ -76,6 +78,23 @@ async def _run_test_drawing_the_last_frame(self, *args, **kwargs):
 
 
 App.run_test = _run_test_drawing_the_last_frame
+
+# Textual resizes the screens 1/120 s after the terminal (a timer in App._on_resize). With the
+# 5 ms idle sleep above, the pause() that ends Pilot.resize_terminal could find the app idle and
+# return before that timer fired: the test then saw the old size (about one full run in 20
+# failed so). Here resize_terminal returns once the screen in front has its new size, laid out.
+_resize_terminal = Pilot.resize_terminal
+
+
+async def _resize_terminal_and_screen(self, width: int, height: int) -> None:
+    await _resize_terminal(self, width, height)
+    deadline = time.monotonic() + 5
+    while self.app.screen.size != (width, height) and time.monotonic() < deadline:
+        await asyncio.sleep(1 / 120)
+    await self.pause()
+
+
+Pilot.resize_terminal = _resize_terminal_and_screen
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,6 @@
 """What tests/conftest.py promises about app tests: frames are composed only when looked at, yet
-every app test still draws the screen it leaves, so a widget that cannot draw fails the test."""
+every app test still draws the screen it leaves, so a widget that cannot draw fails the test; and
+a terminal resized by Pilot has resized the screen by the time the test goes on."""
 
 import pytest
 
@@ -19,3 +20,14 @@ async def test_a_widget_that_cannot_draw_fails_the_app_test_that_leaves_it_on_sc
             monkeypatch.setattr(Scoreboard, "render_line", broken)
             await pilot.press("right", "o")
             assert app.state.move_count == 2  # the moves were played: only drawing fails
+
+
+async def test_a_resized_terminal_has_resized_the_screen_when_resize_terminal_returns():
+    # Textual resizes the screens 1/120 s after the terminal; with the 5 ms idle sleep of
+    # conftest.py a bare pause() could return first (a resize test failed about once in 20 runs)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        for width, height in [(60, 20), (44, 14), (90, 28), (30, 10), (100, 30)] * 2:
+            await pilot.resize_terminal(width, height)
+            assert app.screen.size == (width, height)
+            assert app.game_screen.has_class("-too-small") == (width < 44 or height < 15)

@@ -99,6 +99,12 @@ def in_view(app, widget) -> bool:
 
 
 # -- the setup screen ----------------------------------------------------------------------------
+def on_a_game() -> SosApp:
+    """The app with a new game of Ana and Bo in front, where a player opens history, a replay, a
+    saved game or the save dialog (the setup screen has tests of its own, and triples the start)."""
+    return SosApp(GameRecord(3, Mode.GENERAL, (ANA, BO)), settings={})
+
+
 async def test_setup_screen_is_all_malay_and_fits_80x24():
     i18n.set_language("ms")
     app = SosApp(settings={})
@@ -202,9 +208,9 @@ def record_games() -> None:
 async def test_history_screen_is_malay_with_results_and_statistics_at_80x24():
     record_games()
     i18n.set_language("ms")
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         await pilot.pause()
@@ -241,9 +247,9 @@ async def test_history_screen_is_malay_with_results_and_statistics_at_80x24():
 
 async def test_history_follows_a_language_switch_keeping_its_filters():
     record_games()
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         screen = app.screen
@@ -285,9 +291,9 @@ def side_panels(screen) -> list:
 async def test_replay_of_a_finished_game_is_malay_with_its_review():
     record = GAMES[0]
     i18n.set_language("ms")
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
         app.replay(record)
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         screen = app.screen
@@ -334,7 +340,7 @@ def test_review_verdicts_in_malay():
 
 
 async def open_dialog(pilot, app) -> OpenDialog:
-    await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+    await wait_for(pilot, lambda: app.screen is app.game_screen)
     app.action_open()
     await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
     await pilot.pause()
@@ -344,7 +350,7 @@ async def open_dialog(pilot, app) -> OpenDialog:
 async def test_open_dialog_and_its_delete_confirmation_are_malay():
     save_record(GAMES[0], saves_dir() / "permainan.json")
     i18n.set_language("ms")
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_dialog(pilot, app)
         table = dialog.query_one("#saves", DataTable)
@@ -373,7 +379,7 @@ async def test_open_dialog_and_its_delete_confirmation_are_malay():
 
 async def test_open_dialog_says_what_is_wrong_in_malay():
     i18n.set_language("ms")
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_dialog(pilot, app)
         assert "Belum ada permainan disimpan — taip laluan" in "\n".join(screen_lines(app))
@@ -389,7 +395,7 @@ async def test_a_corrupt_file_is_explained_in_malay_in_the_open_dialog(tmp_path)
     save_record(GAMES[0], path)
     path.write_text(path.read_text(encoding="utf-8").replace('"Ana"', '"A\\u0007"', 1), encoding="utf-8")
     i18n.set_language("ms")
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_dialog(pilot, app)
         dialog.query_one("#path", Input).value = str(path)
@@ -405,9 +411,9 @@ async def test_a_corrupt_file_is_explained_in_malay_in_the_open_dialog(tmp_path)
 async def test_save_dialog_is_malay_with_its_prompts_and_errors():
     i18n.set_language("ms")
     record = GAMES[3]
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
         app.save_game(record)
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
         await pilot.pause()
@@ -442,9 +448,9 @@ async def test_save_dialog_says_a_storage_error_in_malay(tmp_path):
     blocker = tmp_path / "fail"
     blocker.write_text("not a folder", encoding="utf-8")
     i18n.set_language("ms")
-    app = SosApp(settings={})
+    app = on_a_game()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
         app.save_game(GAMES[0])
         await wait_for(pilot, lambda: isinstance(app.screen, SaveDialog))
         await pilot.pause()
