@@ -307,11 +307,11 @@ def test_general_playouts_are_seeded_and_take_what_is_on_offer():
 
 
 @pytest.mark.parametrize(("level", "moves", "exact"), [("hard", 47, False), ("expert", 10, False),
-                                                      ("expert", 53, True)])
+                                                      ("expert", 52, True)])
 def test_a_time_limit_cuts_the_search_short_on_8x8(level, moves, exact, monkeypatch):
     # One random game: 47 moves in (17 cells left) hard searches; 10 moves in, expert's mid-game
-    # search (with playouts); 53 moves in (11 cells left), expert's exact endgame, which solves
-    # this position in about 40,000 nodes (at 47 moves it runs out of its 400,000 nodes first: a
+    # search (with playouts); 52 moves in (12 cells left), expert's exact endgame, which solves
+    # this position in about 55,000 nodes (at 47 moves it runs out of its 400,000 nodes first: a
     # 20 s test). A fake clock moves 1 ms each time it is read, so the test does not depend on
     # the machine's speed (real seconds per move are measured in benchmarks/ai.py --clock).
     # The first move gets 0.2 s: enough for hard's search and expert's solve here, and already a
@@ -476,3 +476,44 @@ def test_a_bigger_exact_threshold_makes_a_level_solve_sooner(monkeypatch):
     keen = replace(hard, exact=replace(hard.exact, empties=13, max_nodes=None))
     monkeypatch.setitem(players.LEVELS, "hard", keen)
     assert value(choose_move("hard", state, seed=1)) == best
+
+
+# Two 8x8 general positions of expert-vs-hard games with 21 empty cells: the first with 8 safe
+# moves left, where expert's search gave away 18 points (a solve takes some 400,000 nodes), the
+# second with 11.
+FEW_SAFE = ("S c4,O a4,S d6,O b8,S e7,O h4,S g6,S f1,O h6,S f8,O h2,O h1,O a5,S d5,O c7,O a1,O b1,S e1,O d8,"
+            "S f5,O e5,S f4,S b2,S g4,O g5,S h5,S h3,O g2,S h7,O c1,O d1,O g1,O a6,S b3,O h8,S a2,S c5,O b5,"
+            "S f2,O f3,S e2,O d3,O g3")
+MANY_SAFE = ("O d7,O a2,O h6,S g3,S g2,O d3,O d8,S h2,O e8,O g8,O h4,O c6,S g7,O c3,S c1,O b7,O a7,S d1,S b1,"
+             "O e7,O a1,O c5,O h1,O a3,S f4,S g1,O c4,O b3,O d5,O b4,O a4,O h7,O b2,S g6,O b5,O h3,S c7,O c2,"
+             "S h5,O a6,O a5,O e6,O b6")
+
+
+def test_expert_solves_sooner_once_few_safe_moves_are_left(monkeypatch):
+    # expert's exact endgame starts at 17 empty cells, or at 21 once at most 8 safe moves are
+    # left (LEVELS["expert"].exact.early). Which positions it tries to solve is checked with a
+    # solver that gives up at once, and the search that then moves gets a tenth of its budget.
+    from sos_tui.ai import players
+    from sos_tui.ai.budget import OutOfBudget
+
+    assert LEVELS["expert"].exact.early == (21, 8) and LEVELS["expert"].exact.empties == 17
+    thrifty(monkeypatch, "expert")
+    tried = []
+
+    class GivingUp(players.Solver):
+        def best_move(self, board, moves=None):
+            tried.append(board)
+            raise OutOfBudget
+
+    monkeypatch.setattr(players, "Solver", GivingUp)
+    few, many = (GameState.from_moves(moves.split(","), size=8) for moves in (FEW_SAFE, MANY_SAFE))
+    assert few.empty_cells == many.empty_cells == 21
+    for state, solves in ((few, True), (many, False)):
+        move = choose_move("expert", state, seed=1)
+        assert state.is_legal(move)
+        assert tried == ([state.board] if solves else []), solves
+        tried.clear()
+    expert = LEVELS["expert"]
+    monkeypatch.setitem(players.LEVELS, "expert", replace(expert, exact=replace(expert.exact, early=None)))
+    choose_move("expert", few, seed=1)
+    assert not tried

@@ -203,7 +203,9 @@ def threats_made(board: str, size: int, cell: int, letter: str) -> int:
 @given(data=st.data())
 def test_bitboards_agree_with_the_engine_and_a_naive_count(data):
     """The padded bitmask board (ai/bitboard.py) scores as GameState does, and finds threats,
-    safe cells and the cheapest sacrifices as a naive count of the triples does."""
+    safe cells, the cheapest sacrifices and the lines still open as a naive count of the triples
+    does."""
+    from sos_tui.ai import bitboard as bb
     from sos_tui.ai.bitboard import fewest_threats, grid, points, safe_sets, scoring, threat_counts, wins
 
     size = data.draw(sizes)
@@ -236,6 +238,10 @@ def test_bitboards_agree_with_the_engine_and_a_naive_count(data):
     cells_s, cells_o = fewest_threats(s, o, empty, g.dirs)
     for (bit, is_s), n in made.items():
         assert bool((cells_s if is_s else cells_o) & bit) == (n == fewest)
+    board = state.board
+    assert bb.open_lines(s, o, empty, g.dirs) == sum(
+        board[a] in "S." and board[m] in "O." and board[b] in "S." and "." in board[a] + board[m] + board[b]
+        for a, m, b in lines(size))
 
 
 @pytest.mark.parametrize("size", range(3, 9))

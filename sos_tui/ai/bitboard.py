@@ -104,6 +104,17 @@ def points(s: int, o: int, bit: int, is_s: bool, dirs) -> int:
     return total
 
 
+def open_lines(s: int, o: int, empty: int, dirs) -> int:
+    """How many straight triples can still become an SOS: an empty cell or more, and no letter
+    that does not fit (an S, then an O, then an S). Each scores at most once, so no player can
+    make more points than this from here."""
+    fit_s, fit_o = s | empty, o | empty
+    total = 0
+    for d in dirs:
+        total += (fit_s & (fit_o >> d) & (fit_s >> 2 * d) & (empty | empty >> d | empty >> 2 * d)).bit_count()
+    return total
+
+
 def scoring(s: int, o: int, empty: int, dirs) -> list[tuple[int, int, bool]]:
     """Every ``(points, bit, is_s)`` that scores now, most points first (then lowest cell, S first)."""
     win_s, win_o = wins(s, o, empty, dirs)

@@ -25,13 +25,16 @@ class Greedy:
 class Exact:
     """Two players: solve exactly once ``empties`` cells are empty (general mode) or ``safe``
     safe moves are left (simple mode), within ``max_nodes``; if that runs out, the search gets
-    ``after_failure`` nodes (None: its usual budget). A simple-mode position found lost is left
-    to the search, which hopes for a mistake."""
+    ``after_failure`` nodes (None: its usual budget). In general mode ``early`` (empty cells,
+    safe moves) also solves sooner, once few safe moves are left: the tree is small then,
+    whatever the number of empty cells. A simple-mode position found lost is left to the
+    search, which hopes for a mistake."""
 
     empties: int
     safe: int
     max_nodes: int
     after_failure: int | None = None
+    early: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
           safe_game=SafeGame(max_depth=40, max_nodes=60_000),
           search=_HARD, search_many=replace(_HARD, max_depth=4, max_nodes=2_500)),
     Level("expert", book=True, perfect_up_to=4,
-          exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000),
+          exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000, early=(21, 8)),
           safe_game=SafeGame(max_depth=40, max_nodes=500_000),
           search=_EXPERT, search_many=replace(_EXPERT, max_depth=6, max_nodes=10_000)),
 )}

@@ -62,6 +62,16 @@ def _threat_free(state: GameState) -> tuple[bool, int]:
     return True, safe_s.bit_count() + safe_o.bit_count()
 
 
+def _few_safe(state: GameState, early: tuple[int, int] | None) -> bool:
+    """Whether at most ``early`` = (empty cells, safe moves) are left."""
+    if early is None or state.empty_cells > early[0]:
+        return False
+    g = grid(state.size)
+    s, o = g.masks(state.board)
+    safe_s, safe_o = safe_sets(s, o, g.empty(s, o), g.dirs)
+    return safe_s.bit_count() + safe_o.bit_count() <= early[1]
+
+
 # -- the strategies: each returns a move or None (pass) ---------------------------------------
 def opening_book(turn: Turn) -> Move | None:
     if turn.level.book and turn.two_players:
@@ -108,7 +118,7 @@ def exact_endgame(turn: Turn) -> Move | None:
     if exact is None or not turn.two_players:
         return None
     if state.mode is Mode.GENERAL:
-        if state.empty_cells > exact.empties:
+        if state.empty_cells > exact.empties and not _few_safe(state, exact.early):
             return None
     else:
         quiet, safe = _threat_free(state)

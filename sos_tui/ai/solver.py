@@ -11,7 +11,7 @@ from itertools import chain
 
 from sos_tui.engine.rules import Mode
 
-from .bitboard import cell_moves, grid, place, points, safe_sets, scoring, threat_counts, wins
+from .bitboard import cell_moves, grid, open_lines, place, points, safe_sets, scoring, threat_counts, wins
 from .budget import Budget
 from .table import Table
 
@@ -80,9 +80,7 @@ class Solver:
             if gained:
                 return 1
             return -self._value(*child) if self.grid.empty(*child) else 0
-        if gained:
-            return gained + self._general(*child, alpha - gained, beta - gained)
-        return -self._general(*child, -beta, -alpha)
+        return self._child(child, gained, alpha, beta)
 
     def _moves(self, s: int, o: int, empty: int):
         """Every move, lazily, in a good order for alpha-beta: scoring moves (most points
@@ -98,26 +96,37 @@ class Solver:
             yield from cell_moves(cells_s, cells_o)
 
     def _general(self, s: int, o: int, alpha: int, beta: int) -> int:
-        """General mode: the best margin the mover can still force."""
+        """General mode: the best margin the mover can still force. Two cuts besides alpha-beta:
+        the margin lies within +/- the number of lines still open (``open_lines``), and every
+        move after the first is tried with a null window first (principal variation search):
+        only a move that beats the best so far is searched again with the full window."""
         empty = self.grid.empty(s, o)
         if not empty:
             return 0
         self.budget.tick()
+        dirs = self.grid.dirs
         key = s | (o << self.grid.bits)
         known, alpha, beta, first = self.table.probe(key, 0, alpha, beta)
         if known is not None:
             return known
+        reach = open_lines(s, o, empty, dirs)
+        if reach <= alpha:
+            return reach
+        if -reach >= beta:
+            return -reach
         a0 = alpha
         best, best_move = -INFINITY, None
         moves = self._moves(s, o, empty)
         for move in (moves if first is None else chain((first,), (m for m in moves if m != first))):
             bit, is_s = move
-            gained = points(s, o, bit, is_s, self.grid.dirs)
+            gained = points(s, o, bit, is_s, dirs)
             child = place(s, o, bit, is_s)
-            if gained:
-                v = gained + self._general(*child, alpha - gained, beta - gained)
+            if best_move is not None and beta - alpha > 1:
+                v = self._child(child, gained, alpha, alpha + 1)
+                if alpha < v < beta:
+                    v = self._child(child, gained, v, beta)
             else:
-                v = -self._general(*child, -beta, -alpha)
+                v = self._child(child, gained, alpha, beta)
             if v > best:
                 best, best_move = v, move
                 if v > alpha:
@@ -126,6 +135,13 @@ class Solver:
                         break
         self.table.store(key, 0, best, a0, beta, best_move)
         return best
+
+    def _child(self, child: tuple[int, int], gained: int, alpha: int, beta: int) -> int:
+        """The mover's value of the move to ``child`` that scored ``gained``: a move that scores
+        moves again; any other hands the turn over."""
+        if gained:
+            return gained + self._general(*child, alpha - gained, beta - gained)
+        return -self._general(*child, -beta, -alpha)
 
     def _simple(self, s: int, o: int) -> int:
         """Simple mode, a board without a threat: +1/0/-1 for the mover, who may only play
