@@ -193,3 +193,23 @@ def test_a_killed_game_process_stops_the_arena_with_a_message_and_the_games_play
     assert err.strip().splitlines()[-1].startswith("sos-tui arena: a process playing a game ended "), err
     assert "hard vs hard: 8x8 general" in out  # the games played so far, reported
     assert not wait_gone(workers | children(proc.pid))
+
+
+def test_losses_replays_the_lost_games_of_a_record_and_solves_them(tmp_path):
+    bench = Path(__file__).parent.parent / "benchmarks"
+    subprocess.run([sys.executable, str(bench / "ladder.py"), "--record", str(tmp_path), "--games", "4",
+                    "easy:medium:4:general"], capture_output=True, text=True, check=True)
+    record = tmp_path / "easy-medium-4-general-s1.jsonl"
+    games = [json.loads(line) for line in record.read_text().splitlines()[1:]]
+    lost = sorted((g["number"], g["scores"][0] - g["scores"][1]) for g in games if g["result"] == 0)
+    assert lost  # easy loses to medium
+    out = subprocess.run([sys.executable, str(bench / "losses.py"), str(record), "--from", "10"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0].startswith(f"{len(lost)} of 4 games lost by easy")
+    for (number, final), line in zip(lost, out[1:-1], strict=True):
+        # the game played again ends as recorded; 4x4 from 10 empty cells solves at once
+        assert line.startswith(f"game {number}: ") and line.endswith(f"final {final:+d}")
+        assert "first solved at 10 empty cells" in line or "first solved at 9 empty cells" in line
+    forced = [int(line.split("forces ")[1].split(";")[0]) for line in out[1:-1]]
+    already = sum(f < 0 for f in forced)
+    assert out[-1] == f"{already} of {len(lost)} lost games were already lost at the first position solved"
