@@ -1,6 +1,7 @@
 """The ladder table of docs/ai.md: each level against the one below, as Markdown rows.
 
-    .venv/bin/python benchmarks/ladder.py [--games 200] [--seed 1] [--jobs 1] [--record DIR] [ROW ...]
+    .venv/bin/python benchmarks/ladder.py [--games 200] [--seed 1] [--jobs 1] [--record DIR] [--carry-over K]
+                                          [ROW ...]
 
 A ROW is ``A:B:SIZE:MODE`` (default: the nine rows of docs/ai.md, medium:easy:6:general ...).
 Each row is printed as soon as its games are played; the games are those of
@@ -10,7 +11,9 @@ With ``--record DIR`` every finished game is appended to ``DIR/A-B-SIZE-MODE-sS.
 later run plays only the games not yet there, so a row of several hours can be played in
 parts (with fixed budgets a game depends only on its number). The file's first line holds a
 fingerprint of the code that plays (the rules, the players and their searches: ``PLAYS``); a
-run with other code refuses to add to it.
+run with other code refuses to add to it. With ``--carry-over K`` it first plays K of the
+recorded games again (spread over the record), and goes on with the record only if every one
+ends exactly as recorded: code that changed how fast the players think, not what they play.
 """
 
 from __future__ import annotations
@@ -62,6 +65,28 @@ def recorded(path: Path, code: str) -> list[GameResult]:
     return games
 
 
+def carry_over(path: Path, match: Match, code: str, checks: int, jobs: int):
+    """If ``path`` was recorded by other code: play ``checks`` of its games again, spread over
+    the record. If every one ends as recorded (the same result and scores), the record is headed
+    by ``code`` (the earlier codes and the games checked are kept in the header); otherwise the
+    run stops, saying which game ended differently."""
+    text = path.read_text()
+    header, *lines = text[: text.rfind("\n") + 1].splitlines()  # not a game cut off as it was written
+    theirs = json.loads(header)
+    if theirs["code"] == code:
+        return
+    numbers = sorted(json.loads(line)["number"] for line in lines)
+    picked = sorted({numbers[k * len(numbers) // checks] for k in range(checks)}) if numbers else []
+    was = {game["number"]: game for game in map(json.loads, lines) if game["number"] in picked}
+    for game in run(match, min(jobs, max(1, len(picked))), picked):
+        old = was[game.number]
+        if (game.result, list(game.scores)) != (old["result"], old["scores"]):
+            sys.exit(f"{path}: game {game.number} ends otherwise with this code ({game.result}, scores "
+                     f"{list(game.scores)}; recorded {old['result']}, {old['scores']}): not carried over")
+    carried = [*theirs.get("carried", []), {"code": theirs["code"], "checked": picked}]
+    path.write_text("\n".join([json.dumps({"code": code, "carried": carried}), *lines]) + "\n")
+
+
 def row(tally: Tally) -> str:
     m, s = tally.match, tally.summary()
     low, high = tally.interval()
@@ -78,6 +103,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--record", type=Path, metavar="DIR")
+    parser.add_argument("--carry-over", type=int, default=0, metavar="K",
+                        help="a record of other code: play K of its games again; go on if they end the same")
     args = parser.parse_args(argv)
     code = fingerprint()
     print("| pairing (A vs B) | board | games | A: W / D / L | A's score rate (95% CI) "
@@ -92,6 +119,8 @@ def main(argv: list[str]) -> int:
         if args.record:
             args.record.mkdir(parents=True, exist_ok=True)
             record = args.record / f"{a}-{b}-{size}-{mode}-s{args.seed}.jsonl"
+            if args.carry_over > 0 and record.exists():
+                carry_over(record, match, code, args.carry_over, args.jobs)
             for game in recorded(record, code):
                 if game.number < args.games and game.number not in done:
                     done.add(game.number)

@@ -79,28 +79,26 @@ def neighbours(size: int) -> dict[int, int]:
 
 
 # -- the rule: where a letter completes S-O-S -------------------------------------------------
-def _completions(s: int, o: int, d: int) -> tuple[int, int, int]:
-    """Along direction ``d``: the cells where an S completes S-O-S with an O at +d and an S at
-    +2d; the same towards -d; the cells where an O completes S-O-S between S's at -d and +d."""
-    return (o >> d) & (s >> 2 * d), (o << d) & (s << 2 * d), (s >> d) & (s << d)
-
-
 def wins(s: int, o: int, empty: int, dirs) -> tuple[int, int]:
-    """The empty cells where an S scores, and where an O scores."""
+    """The empty cells where an S scores, and where an O scores. Along direction ``d``, an S
+    completes S-O-S with an O at +d and an S at +2d, or the same towards -d; an O completes it
+    between S's at -d and +d."""
     win_s = win_o = 0
     for d in dirs:
-        ahead, behind, middle = _completions(s, o, d)
-        win_s |= ahead | behind
-        win_o |= middle
+        win_s |= (o >> d) & (s >> 2 * d) | (o << d) & (s << 2 * d)
+        win_o |= (s >> d) & (s << d)
     return win_s & empty, win_o & empty
 
 
 def points(s: int, o: int, bit: int, is_s: bool, dirs) -> int:
-    """How many SOS lines an S (or an O) at ``bit`` completes."""
+    """How many SOS lines an S (or an O) at ``bit`` completes: the rule of ``wins`` at one cell."""
     total = 0
-    for d in dirs:
-        ahead, behind, middle = _completions(s, o, d)
-        total += (bool(ahead & bit) + bool(behind & bit)) if is_s else bool(middle & bit)
+    if is_s:
+        for d in dirs:
+            total += bool(o & bit << d and s & bit << 2 * d) + bool(o & bit >> d and s & bit >> 2 * d)
+    else:
+        for d in dirs:
+            total += bool(s & bit << d and s & bit >> d)
     return total
 
 
@@ -115,9 +113,11 @@ def open_lines(s: int, o: int, empty: int, dirs) -> int:
     return total
 
 
-def scoring(s: int, o: int, empty: int, dirs) -> list[tuple[int, int, bool]]:
-    """Every ``(points, bit, is_s)`` that scores now, most points first (then lowest cell, S first)."""
-    win_s, win_o = wins(s, o, empty, dirs)
+def scoring(s: int, o: int, empty: int, dirs,
+            won: tuple[int, int] | None = None) -> list[tuple[int, int, bool]]:
+    """Every ``(points, bit, is_s)`` that scores now, most points first (then lowest cell, S first).
+    ``won``: ``wins(s, o, empty, dirs)``, if the caller has it already."""
+    win_s, win_o = won or wins(s, o, empty, dirs)
     found = [(points(s, o, bit, is_s, dirs), bit, is_s) for bit, is_s in cell_moves(win_s, win_o)]
     found.sort(key=lambda move: -move[0])
     return found
@@ -134,14 +134,12 @@ def _made(s: int, o: int, empty: int, d: int) -> tuple[tuple[int, ...], tuple[in
 
 def safe_sets(s: int, o: int, empty: int, dirs) -> tuple[int, int]:
     """The empty cells where an S, and where an O, leaves no threat (and scores nothing, on a
-    board without a threat)."""
+    board without a threat): ``_made`` for every direction at once."""
     bad_s = bad_o = 0
     for d in dirs:
-        by_s, by_o = _made(s, o, empty, d)
-        for made in by_s:
-            bad_s |= made
-        for made in by_o:
-            bad_o |= made
+        e1, e2 = empty >> d, empty << d
+        bad_s |= (o >> d) & (e1 >> d) | (o << d) & (e2 << d) | (s >> 2 * d) & e1 | (s << 2 * d) & e2
+        bad_o |= (s >> d) & e2 | (s << d) & e1
     return empty & ~bad_s, empty & ~bad_o
 
 
@@ -259,19 +257,21 @@ def general_playout(s: int, o: int, g: Grid, rng: Random, plies: int = 60) -> tu
     """One random game of reasonable moves, to the end or ``plies`` moves: take an SOS on offer
     (the first cell), else a random safe move, else a random move leaving one threat (any move,
     if none does). Returns the margin of the player to move now, and the moves played."""
-    margin, me, moves = 0, True, 0
+    margin, me, moves, quiet = 0, True, 0, False
     while moves < plies and (empty := g.empty(s, o)):
         moves += 1
-        win_s, win_o = wins(s, o, empty, g.dirs)
-        if win_s | win_o:
-            cells, is_s = (win_s, True) if win_s else (win_o, False)
-            bit = cells & -cells
-            gained = points(s, o, bit, is_s, g.dirs)
-            margin += gained if me else -gained
-            s, o = place(s, o, bit, is_s)
-            continue
+        if not quiet:
+            win_s, win_o = wins(s, o, empty, g.dirs)
+            if win_s | win_o:
+                cells, is_s = (win_s, True) if win_s else (win_o, False)
+                bit = cells & -cells
+                gained = points(s, o, bit, is_s, g.dirs)
+                margin += gained if me else -gained
+                s, o = place(s, o, bit, is_s)
+                continue
         safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
-        if safe_s | safe_o:
+        quiet = bool(safe_s | safe_o)  # a safe move on a board without a threat leaves none
+        if quiet:
             move = random_move(safe_s, safe_o, rng, g.bits)
         else:
             one_s, one_o = one_threat(s, o, empty, g.dirs)

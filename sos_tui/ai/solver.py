@@ -48,7 +48,7 @@ class Solver:
         then safe moves, then those leaving one threat, then the rest (lowest cell first)."""
         s, o = self.grid.masks(board)
         return [(self.grid.cell(bit), "S" if is_s else "O")
-                for bit, is_s in self._moves(s, o, self.grid.empty(s, o))]
+                for _, bit, is_s in self._moves(s, o, self.grid.empty(s, o))]
 
     def best_move(self, board: str, moves=None) -> tuple[int, int, str]:
         """``(value, cell, letter)`` of an optimal move: the first in ``moves`` (default: all,
@@ -83,17 +83,17 @@ class Solver:
         return self._child(child, gained, alpha, beta)
 
     def _moves(self, s: int, o: int, empty: int):
-        """Every move, lazily, in a good order for alpha-beta: scoring moves (most points
-        first), safe moves, moves leaving one threat, the rest."""
+        """Every ``(points, bit, is_s)``, lazily, in a good order for alpha-beta: scoring moves
+        (most points first), safe moves, moves leaving one threat, the rest."""
         dirs = self.grid.dirs
-        win_s, win_o = wins(s, o, empty, dirs)
-        for _, bit, is_s in scoring(s, o, empty, dirs):
-            yield bit, is_s
+        win_s, win_o = won = wins(s, o, empty, dirs)
+        yield from scoring(s, o, empty, dirs, won)
         s1, s2, o1, o2 = threat_counts(s, o, empty, dirs)
         rest_s, rest_o = empty & ~win_s, empty & ~win_o
         for cells_s, cells_o in ((rest_s & ~s1, rest_o & ~o1), (rest_s & s1 & ~s2, rest_o & o1 & ~o2),
                                  (rest_s & s2, rest_o & o2)):
-            yield from cell_moves(cells_s, cells_o)
+            for bit, is_s in cell_moves(cells_s, cells_o):
+                yield 0, bit, is_s
 
     def _general(self, s: int, o: int, alpha: int, beta: int) -> int:
         """General mode: the best margin the mover can still force. Two cuts besides alpha-beta:
@@ -117,9 +117,9 @@ class Solver:
         a0 = alpha
         best, best_move = -INFINITY, None
         moves = self._moves(s, o, empty)
-        for move in (moves if first is None else chain((first,), (m for m in moves if m != first))):
-            bit, is_s = move
-            gained = points(s, o, bit, is_s, dirs)
+        if first is not None:  # the best move found before, first
+            moves = chain(((points(s, o, *first, dirs), *first),), (m for m in moves if m[1:] != first))
+        for gained, bit, is_s in moves:
             child = place(s, o, bit, is_s)
             if best_move is not None and beta - alpha > 1:
                 v = self._child(child, gained, alpha, alpha + 1)
@@ -128,7 +128,7 @@ class Solver:
             else:
                 v = self._child(child, gained, alpha, beta)
             if v > best:
-                best, best_move = v, move
+                best, best_move = v, (bit, is_s)
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
