@@ -167,6 +167,9 @@ def one_threat(s: int, o: int, empty: int, dirs) -> tuple[int, int]:
 def fewest_threats(s: int, o: int, empty: int, dirs) -> tuple[int, int]:
     """The empty cells where an S, and where an O, leaves the fewest threats but at least one
     (the fewest over both letters; none if no move leaves a threat)."""
+    one_s, one_o = one_threat(s, o, empty, dirs)
+    if one_s | one_o:  # the usual case, and cheaper than counting further
+        return one_s, one_o
     # at[k]: the cells where the letter leaves more than k threats (an S at most 8, an O 4)
     at_s, at_o = [0] * 9, [0] * 5
     for d in dirs:
