@@ -15,7 +15,7 @@ from random import Random
 
 from sos_tui.engine.rules import GameState, Mode, Move
 
-from .bitboard import cell_moves, grid, sacrifice_costs, safe_sets, scoring
+from .bitboard import cell_moves, grid, sacrifice_costs, safe_sets, scoring, wins
 from .budget import OutOfBudget
 from .levels import LEVELS, Level
 from .safe_game import SafeGameSearch
@@ -51,25 +51,18 @@ def _bit_move(state: GameState, bit: int, is_s: bool) -> Move:
     return _move(state, grid(state.size).cell(bit), "S" if is_s else "O")
 
 
-def _threat_free(state: GameState) -> tuple[bool, int]:
+def _quiet_and_safe(state: GameState) -> tuple[bool, int]:
     """Whether nothing scores now, and the number of safe moves."""
     g = grid(state.size)
     s, o = g.masks(state.board)
     empty = g.empty(s, o)
-    if scoring(s, o, empty, g.dirs):
-        return False, 0
     safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
-    return True, safe_s.bit_count() + safe_o.bit_count()
+    return not any(wins(s, o, empty, g.dirs)), safe_s.bit_count() + safe_o.bit_count()
 
 
 def _few_safe(state: GameState, early: tuple[int, int] | None) -> bool:
     """Whether at most ``early`` = (empty cells, safe moves) are left."""
-    if early is None or state.empty_cells > early[0]:
-        return False
-    g = grid(state.size)
-    s, o = g.masks(state.board)
-    safe_s, safe_o = safe_sets(s, o, g.empty(s, o), g.dirs)
-    return safe_s.bit_count() + safe_o.bit_count() <= early[1]
+    return early is not None and state.empty_cells <= early[0] and _quiet_and_safe(state)[1] <= early[1]
 
 
 # -- the strategies: each returns a move or None (pass) ---------------------------------------
@@ -121,7 +114,7 @@ def exact_endgame(turn: Turn) -> Move | None:
         if state.empty_cells > exact.empties and not _few_safe(state, exact.early):
             return None
     else:
-        quiet, safe = _threat_free(state)
+        quiet, safe = _quiet_and_safe(state)
         if not quiet or safe > exact.safe:
             return None  # a win on the spot (the search takes it), or too many safe moves
     try:
@@ -139,7 +132,7 @@ def safe_game(turn: Turn) -> Move | None:
     settings, state = turn.level.safe_game, turn.state
     if settings is None or not turn.two_players or state.mode is not Mode.SIMPLE:
         return None
-    if not _threat_free(state)[0]:
+    if not _quiet_and_safe(state)[0]:
         return None  # a win on the spot, which the search takes
     search = SafeGameSearch(state.size, turn.rng.getrandbits(32), turn.by(0.85), settings.max_nodes)
     try:
