@@ -160,6 +160,11 @@ class SearchBoard:
         safe_s, safe_o = safe_sets(self.s, self.o, self.grid.empty(self.s, self.o), self.grid.dirs)
         return cell_moves(safe_s, safe_o), (safe_s | safe_o).bit_count()
 
+    def safe_cell_count(self) -> int:
+        """How many cells have a safe letter (none: no safe move), without listing the moves."""
+        safe_s, safe_o = safe_sets(self.s, self.o, self.grid.empty(self.s, self.o), self.grid.dirs)
+        return (safe_s | safe_o).bit_count()
+
     def moves(self, width: int) -> tuple[list[tuple[int, bool]], bool]:
         """Candidate moves, and whether an SOS is on offer (then they score, but for blocks)."""
         s, o, g = self.s, self.o, self.grid
@@ -342,10 +347,10 @@ class TwoPlayerSearch(_Deepening):
         try:
             value = float(self.margin())
             if pos.empty:
-                safe, cells = pos.safe_cells()
+                cells = pos.safe_cell_count()
                 if self.playouts and cells > pos.settings.playouts_above:
                     value += self.side(mover) * pos.settings.playout_weight * self.playout_value()
-                elif safe:
+                elif cells:
                     value += self.side(mover) * (PARITY if cells % 2 else -PARITY)
                 else:
                     value -= self.side(mover) * pos.cheapest_sacrifice()
@@ -433,8 +438,8 @@ class MaxNSearch(_Deepening):
         try:
             values = [float(s) for s in pos.scores]
             if pos.empty:
-                safe, cells = pos.safe_cells()
-                if safe:
+                cells = pos.safe_cell_count()
+                if cells:
                     values[(mover + cells) % pos.players] -= PARITY
                 else:
                     values[self.next(mover)] += pos.cheapest_sacrifice()
