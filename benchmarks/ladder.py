@@ -76,7 +76,9 @@ def carry_over(path: Path, match: Match, code: str, checks: int, jobs: int):
     if theirs["code"] == code:
         return
     numbers = sorted(json.loads(line)["number"] for line in lines)
-    picked = sorted({numbers[k * len(numbers) // checks] for k in range(checks)}) if numbers else []
+    shift = len(theirs.get("carried", []))  # each carry-over checks other games
+    picked = sorted({numbers[(k * len(numbers) // checks + shift) % len(numbers)] for k in range(checks)}) \
+        if numbers else []
     was = {game["number"]: game for game in map(json.loads, lines) if game["number"] in picked}
     for game in run(match, min(jobs, max(1, len(picked))), picked):
         old = was[game.number]
