@@ -82,7 +82,9 @@ App.run_test = _run_test_drawing_the_last_frame
 # Textual resizes the screens 1/120 s after the terminal (a timer in App._on_resize). With the
 # 5 ms idle sleep above, the pause() that ends Pilot.resize_terminal could find the app idle and
 # return before that timer fired: the test then saw the old size (about one full run in 20
-# failed so). Here resize_terminal returns once the screen in front has its new size, laid out.
+# failed so). Here resize_terminal returns once the screen in front has its new size, laid out,
+# and has handled the Resize events that layout posted (a callback queued after them has run:
+# a loaded machine once ran the suite with the new size but GameScreen.on_resize still to come).
 _resize_terminal = Pilot.resize_terminal
 
 
@@ -91,6 +93,9 @@ async def _resize_terminal_and_screen(self, width: int, height: int) -> None:
     deadline = time.monotonic() + 5
     while self.app.screen.size != (width, height) and time.monotonic() < deadline:
         await asyncio.sleep(1 / 120)
+    handled = asyncio.Event()
+    self.app.screen.call_later(handled.set)
+    await asyncio.wait_for(handled.wait(), 5)
     await self.pause()
 
 
