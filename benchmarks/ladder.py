@@ -33,8 +33,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sos_tui"
 
 # what a game of the arena runs: the rules, the players and their searches (not review, text, records)
 PLAYS = ["engine/rules.py", *(f"ai/{name}.py" for name in (
-    "__init__", "arena", "bitboard", "book", "book_data", "budget", "levels", "players", "safe_game",
-    "search", "solver", "table"))]
+    "__init__", "arena", "bitboard", "book", "book_data", "budget", "levels", "mirror", "players",
+    "safe_game", "search", "solver", "table"))]
 
 
 def fingerprint() -> str:

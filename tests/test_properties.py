@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 from sos_tui.engine.rules import triples
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -254,3 +254,34 @@ def test_bitboard_neighbours_are_the_cells_sharing_a_triple(size):
         mask = near[g.bit(cell)]
         assert {j for j in range(size * size) if mask & g.bit(j)} == expected
         assert mask & ~g.valid == 0
+
+
+@SETTINGS
+@given(size=sizes, seed=seeds)
+def test_the_mirror_player_always_has_a_safe_move(size, seed):
+    """ai/mirror.py: whoever keeps a simple game point-symmetric (the second player on an even
+    board; on an odd one the first, who starts in the centre) is never left without a safe move,
+    whatever safe moves the other player picks (checked by the naive threat count)."""
+    from sos_tui.ai.mirror import mirror_move
+
+    rng = random.Random(seed)
+    state = GameState.new(size, Mode.SIMPLE)
+    if size % 2:
+        assert mirror_move(state.board, size) == (size * size // 2, "S")
+        state = state.play(Move(size // 2, size // 2, "S"))
+    else:
+        assert mirror_move(state.board, size) is None  # nothing to answer yet
+    while True:
+        safe = [m for m in state.legal_moves() if not state.completes(m)
+                and threats_made(state.board, size, m.row * size + m.col, m.letter) == 0]
+        if not safe:
+            break  # the other player is stuck (or the board is full): the mirror player has not lost
+        move = rng.choice(safe)
+        state = state.play(move)
+        opposite = size * size - 1 - (move.row * size + move.col)
+        assert mirror_move(state.board, size) == (opposite, move.letter)
+        answer = Move(opposite // size, opposite % size, move.letter)
+        assert threats_made(state.board, size, opposite, move.letter) == 0 and not state.completes(answer)
+        state = state.play(answer)
+        assert mirror_move(state.board, size) is None  # symmetric again: the other player's turn
+    assert not state.is_over or state.outcome.is_draw

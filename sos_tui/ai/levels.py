@@ -53,6 +53,7 @@ class Level:
     perfect_up_to: int = 0  # two players on boards up to this size: an exact solve, no limits
     exact: Exact | None = None
     safe_game: SafeGame | None = None
+    mirror: bool = False  # two players, simple mode: keep the board point-symmetric (mirror.py)
     search: SearchSettings | None = None  # two players
     search_many: SearchSettings | None = None  # three or more players
 
@@ -71,7 +72,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("hard", exact=Exact(empties=12, safe=12, max_nodes=60_000),
           safe_game=SafeGame(max_depth=40, max_nodes=60_000),
           search=_HARD, search_many=replace(_HARD, max_depth=4, max_nodes=2_500)),
-    Level("expert", book=True, perfect_up_to=4,
+    Level("expert", book=True, perfect_up_to=4, mirror=True,
           exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000, early=(21, 8)),
           safe_game=SafeGame(max_depth=40, max_nodes=500_000),
           search=_EXPERT, search_many=replace(_EXPERT, max_depth=6, max_nodes=10_000)),

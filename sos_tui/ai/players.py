@@ -18,6 +18,7 @@ from sos_tui.engine.rules import GameState, Mode, Move
 from .bitboard import cell_moves, grid, sacrifice_costs, safe_sets, scoring, wins
 from .budget import OutOfBudget
 from .levels import LEVELS, Level
+from .mirror import mirror_move
 from .safe_game import SafeGameSearch
 from .search import search_move
 from .solver import Solver
@@ -128,6 +129,24 @@ def exact_endgame(turn: Turn) -> Move | None:
     return _move(state, cell, letter)
 
 
+def mirror(turn: Turn) -> Move | None:
+    """Never lose a simple game: answer a safe move with its mirror image (``mirror.py``)."""
+    state = turn.state
+    if not turn.level.mirror or not turn.two_players or state.mode is not Mode.SIMPLE:
+        return None
+    found = mirror_move(state.board, state.size)
+    if found is None:
+        return None
+    g = grid(state.size)
+    s, o = g.masks(state.board)
+    empty = g.empty(s, o)
+    if any(wins(s, o, empty, g.dirs)):
+        return None  # the last move handed over an SOS: the search takes it
+    cell, letter = found
+    safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
+    return _move(state, cell, letter) if g.bit(cell) & (safe_s if letter == "S" else safe_o) else None
+
+
 def safe_game(turn: Turn) -> Move | None:
     settings, state = turn.level.safe_game, turn.state
     if settings is None or not turn.two_players or state.mode is not Mode.SIMPLE:
@@ -152,7 +171,7 @@ def heuristic_search(turn: Turn) -> Move | None:
     return search_move(turn.state, settings, turn.rng, turn.by(0.85))
 
 
-PIPELINE = (opening_book, small_board, greedy, exact_endgame, safe_game, heuristic_search)
+PIPELINE = (opening_book, small_board, greedy, exact_endgame, mirror, safe_game, heuristic_search)
 
 
 @dataclass(frozen=True, slots=True)
