@@ -24,9 +24,9 @@ def mirror_move(board: str, size: int) -> tuple[int, str] | None:
     """``(cell, letter)`` that makes ``board`` point-symmetric, or None. Only where the result is
     the position the strategy keeps: the board is symmetric but for one letter whose opposite
     cell is empty (and on an odd board the centre cell is filled), or the board is symmetric
-    with the centre cell of an odd board empty (write an S there: any letter is safe in a
-    symmetric position, but S threatens nothing next to it). Whether the move is safe is for the
-    caller to check: it is whenever the opponent's last move was."""
+    with the centre cell of an odd board empty (then an S there, as on the empty board). Whether
+    the move is safe is for the caller to check: a mirror image is whenever the opponent's last
+    move was; the centre may not be."""
     cells = size * size
     centre = cells // 2 if size % 2 else None
     odd_one = None
