@@ -79,22 +79,26 @@ async def _run_test_drawing_the_last_frame(self, *args, **kwargs):
 
 App.run_test = _run_test_drawing_the_last_frame
 
-# Textual resizes the screens 1/120 s after the terminal (a timer in App._on_resize). With the
-# 5 ms idle sleep above, the pause() that ends Pilot.resize_terminal could find the app idle and
-# return before that timer fired: the test then saw the old size (about one full run in 20
-# failed so). Here resize_terminal returns once the screen in front has its new size, laid out,
-# and has handled the Resize events that layout posted (a callback queued after them has run:
-# a loaded machine once ran the suite with the new size but GameScreen.on_resize still to come).
+# Textual resizes the screens 1/120 s after the terminal: App._on_resize sets the app's size at
+# once (and Screen.size is the app's), then a timer posts the Resize event to the screens. With
+# the 5 ms idle sleep above, the pause() that ends Pilot.resize_terminal could find the app idle
+# and return before that timer fired, or before the screen handled the event (GameScreen.on_resize
+# sets -too-small): on a loaded machine about one run in ten of test_harness saw the old class.
+# Here resize_terminal returns once the app has the new size and no resize pending (the timer has
+# posted the event: Textual's own _resize_timer and _resize_event), and the screen in front has
+# handled it (a callback it queued after the event has run).
 _resize_terminal = Pilot.resize_terminal
 
 
 async def _resize_terminal_and_screen(self, width: int, height: int) -> None:
     await _resize_terminal(self, width, height)
+    app = self.app
     deadline = time.monotonic() + 5
-    while self.app.screen.size != (width, height) and time.monotonic() < deadline:
+    while (app.size != (width, height) or app._resize_timer is not None or app._resize_event is not None) \
+            and time.monotonic() < deadline:
         await asyncio.sleep(1 / 120)
     handled = asyncio.Event()
-    self.app.screen.call_later(handled.set)
+    app.screen.call_later(handled.set)
     await asyncio.wait_for(handled.wait(), 5)
     await self.pause()
 
