@@ -52,18 +52,21 @@ def _bit_move(state: GameState, bit: int, is_s: bool) -> Move:
     return _move(state, grid(state.size).cell(bit), "S" if is_s else "O")
 
 
-def _quiet_and_safe(state: GameState) -> tuple[bool, int]:
-    """Whether nothing scores now, and the number of safe moves."""
+def _quiet_and_safe(state: GameState) -> tuple[bool, int, int]:
+    """Whether nothing scores now, and the cells (bitboard masks) where an S, and where an O,
+    is safe."""
     g = grid(state.size)
     s, o = g.masks(state.board)
     empty = g.empty(s, o)
-    safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
-    return not any(wins(s, o, empty, g.dirs)), safe_s.bit_count() + safe_o.bit_count()
+    return not any(wins(s, o, empty, g.dirs)), *safe_sets(s, o, empty, g.dirs)
 
 
 def _few_safe(state: GameState, early: tuple[int, int] | None) -> bool:
     """Whether at most ``early`` = (empty cells, safe moves) are left."""
-    return early is not None and state.empty_cells <= early[0] and _quiet_and_safe(state)[1] <= early[1]
+    if early is None or state.empty_cells > early[0]:
+        return False
+    _, safe_s, safe_o = _quiet_and_safe(state)
+    return safe_s.bit_count() + safe_o.bit_count() <= early[1]
 
 
 # -- the strategies: each returns a move or None (pass) ---------------------------------------
@@ -115,8 +118,8 @@ def exact_endgame(turn: Turn) -> Move | None:
         if state.empty_cells > exact.empties and not _few_safe(state, exact.early):
             return None
     else:
-        quiet, safe = _quiet_and_safe(state)
-        if not quiet or safe > exact.safe:
+        quiet, safe_s, safe_o = _quiet_and_safe(state)
+        if not quiet or safe_s.bit_count() + safe_o.bit_count() > exact.safe:
             return None  # a win on the spot (the search takes it), or too many safe moves
     try:
         solver = Solver(state.size, state.mode, turn.by(0.5), exact.max_nodes)
@@ -137,14 +140,12 @@ def mirror(turn: Turn) -> Move | None:
     found = mirror_move(state.board, state.size)
     if found is None:
         return None
-    g = grid(state.size)
-    s, o = g.masks(state.board)
-    empty = g.empty(s, o)
-    if any(wins(s, o, empty, g.dirs)):
+    quiet, safe_s, safe_o = _quiet_and_safe(state)
+    if not quiet:
         return None  # the last move handed over an SOS: the search takes it
     cell, letter = found
-    safe_s, safe_o = safe_sets(s, o, empty, g.dirs)
-    return _move(state, cell, letter) if g.bit(cell) & (safe_s if letter == "S" else safe_o) else None
+    safe = safe_s if letter == "S" else safe_o
+    return _move(state, cell, letter) if grid(state.size).bit(cell) & safe else None
 
 
 def safe_game(turn: Turn) -> Move | None:
