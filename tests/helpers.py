@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from textual.geometry import Offset
@@ -57,3 +58,16 @@ def scoreboard_text(app: SosApp) -> str:
 def click_offset(board: Board, row: int, col: int) -> Offset:
     """Offset of a cell from the board's outer top-left, as Pilot.click expects (border counts)."""
     return board.cell_offset(row, col) + Offset(board.gutter.left, board.gutter.top)
+
+
+async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
+    """Let the app run until ``condition()`` holds; fail, naming the condition, after ``seconds``
+    (a bound for a stuck test, never a timing the test relies on)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition():
+        if loop.time() > deadline:
+            name = getattr(condition, "__name__", repr(condition))
+            raise AssertionError(f"timed out waiting for {name}; on {pilot.app.screen!r}")
+        await pilot.pause(0.02)
+    await pilot.pause()

@@ -12,7 +12,7 @@ from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameState, Move
 
-from .helpers import board_of, board_text, click_offset, make_app, scoreboard_text
+from .helpers import board_of, board_text, click_offset, make_app, scoreboard_text, wait_for
 
 # A whole 3x3 general game: Ana scores row 1; Bo then chains five SOSs and wins 5 to 1.
 GAME = [(0, 0, "S"), (0, 1, "O"), (0, 2, "S"), (1, 1, "O"), (2, 2, "S"), (2, 0, "S"), (2, 1, "O"),
@@ -493,14 +493,15 @@ async def test_a_long_game_keeps_every_move_of_the_log_in_reach_as_it_grows():
     app = make_app(size=8)
     async with app.run_test(size=(100, 24)) as pilot:
         log = app.game_screen.query_one(MoveLog)
-        view = log.scrollable_content_region.height - 1  # rows under the pinned header
         for count, move in enumerate(moves, 1):
             assert app.game_screen.apply(move)
             await pilot.pause()
+            view = log.scrollable_content_region.height - 1  # rows under the pinned header
             shown = [log.render_line(y).text for y in range(1, view + 1)]
             assert any(f"{count} " in line and str(move) in line for line in shown), (count, shown)
             assert log.max_scroll_y >= count - view  # the scroll reaches every row
         assert log.show_vertical_scrollbar and count == 64
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         log.scroll_to(y=0, animate=False, immediate=True)
         await pilot.pause()
         assert str(moves[0]) in log.render_line(1).text
@@ -523,3 +524,28 @@ async def test_a_theme_switch_recolours_the_scoreboard_and_the_board():
         after = colour_of(scoreboard, "●"), colour_of(board, "S")
         assert after[0] != before[0] and after[1] != before[1]  # no style kept from the old theme
         assert after[0] == scoreboard.get_component_rich_style("scoreboard--player-1").color
+
+
+async def test_the_move_log_fills_from_the_top_then_follows_the_last_move_with_no_blank_rows():
+    # A 24-move game at 100x30: the log shows move 1 at the top until it is full, then the last
+    # move on its bottom row; no blank rows past the end, and scrolling back reaches move 1
+    moves = [m for m in GameState.new(6).legal_moves() if m.letter == "O"][:24]  # no SOS
+    app = make_app(size=6)
+    async with app.run_test(size=(100, 30)) as pilot:
+        log = app.game_screen.query_one(MoveLog)
+        view = log.scrollable_content_region.height - 1  # rows under the pinned header
+        assert 8 < view < 24
+        for count, move in enumerate(moves, 1):
+            assert app.game_screen.apply(move)
+            await pilot.pause()
+            shown = [log.render_line(y).text.strip() for y in range(1, view + 1)]
+            if count <= view:
+                assert shown[0].startswith("1 ") and shown[count - 1].startswith(f"{count} "), shown
+                assert not any(shown[count:])
+            else:
+                assert shown[-1].startswith(f"{count} ") and str(move) in shown[-1], shown
+                assert all(shown), shown  # every row of the view holds a move
+        assert log.max_scroll_y == len(moves) + 1 - (view + 1)  # no scrolling past the last move
+        log.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        assert log.render_line(1).text.strip().startswith("1 ")

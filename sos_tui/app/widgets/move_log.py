@@ -30,11 +30,6 @@ NUMBER_W, MOVE_W, POINTS_W = 4, 6, 3
 HEADINGS = (N_("Player"), N_("Move"), N_("Pts"))
 """The headings of the name, move and points columns (translated where drawn: the move and
 points columns widen to fit a longer word)."""
-# The scrollable height is the view's own while the moves fit, and past that grows in steps of this
-# many rows. Showing or hiding the scrollbar lays the whole screen out again (tens of milliseconds
-# with a big board); a step while it shows only changes its range (see _fit).
-GROWTH = 32
-PAGE_CONTEXT = 3  # earlier moves kept in view when the log turns a page
 MIN_NAME = 8  # the least of a name the log shows beside headings wider than their columns
 
 
@@ -139,7 +134,7 @@ class MoveLog(ThemedStyles, ScrollView, can_focus=True):
         self._points = state.points_by_move if state is not None else ()
         self._shown = moves
         self._fit()
-        self.move_cursor(len(moves) - 1, page=True)
+        self.move_cursor(len(moves) - 1)
         if grew:
             for row in range(len(shown) - 1, len(moves)):
                 self.refresh_line(row + 1)
@@ -147,10 +142,10 @@ class MoveLog(ThemedStyles, ScrollView, can_focus=True):
             self.refresh()
 
     def _fit(self) -> None:
-        """Make the scrollable height fit the rows (see GROWTH)."""
+        """Make the scrollable height the rows' own (the header and one line a move): the log
+        never scrolls past its last move."""
         view = self.scrollable_content_region.height if self.is_mounted else 0
-        needed = len(self._shown) + 1
-        height = view if needed <= view else view + -(-(needed - view) // GROWTH) * GROWTH
+        height = max(view, len(self._shown) + 1)
         if height == self.virtual_size.height:
             return
         size = Size(self.scrollable_content_region.width, height)
@@ -160,19 +155,18 @@ class MoveLog(ThemedStyles, ScrollView, can_focus=True):
             self.set_reactive(MoveLog.virtual_size, size)
             self._scroll_update(size)
         else:
-            self.virtual_size = size
+            self.virtual_size = size  # the scrollbar comes or goes: the scroll range is known
+            self.call_after_refresh(self._scroll_to_cursor)  # after the layout this starts
 
-    def move_cursor(self, row: int, scroll: bool = True, page: bool = False) -> None:
-        """Put the cursor on ``row`` (clamped), and bring it into view; posts no message.
-
-        ``page``: a cursor past the bottom goes near the top of the view (following a game as it
-        grows, the log then scrolls once a page instead of once a move, each scroll repainting
-        every line of it)."""
+    def move_cursor(self, row: int, scroll: bool = True) -> None:
+        """Put the cursor on ``row`` (clamped), and bring it into view; posts no message."""
         self.cursor_row = max(-1, min(row, self.row_count - 1))
         if scroll:
-            self._scroll_to_cursor(page)
+            self._scroll_to_cursor()
 
-    def _scroll_to_cursor(self, page: bool = False) -> None:
+    def _scroll_to_cursor(self) -> None:
+        """Scroll the least that shows the cursor's row: a game that grows keeps its last move on
+        the bottom line."""
         if not self.is_mounted:
             return
         view = max(1, self.scrollable_content_region.height - 1)  # the header is pinned
@@ -180,8 +174,7 @@ class MoveLog(ThemedStyles, ScrollView, can_focus=True):
         if row < top:
             self.scroll_to(y=max(0, row), animate=False, immediate=True)
         elif row >= top + view:
-            context = min(PAGE_CONTEXT, view - 1) if page else view - 1
-            self.scroll_to(y=max(0, row - context), animate=False, immediate=True)
+            self.scroll_to(y=row - view + 1, animate=False, immediate=True)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         for row in (old, new):
