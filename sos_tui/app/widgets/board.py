@@ -238,8 +238,14 @@ class Board(ThemedStyles, ScrollView, can_focus=True):
         self.cursor = (max(0, min(last, row + drow)), max(0, min(last, col + dcol)))
 
     def action_place(self, letter: str | None = None) -> None:
+        """Write ``letter`` at the cursor; with none named (enter, space, a left click), the hint's
+        letter on the hinted cell, else the selected one."""
         if self.interactive and self.state is not None:
-            self.post_message(self.CellChosen(*self.cursor, letter or self.letter))
+            if letter is None:
+                hint = self.hint
+                on_hint = hint is not None and (hint.row, hint.col) == self.cursor
+                letter = hint.letter if on_hint else self.letter
+            self.post_message(self.CellChosen(*self.cursor, letter))
 
     def action_toggle_letter(self) -> None:
         self.letter = other_letter(self.letter)
@@ -261,9 +267,8 @@ class Board(ThemedStyles, ScrollView, can_focus=True):
         if cell is None:
             return
         self.cursor = cell
-        letter = other_letter(self.letter) if event.button == 3 else self.letter
         if event.button in (1, 3):
-            self.action_place(letter)
+            self.action_place(other_letter(self.letter) if event.button == 3 else None)
 
     # -- drawing ----------------------------------------------------------------------------
     def notify_style_update(self) -> None:
