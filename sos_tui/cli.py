@@ -679,8 +679,7 @@ def host(args: argparse.Namespace) -> int:
         return fail("host", _("needs a terminal to play in; use --headless to only run the game"))
     if args.server is None:
         _warn_bind("host", args.bind)
-    launch_network(plan, mouse=not args.no_mouse)
-    return 0
+    return launch_network("host", plan, mouse=not args.no_mouse)
 
 
 def join(args: argparse.Namespace) -> int:
@@ -697,8 +696,7 @@ def join(args: argparse.Namespace) -> int:
         raise UsageError(_("--name: {error}").format(error=explain(error))) from None
     if not _has_terminal():
         return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
-    launch_network(JoinPlan(url, name), mouse=not args.no_mouse)
-    return 0
+    return launch_network("join", JoinPlan(url, name), mouse=not args.no_mouse)
 
 
 def server(args: argparse.Namespace) -> int:
@@ -716,12 +714,17 @@ def _cannot_listen(args: argparse.Namespace, error: OSError) -> str:
         address=args.bind, port=args.port, reason=error.strerror or error)
 
 
-def launch_network(plan, mouse: bool) -> None:
-    """Run the terminal app on a network game (replaced by tests)."""
+def launch_network(command: str, plan, mouse: bool) -> int:
+    """Run the terminal app on a network game; a game that could not start (no server there, a
+    wrong code, a port taken) ends the app and is said in one line, exit status 2."""
     from sos_tui.app import SosApp
     from sos_tui.storage import load_settings
 
-    SosApp(mouse=mouse, settings=load_settings(), network=plan).run(mouse=mouse)
+    app = SosApp(mouse=mouse, settings=load_settings(), network=plan)
+    reason = app.run(mouse=mouse)
+    if app.return_code:
+        return fail(command, str(reason)) if isinstance(reason, str) else app.return_code
+    return 0
 
 
 # -- the entry point ---------------------------------------------------------------------------

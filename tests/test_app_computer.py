@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 
+import pytest
+
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.app.widgets.board import Board
@@ -119,20 +121,20 @@ async def test_all_computer_games_play_themselves_and_pause():
         assert app.state.is_over and app.state.move_count == 9
 
 
-async def test_enter_or_a_click_after_a_hint_plays_the_hinted_letter_not_the_selected_one():
-    for keys in (["enter"], ["space"], "click"):
-        app = make_app(size=3, names=("Ana", "Bo"))
-        async with app.run_test(size=(100, 30)) as pilot:
-            app.game_screen.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
-            await pilot.pause()
-            assert board_of(app).letter == "S"
-            await pilot.press("H")
-            await wait_for(pilot, lambda: board_of(app).hint is not None)
-            assert board_of(app).hint == Move(0, 1, "O")
-            if keys == "click":
-                await pilot.click(Board, offset=click_offset(board_of(app), 0, 1))
-            else:
-                await pilot.press(*keys)
-            await pilot.pause()
-            assert app.state.moves[-1] == Move(0, 1, "O"), keys  # the hint, not the selected S
-            assert app.state.scores == (1, 0)
+@pytest.mark.parametrize("keys", [["enter"], ["space"], "click"])
+async def test_enter_or_a_click_after_a_hint_plays_the_hinted_letter_not_the_selected_one(keys):
+    app = make_app(size=3, names=("Ana", "Bo"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.game_screen.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
+        await pilot.pause()
+        assert board_of(app).letter == "S"
+        await pilot.press("H")
+        await wait_for(pilot, lambda: board_of(app).hint is not None)
+        assert board_of(app).hint == Move(0, 1, "O")
+        if keys == "click":
+            await pilot.click(Board, offset=click_offset(board_of(app), 0, 1))
+        else:
+            await pilot.press(*keys)
+        await pilot.pause()
+        assert app.state.moves[-1] == Move(0, 1, "O"), keys  # the hint, not the selected S
+        assert app.state.scores == (1, 0)

@@ -126,16 +126,44 @@ async def test_join_a_server_then_lose_it_and_get_the_offer_to_reconnect():
         await server.stop()
 
 
-async def test_a_wrong_code_is_said_plainly_and_leaving_ends_the_app():
+async def test_a_join_from_the_command_line_that_cannot_start_ends_with_the_reason_and_status_2():
+    # `sos-tui join URL`: a wrong code, or nothing listening, ends the app at once with one
+    # sentence for the terminal (exit status 2), not a dialog over an empty game
     server = Server(computer=FirstMove())
     await server.start("127.0.0.1", 0)
     try:
         app = SosApp(network=JoinPlan(f"ws://127.0.0.1:{server.port}/{new_code()}", "Ana"))
         async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: not app.is_running)
+        assert app.return_code == 2 and "no game with that code" in app.return_value
+    finally:
+        await server.stop()
+    app = SosApp(network=JoinPlan(f"ws://127.0.0.1:{server.port}/{new_code()}", "Ana"))  # stopped
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: not app.is_running)
+    assert app.return_code == 2
+    assert app.return_value == (f"cannot reach ws://127.0.0.1:{server.port}: nothing is listening there "
+                                "(is the game still hosted?)")
+
+
+async def test_a_wrong_code_typed_in_the_join_dialog_is_said_plainly_and_the_app_stays():
+    from sos_tui.app.screens.net_game import JoinDialog
+
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        app = SosApp()
+        async with app.run_test(size=(100, 32)) as pilot:
+            app.action_join()
+            await until(pilot, lambda: isinstance(app.screen, JoinDialog))
+            app.screen.query_one("#url").value = f"ws://127.0.0.1:{server.port}/{new_code()}"
+            app.screen.query_one("#name").value = "Ana"
+            await pilot.click("#join")
             await until(pilot, lambda: isinstance(app.screen, Choice))
             assert "no game with that code" in app.screen.text
             await pilot.click("#yes")  # Leave
-            await until(pilot, lambda: not app.is_running)
+            await until(pilot, lambda: not isinstance(app.screen, (Choice, NetGameScreen)))
+            assert app.is_running
     finally:
         await server.stop()
 

@@ -161,3 +161,21 @@ def test_listening_beyond_this_machine_prints_a_warning(capsys):
     err = capsys.readouterr().err
     assert err.startswith("sos-tui server: warning: listening on 0.0.0.0") and err.count("\n") == 1
     assert reachable_host("127.0.0.1") == "127.0.0.1" and reachable_host("0.0.0.0")
+
+
+def test_join_with_nobody_listening_says_so_in_the_players_words_and_exits_2(monkeypatch, capsys):
+    import socket
+
+    from sos_tui import cli
+    from sos_tui.app import SosApp
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    run = SosApp.run
+    monkeypatch.setattr(SosApp, "run", lambda app, **kwargs: run(app, headless=True, size=(100, 30)))
+    assert main(["join", f"ws://127.0.0.1:{port}/7f3kq-x9m2c", "--name", "Bo"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"sos-tui join: cannot reach ws://127.0.0.1:{port}: nothing is listening there "
+                   "(is the game still hosted?)\n")

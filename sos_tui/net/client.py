@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
+import re
+import socket
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -141,8 +144,39 @@ async def _open(address: Address, timeout: float) -> ClientConnection:
                            body=body) from None
         raise NetError(N_("the server refused the connection ({status})"), status=status) from None
     except (OSError, TimeoutError, InvalidHandshake) as problem:
-        why = printable(str(problem)) or type(problem).__name__
-        raise NetError(N_("cannot reach {server}: {why}"), server=address.server, why=why) from None
+        raise NetError(N_("cannot reach {server}: {why}"), server=address.server,
+                       why=Unreachable(problem)) from None
+
+
+class Unreachable:
+    """Why a server could not be reached, in a player's words (``str`` in the current language):
+    the common failures by name, any other by the system's own words, never an errno."""
+
+    def __init__(self, problem: BaseException) -> None:
+        self.problem = problem
+
+    def __str__(self) -> str:
+        problem = self.problem
+        if isinstance(problem, ConnectionRefusedError) or _all_refused(problem):
+            return _("nothing is listening there (is the game still hosted?)")
+        if isinstance(problem, socket.gaierror):
+            return _("no computer has that name")
+        if isinstance(problem, TimeoutError):
+            return _("no answer in time")
+        if isinstance(problem, InvalidHandshake):
+            return _("it does not answer as an sos-tui game server")
+        if isinstance(problem, OSError) and problem.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+            return _("the network cannot reach it")
+        if isinstance(problem, OSError) and problem.strerror:
+            return printable(problem.strerror)
+        return printable(str(problem)) or type(problem).__name__
+
+
+def _all_refused(problem: BaseException) -> bool:
+    """asyncio's one error for a name with several addresses ("Multiple exceptions: [Errno 111]
+    ..., [Errno 111] ..."), each of them refused."""
+    codes = re.findall(r"\[Errno (\d+)\]", str(problem))
+    return bool(codes) and all(int(code) == errno.ECONNREFUSED for code in codes)
 
 
 async def _first_reply(ws: ClientConnection, timeout: float) -> dict:

@@ -244,6 +244,10 @@ class NetGameScreen(GameScreen):
             return
         self.lost = problem
         self._status()
+        if self.game is None and self.app.network is not None:
+            # `sos-tui join/host` could not start its game: back to the shell with the reason
+            self.app.exit(explain(problem), return_code=2)
+            return
         if self.game is None or (not self.game.my_seats and not problem.retry):
             self.app.push_screen(
                 Choice(lambda: _("Could not start the network game: {problem}").format(
