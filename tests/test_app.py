@@ -549,3 +549,17 @@ async def test_the_move_log_fills_from_the_top_then_follows_the_last_move_with_n
         log.scroll_to(y=0, animate=False, immediate=True)
         await pilot.pause()
         assert log.render_line(1).text.strip().startswith("1 ")
+
+
+async def test_help_lists_the_games_keys_and_none_of_the_ui_librarys_own():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        table = {description: keys for keys, description in app.screen.keys}
+        for internal in ("Scroll Home", "Scroll End", "Page Up", "Page Down", "Page Left", "Page Right",
+                         "Focus Previous", "Copy selected text"):
+            assert internal not in table
+        assert table["Move the cursor"].startswith("↑ ↓ ← →")
+        assert table["Hint"] == "H" and table["Undo"] == "u ^z" and table["Place"] == "space ⏎"
+        assert table["Quit"] == "^q" and table["Help"] == "? f1" and "^p" in table.values()

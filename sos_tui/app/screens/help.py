@@ -61,6 +61,8 @@ def key_table(screen: Screen) -> list[tuple[str, str]]:
         else screen.active_bindings
     for key, active in bindings.items():
         binding = active.binding
+        if not (_ours(active.node, binding) or binding.action == "command_palette"):
+            continue  # the UI library's own keys (scrolling, focus, copy): not the game's
         description = binding.description or binding.action
         if description in _MOVES:
             description = MOVE_THE_CURSOR
@@ -71,6 +73,15 @@ def key_table(screen: Screen) -> list[tuple[str, str]]:
         if display not in keys:
             keys.append(display)
     return [(" ".join(keys), description) for description, keys in rows.items()]
+
+
+def _ours(node, binding: Binding) -> bool:
+    """Whether sos-tui itself declared ``binding`` (on the node's class or one of its sos-tui
+    bases), rather than inheriting it from Textual."""
+    return any(
+        cls.__module__.startswith("sos_tui.") and any(
+            isinstance(own, Binding) and own.action == binding.action for own in vars(cls).get("BINDINGS", ()))
+        for cls in type(node).__mro__)
 
 
 def key_table_renderable(keys: list[tuple[str, str]]) -> Table:
