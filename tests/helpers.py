@@ -71,3 +71,16 @@ async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
             raise AssertionError(f"timed out waiting for {name}; on {pilot.app.screen!r}")
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+def footer_line(app) -> str:
+    """The terminal's last line as drawn: the footer of the view in front."""
+    strips = app.screen._compositor.render_strips()
+    return strips[-1].text if strips else ""
+
+
+async def footer_shows(pilot, app, words: str) -> str:
+    """Wait until the footer shows ``words`` (it is drawn once the keys of the view in front
+    settle); returns the footer line."""
+    await wait_for(pilot, lambda: words in footer_line(app), seconds=10)
+    return footer_line(app)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.help import HelpScreen
@@ -12,7 +11,15 @@ from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameState, Move
 
-from .helpers import board_of, board_text, click_offset, make_app, scoreboard_text, wait_for
+from .helpers import (
+    board_of,
+    board_text,
+    click_offset,
+    footer_shows,
+    make_app,
+    scoreboard_text,
+    wait_for,
+)
 
 # A whole 3x3 general game: Ana scores row 1; Bo then chains five SOSs and wins 5 to 1.
 GAME = [(0, 0, "S"), (0, 1, "O"), (0, 2, "S"), (1, 1, "O"), (2, 2, "S"), (2, 0, "S"), (2, 1, "O"),
@@ -176,22 +183,6 @@ async def test_game_over_rematch_and_new_game():
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
-
-
-def footer_line(app) -> str:
-    """The terminal's last line as drawn: the footer of the view in front."""
-    strips = app.screen._compositor.render_strips()
-    return strips[-1].text if strips else ""
-
-
-async def footer_shows(pilot, app, words: str) -> str:
-    """Wait until the footer shows ``words`` (it is drawn once the keys of the view in front
-    settle); returns the footer line."""
-    deadline = time.monotonic() + 10
-    while words not in footer_line(app):
-        assert time.monotonic() < deadline, (words, footer_line(app))
-        await pilot.pause(0.05)
-    return footer_line(app)
 
 
 async def test_a_dialog_in_front_shows_its_own_keys_in_the_footer_not_the_boards():

@@ -316,8 +316,8 @@ async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_mal
         await pilot.press("ctrl+n")
         assert app.notices[-1].message == (
             "Tinggalkan permainan rangkaian ini dahulu (ctrl+l) untuk memulakan permainan baharu.")
-        await pilot.press("H")
-        assert app.notices[-1].message == "Tiada petunjuk dalam permainan rangkaian."
+        await pilot.press("H")  # no hints in a network game: the key is not bound there
+        assert len(app.notices) == 1
         assert "Tinggalkan" in screen_lines(app)[-1]
         app.switch_language("en")
         await pilot.pause()

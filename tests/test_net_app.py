@@ -14,7 +14,7 @@ from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore
 from sos_tui.net.protocol import new_code
 from sos_tui.net.run import HostPlan, JoinPlan
 
-from .helpers import recording
+from .helpers import footer_shows, recording
 
 
 class FirstMove:
@@ -179,7 +179,7 @@ async def test_a_spectator_watches_and_its_keys_do_nothing():
             await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
             assert "You are watching" in status(app)
             await pilot.press("s")
-            assert app.notices[-1].message == "Spectators watch."
+            assert app.screen.state.moves == () and not app.notices  # no letter keys for a spectator
             await ana.game.play(Move.parse("S b2"))
             await until(pilot, lambda: len(app.screen.state.moves) == 1)
         await ana.leave()
@@ -264,3 +264,44 @@ def test_hosting_needs_two_people_at_the_table():
     plan = host_plan(GameRecord(5, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("Bo"))), port=0)
     assert (plan.size, plan.mode, plan.port) == (5, "simple", 0)
     assert [s.kind for s in plan.seats] == ["human", "remote"]
+
+
+async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectator_fewer():
+    from sos_tui.app.screens.help import HelpScreen
+
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        bo = await Friend(server.url(room), "Bo").join()
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Ana")))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+                        and app.screen.game.my_seats)
+            footer = await footer_shows(pilot, app, "Undo")
+            assert "Leave" in footer and "S↔O" in footer and "Hint" not in footer, footer
+            await pilot.press("H")  # bound to nothing here: no "not here" notice either
+            assert not app.notices
+            await pilot.press("question_mark")
+            described = {description for _, description in app.screen.keys}
+            assert isinstance(app.screen, HelpScreen) and {"Undo", "Leave"} <= described
+            assert not described & {"Hint", "Redo", "Pause / resume the computers", "Rematch"}
+            await pilot.press("escape")
+            offered = {command.title for command in app.get_system_commands(app.screen)}
+            assert "Undo" in offered and not offered & {"Redo", "Rematch", "Replay"}  # the palette too
+        await bo.leave()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        bo, di = await Friend(server.url(room), "Bo").join(), await Friend(server.url(room), "Di").join()
+        cy = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
+        async with cy.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(cy.screen, NetGameScreen) and cy.screen.game is not None
+                        and cy.screen.state is not None)
+            assert not cy.screen.game.my_seats  # both seats are taken: Cy watches
+            footer = await footer_shows(pilot, cy, "Leave")
+            assert not any(key in footer for key in ("Undo", "Hint", "S↔O")), footer
+            await pilot.press("s")  # a spectator's letter keys write nothing
+            assert cy.screen.state.moves == () and not cy.notices
+        await bo.leave()
+        await di.leave()
+    finally:
+        await server.stop()

@@ -92,17 +92,25 @@ class SosApp(App):
             if command.title not in _UNWANTED_COMMANDS:
                 yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
         game = screen if isinstance(screen, GameScreen) else self.game_screen  # a network game's too
+
+        def offered(action: str) -> bool:  # what the game in front does (a network game has no redo)
+            return bool(game.check_action(action, ()))
+
         yield SystemCommand(_("New game"), _("Choose the board, variant and players (ctrl+n)"),
                             self.action_new_game)
-        yield SystemCommand(_("Rematch"), _("Play again with the same settings (ctrl+r)"),
-                            game.action_rematch)
+        if offered("rematch"):
+            yield SystemCommand(_("Rematch"), _("Play again with the same settings (ctrl+r)"),
+                                game.action_rematch)
         yield SystemCommand(_("Help"), _("Keys and rules (?)"), self.action_help)
-        yield SystemCommand(_("Undo"), _("Take back the last move (u)"), game.action_undo)
-        yield SystemCommand(_("Redo"), _("Play again a move taken back (r)"), game.action_redo)
+        if offered("undo"):
+            yield SystemCommand(_("Undo"), _("Take back the last move (u)"), game.action_undo)
+        if offered("redo"):
+            yield SystemCommand(_("Redo"), _("Play again a move taken back (r)"), game.action_redo)
         yield SystemCommand(_("Save game"), _("Save this game to a file (ctrl+s)"), game.action_save)
         yield SystemCommand(_("Open game"), _("Open a saved game (ctrl+o)"), self.action_open)
         yield SystemCommand(_("History"), _("Past games and statistics"), self.action_history)
-        yield SystemCommand(_("Replay"), _("Step through this game move by move"), game.action_replay)
+        if offered("replay"):
+            yield SystemCommand(_("Replay"), _("Step through this game move by move"), game.action_replay)
         for code, name in LANGUAGES.items():
             if code != language():
                 yield SystemCommand(_("Language: {name}").format(name=name),

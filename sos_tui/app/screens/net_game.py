@@ -276,6 +276,8 @@ class NetGameScreen(GameScreen):
         game = self.game
         kind = message.get("type") if message else "state"
         if kind == "state":
+            self.board.interactive = bool(game.my_seats)  # a spectator watches
+            self.refresh_bindings()
             self.seats = game.seats
             self.state = game.state
             self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
@@ -398,20 +400,15 @@ class NetGameScreen(GameScreen):
         self.notify(_("Asking the others to agree to an undo…"), timeout=3)
         self._send(game.request_undo())
 
-    def action_redo(self) -> None:
-        self.notify(_("No redo in a network game."), timeout=2)
+    NOT_IN_A_NETWORK_GAME = frozenset({"hint", "redo", "pause", "rematch", "replay"})
+    """The game screen's actions that a network game has not: their keys are not offered."""
 
-    def action_pause(self) -> None:
-        self.notify(_("The computers cannot be paused in a network game."), timeout=2)
-
-    def action_hint(self) -> None:
-        self.notify(_("No hints in a network game."), timeout=2)
-
-    def action_rematch(self) -> None:
-        self.notify(_("For a rematch, host a new game."), timeout=3)
-
-    def action_replay(self) -> None:
-        self.notify(_("Replay the game from the history once it is over."), timeout=3)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.NOT_IN_A_NETWORK_GAME:
+            return False
+        if action == "undo":  # asked of the others, by a seated player
+            return self.game is not None and bool(self.game.my_seats)
+        return True
 
     def action_save(self) -> None:
         if self.game is not None and self.game.record is not None:

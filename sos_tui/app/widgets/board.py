@@ -237,6 +237,15 @@ class Board(ThemedStyles, ScrollView, can_focus=True):
         last = self.board_size - 1
         self.cursor = (max(0, min(last, row + drow)), max(0, min(last, col + dcol)))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writing keys only where this player may write (not in a replay, nor to a spectator):
+        the footer and the help follow."""
+        return self.interactive or action not in ("place", "toggle_letter")
+
+    def watch_interactive(self) -> None:
+        self.refresh_bindings()
+        self.refresh()
+
     def action_place(self, letter: str | None = None) -> None:
         """Write ``letter`` at the cursor; with none named (enter, space, a left click), the hint's
         letter on the hinted cell, else the selected one."""
