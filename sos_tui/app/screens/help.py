@@ -79,8 +79,9 @@ def _ours(node, binding: Binding) -> bool:
     """Whether sos-tui itself declared ``binding`` (on the node's class or one of its sos-tui
     bases), rather than inheriting it from Textual."""
     return any(
-        cls.__module__.startswith("sos_tui.") and any(
-            isinstance(own, Binding) and own.action == binding.action for own in vars(cls).get("BINDINGS", ()))
+        cls.__module__.startswith("sos_tui.")
+        and any(isinstance(own, Binding) and own.action == binding.action
+                for own in vars(cls).get("BINDINGS", ()))
         for cls in type(node).__mro__)
 
 
