@@ -554,3 +554,25 @@ async def test_help_lists_the_games_keys_and_none_of_the_ui_librarys_own():
         assert table["Move the cursor"].startswith("↑ ↓ ← →")
         assert table["Hint"] == "H" and table["Undo"] == "u ^z" and table["Place"] == "space ⏎"
         assert table["Quit"] == "^q" and table["Help"] == "? f1" and "^p" in table.values()
+
+
+async def test_the_setup_screen_fits_100x30_with_a_26x26_game_to_continue():
+    from sos_tui import storage
+    from sos_tui.app import SosApp
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+
+    moves = [m for m in GameState.new(26).legal_moves() if m.letter == "O"][:40]
+    storage.autosave(GameRecord(26, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))).with_state(
+        GameState.from_moves(moves, size=26)))
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.screen.query_one("#resume").display)
+        screen = app.screen
+        preview = str(screen.query_one("#resume-preview").render())
+        assert "Unfinished general game, 26x26, 40 moves" in preview and "Ana 0, Bo 0" in preview
+        footer_top = screen.query_one("KeyFooter").region.y
+        for selector in ("#continue", "#size", "#mode", "#count", "#name-0", "#name-1", "#language",
+                         "#start", "#open", "#history", "#quit", "#host", "#join"):
+            region = screen.query_one(selector).region
+            assert region.height and region.bottom <= footer_top, (selector, region)  # in view, unscrolled
+        assert screen.query_one("#setup").max_scroll_y == 0

@@ -75,15 +75,16 @@ def editable_name(name: str) -> str:
 
 
 def resume_preview(record: GameRecord) -> str:
-    """The unfinished game in a few lines: who, the scores, the board (names escaped: show it as
-    plain text)."""
+    """The unfinished game in a line or two, whatever its size: the variant, size and moves, the
+    scores and whose turn (names escaped: show it as plain text)."""
     state = record.state
     seats = zip(record.players, state.scores, strict=True)
     scores = ", ".join(f"{shown(seat.name)} {score}" for seat, score in seats)
     moves = ngettext("{n} move", "{n} moves", state.move_count).format(n=state.move_count)
     about = _("Unfinished {mode} game, {size}x{size}, {moves} — {scores}").format(
         mode=mode_name(record.mode), size=record.size, moves=moves, scores=scores)
-    return f"{about}\n\n{state}"
+    turn = _("{name} to move.").format(name=shown(record.players[state.to_move].name))
+    return f"{about}\n{turn}"
 
 
 def remembered(setup) -> GameRecord | None:
@@ -115,6 +116,8 @@ class SetupScreen(SosScreen[GameRecord | None]):
         Binding("ctrl+s", "start", N_("Start"), show=True, priority=True),
         Binding("escape", "back", N_("Back"), show=False),
     ]
+    # Short terminals: the form's rows close up, so that it all fits 30 lines with a game to continue.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
     AUTO_FOCUS = "#start"  # not the first focusable, the form's scroll: styling it is styling it all
 
     def __init__(self, previous: GameRecord | None = None, setup: dict | None = None) -> None:
