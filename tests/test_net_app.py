@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from sos_tui.app import SosApp
 from sos_tui.app.screens.net_game import Choice, NetGameScreen
 from sos_tui.engine import Move
@@ -220,14 +222,30 @@ async def test_the_setup_screen_offers_host_and_join():
         await server.stop()
 
 
-async def test_hosting_from_the_setup_seats_the_first_person_here_and_friends_elsewhere():
+async def test_hosting_from_the_setup_asks_first_then_seats_the_first_person_here_and_friends_elsewhere():
+    from sos_tui.app.screens.host_dialog import HostDialog
     from sos_tui.engine import GameRecord, Mode, PlayerInfo
 
     app = SosApp()
-    async with app.run_test(size=(110, 40)) as pilot:
+    async with app.run_test(size=(100, 30)) as pilot:
         record = GameRecord(4, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"),
                                              PlayerInfo("Bo")))
-        app.host_game(record, port=0)
+        app.host_game(record)
+        await until(pilot, lambda: isinstance(app.screen, HostDialog))
+        dialog = app.screen
+        assert dialog.query_one("#place-0").value == "here" and dialog.query_one("#place-2").value == "remote"
+        assert "Only players on this computer can join" in str(dialog.query_one("#note").render())
+        await pilot.press("escape")  # nothing was hosted: nothing listens
+        await until(pilot, lambda: not isinstance(app.screen, HostDialog))
+        assert not any(isinstance(screen, NetGameScreen) for screen in app.screen_stack)
+        app.host_game(record)
+        await until(pilot, lambda: isinstance(app.screen, HostDialog))
+        app.screen.query_one("#port").value = "70000"
+        await pilot.click("#host")
+        assert "The port is a number from 1 to 65535" in str(app.screen.query_one("#problem").render())
+        app.screen.query_one("#port").value = "0"  # any free port
+        await pilot.click("#port")
+        await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         room = next(iter(app.screen.server.rooms.values()))
         assert [(s.kind, s.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
@@ -255,15 +273,25 @@ async def test_host_with_a_server_creates_the_game_there_and_plays_its_seat_here
         await server.stop()
 
 
-def test_hosting_needs_two_people_at_the_table():
-    from sos_tui.app.screens.net_game import host_plan
+async def test_hosting_needs_two_people_at_the_table_and_a_friends_seat():
+    from sos_tui.app.screens.host_dialog import default_places, plan_for
     from sos_tui.engine import GameRecord, Mode, PlayerInfo
 
-    alone = GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy")))
-    assert host_plan(alone) is None
-    plan = host_plan(GameRecord(5, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("Bo"))), port=0)
-    assert (plan.size, plan.mode, plan.port) == (5, "simple", 0)
-    assert [s.kind for s in plan.seats] == ["human", "remote"]
+    app = recording(SosApp())
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.host_game(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"))))
+        await pilot.pause()
+        assert app.notices[-1].message == "To host, leave at least two seats to people: yours and a friend's."
+    record = GameRecord(5, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("Bo"), PlayerInfo("Cy")))
+    plan = plan_for(record, default_places(record), "0.0.0.0", "0", "")
+    assert (plan.size, plan.mode, plan.bind, plan.port) == (5, "simple", "0.0.0.0", 0)
+    assert [s.kind for s in plan.seats] == ["human", "remote", "remote"]
+    plan = plan_for(record, ["here", "here", "remote"], "127.0.0.1", "7531", "")  # two at this table
+    assert [s.kind for s in plan.seats] == ["human", "human", "remote"]
+    with pytest.raises(ValueError, match="Let a friend join"):
+        plan_for(record, ["here", "here", "here"], "127.0.0.1", "7531", "")
+    with pytest.raises(ValueError, match="Server: "):
+        plan_for(record, default_places(record), "127.0.0.1", "7531", "http://example.org")
 
 
 async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectator_fewer():

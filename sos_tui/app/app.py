@@ -180,15 +180,15 @@ class SosApp(App):
             self._back_to_game()
             self.push_screen(NetGameScreen(plan, self.computer, self.keeper, mouse=self.mouse))
 
-    def host_game(self, record: GameRecord, port: int | None = None) -> None:
-        """Host the game the setup describes (see ``net_game.host_plan``)."""
-        from .screens.net_game import host_plan
+    def host_game(self, record: GameRecord) -> None:
+        """Host the game the setup describes, once the host dialog has said how."""
+        from .screens.host_dialog import HostDialog
 
-        plan = host_plan(record, port)
-        if plan is None:
+        if sum(not seat.is_computer for seat in record.players) < 2:
             self.notify(_("To host, leave at least two seats to people: yours and a friend's."),
                         severity="warning", timeout=4)
-        self.play_network(plan)
+            return
+        self.push_screen(HostDialog(record), self.play_network)
 
     def action_join(self) -> None:
         from .screens.net_game import JoinDialog

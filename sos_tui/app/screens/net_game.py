@@ -13,7 +13,6 @@ the same seat back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,9 +20,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable, shorten
+from sos_tui.engine import IllegalMoveError, Move, check_name, printable, shorten
 from sos_tui.i18n import N_, _, explain, ngettext
-from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore, create_room, parse_url
+from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
 from sos_tui.net.protocol import said
 from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
 from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
@@ -438,20 +437,6 @@ class NetGameScreen(GameScreen):
         if self.server is not None:
             server, self.server = self.server, None
             await server.stop()
-
-
-def host_plan(record: GameRecord, port: int | None = None) -> HostPlan | None:
-    """The network game a setup describes: the first person's seat is played here, every other
-    person's seat by a friend who joins, computers stay computers; None with fewer than two
-    people."""
-    people = [i for i, seat in enumerate(record.players) if not seat.is_computer]
-    if len(people) < 2:
-        return None
-    seats = tuple(SeatSpec("computer", seat.name, seat.level) if seat.is_computer
-                  else SeatSpec("human", seat.name) if i == people[0] else SeatSpec("remote")
-                  for i, seat in enumerate(record.players))
-    plan = HostPlan(record.size, record.mode.value, seats)
-    return plan if port is None else replace(plan, port=port)
 
 
 def _host_name(plan: HostPlan) -> str | None:
