@@ -233,8 +233,13 @@ class OlderSave(SosModal[bool]):
         self.dismiss(separate)
 
     def language_changed(self) -> None:
-        self.call_later(self.recompose)
+        """Ask again in the new language, the focus back on opening it separately."""
+        self.call_later(self._recompose)
         self.refresh_bindings()
+
+    async def _recompose(self) -> None:
+        await self.recompose()
+        self.query_one("#separate", Button).focus()
 
 
 class OpenDialog(SosModal[GameRecord | None]):
