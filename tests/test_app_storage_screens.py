@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
 
 from textual.app import App
-from textual.widgets import DataTable, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 import sos_tui.app
+from sos_tui.app import SosApp
 from sos_tui.app.screens.history import EMPTY_TEXT, NO_MATCH_TEXT, HistoryScreen
 from sos_tui.app.screens.open_dialog import EMPTY_TEXT as NO_SAVES_TEXT
-from sos_tui.app.screens.open_dialog import ConfirmDelete, OpenDialog
+from sos_tui.app.screens.open_dialog import ConfirmDelete, OlderSave, OpenDialog
 from sos_tui.app.screens.replay import ReplayScreen
 from sos_tui.app.screens.save_dialog import SaveDialog
+from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
 from sos_tui.storage import (
     History,
+    autosave_path,
     autosaves_dir,
     export_transcript,
     history_db_path,
@@ -29,6 +33,8 @@ from sos_tui.storage import (
     saves_dir,
     transcript_path,
 )
+
+from .helpers import make_app
 
 SIZE = (100, 32)
 STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
@@ -196,21 +202,51 @@ def two_saves() -> tuple[GameRecord, GameRecord]:
     return older, newer
 
 
-async def test_open_dialog_lists_saves_newest_first_and_opens_one():
-    older, newer = two_saves()
+def local(path: Path) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+
+
+async def test_open_dialog_lists_name_kind_board_players_moves_and_date_newest_first_and_opens_one():
+    older, _ = two_saves()
+    autosaved = an_autosave()
     app = Host(OpenDialog)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
         table = app.screen.query_one("#saves", DataTable)
-        assert table.row_count == 2
-        first, second = cells(table, 0), cells(table, 1)
-        assert "Ana, Computer" in first and "unfinished" in first and "general" in first
-        assert "-".join(map(str, newer.state.scores)) in first
-        assert "Ana, Bo" in second and "finished" in second and "6-0" in second and "3x3" in second
-        await pilot.press("down", "enter")  # the older game
+        saves = saves_dir()
+        assert [str(column.label) for column in table.columns.values()] == [
+            "Name", "Kind", "Board", "Players", "Moves", "Saved"]
+        assert [cells(table, row) for row in range(3)] == [
+            ["Autosave", "autosave, in progress", "3x3 general", "Ana, Bo", "3", local(autosaved)],
+            ["newer", "saved, in progress", "3x3 general", "Ana, Computer", "4", local(saves / "newer.json")],
+            ["older", "saved, finished", "3x3 general", "Ana, Bo", "9", local(saves / "older.json")]]
+        await pilot.press("down", "down", "enter")  # the older game
         await pilot.pause()
         assert not isinstance(app.screen, OpenDialog)
     assert app.results == [older]
+
+
+async def test_open_dialog_fits_80x24_and_100x30_cutting_long_names_short_with_an_ellipsis():
+    names = ("Alexandria Longname", "Bartholomew Quince", "Cy", "Dmitri")
+    record = game(["S a1"], players=tuple(PlayerInfo(name) for name in names), size=12)
+    stamp = time.time() - 3600
+    for number in range(15):
+        path = save_record(record, saves_dir() / f"a very long file name for the game number {number}.json")
+        os.utime(path, (stamp, stamp))
+    when = local(path)
+    for size, kind, day in (((80, 24), "in progress", when[:10]), ((100, 30), "saved, in progress", when)):
+        app = Host(OpenDialog)
+        async with app.run_test(size=size) as pilot:
+            await loaded(pilot, app)
+            table = app.screen.query_one("#saves", DataTable)
+            lines = [table.render_line(y).text for y in range(table.size.height)]
+            assert lines[0].split() == ["Name", "Kind", "Board", "Players", "Moves", "Saved"], size
+            assert all(len(line) <= table.size.width for line in lines)
+            first = lines[1]
+            assert "a very lo" in first and "…" in first and f" {kind} " in first, (size, first)
+            assert "12x12 general" in first and "Alexandria" in first and first.rstrip().endswith(day), first
+            for widget in (table, app.screen.query_one("#path", Input), *app.screen.query(Button)):
+                assert app.screen.region.contains_region(widget.region), (size, widget)
 
 
 async def test_open_dialog_shows_why_a_corrupt_file_does_not_open_and_leaves_it_alone():
@@ -224,7 +260,7 @@ async def test_open_dialog_shows_why_a_corrupt_file_does_not_open_and_leaves_it_
         table = app.screen.query_one("#saves", DataTable)
         assert table.row_count == 3
         row = cells(table, 0)  # the newest file
-        assert "broken.json" in row and row[-1] == "⚠ the file is not valid JSON"
+        assert row[:4] == ["broken.json", "saved", "", "⚠ the file is not valid JSON"]
         message = app.screen.query_one("#message", Label)
         assert "not valid JSON" in text_of(message)  # highlighted: the whole error shows
         await pilot.press("down")
@@ -323,7 +359,7 @@ async def test_open_dialog_deletes_an_autosave_only_after_a_confirmation():
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
         table = app.screen.query_one("#saves", DataTable)
-        assert "(autosaved)" in cells(table, 0)[-1]
+        assert cells(table, 0)[:2] == ["Autosave", "autosave, in progress"]
         for stray in ("enter", "escape", "n"):  # the focused answer, escape and "no" keep it
             await pilot.press("delete")
             await pilot.pause()
@@ -338,7 +374,7 @@ async def test_open_dialog_deletes_an_autosave_only_after_a_confirmation():
         await pilot.press("y")
         await wait_for(pilot, lambda: table.row_count == 2)
         assert not autosaved.exists()
-        assert "(autosaved)" not in cells(table, 0)[-1]
+        assert cells(table, 0)[:2] == ["newer", "saved, in progress"]
     assert app.results == []  # still open
 
 
@@ -639,3 +675,97 @@ async def test_replay_of_a_game_without_moves():
         await pilot.pause()
         assert position(app) == 0
         assert "move 0 of 0" in text_of(app.screen.query_one("#replay-status", Label))
+
+
+# -- opening another copy of the game in progress ----------------------------------------------
+async def open_the_file(pilot, app, name: str) -> None:
+    """ctrl+o, then the file ``name`` highlighted and opened with enter."""
+    app.action_open()
+    await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
+    await pilot.pause()
+    row = next(i for i, info in enumerate(app.screen.saves) if info.name == name)
+    app.screen.query_one("#saves", DataTable).move_cursor(row=row)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def written(app) -> None:
+    """Wait until the app's keeper has written everything queued (the autosaves)."""
+    assert await asyncio.to_thread(app.keeper.wait, 10)
+
+
+async def test_opening_an_older_save_of_the_game_in_progress_asks_and_keeps_both():
+    app = make_app(size=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o")
+        save_record(app.game, saves_dir() / "two moves.json")
+        await pilot.press("right", "s", "down", "o")
+        newer = app.game
+        assert len(newer.moves) == 4
+        await written(app)
+        await open_the_file(pilot, app, "two moves.json")
+        await wait_for(pilot, lambda: isinstance(app.screen, OlderSave))
+        question = str(app.screen.query_one("#question", Label).content)
+        assert "older than the game in progress (2 moves vs 4)" in question
+        await pilot.press("enter")  # the focused answer: open it as a separate game
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
+        opened = app.game
+        assert opened.moves == newer.moves[:2] and opened.game_id != newer.game_id
+        await pilot.press("down", "down", "s")  # the separate game goes on
+        await written(app)
+        assert len(app.game.moves) == 3
+    assert load_record(autosave_path(newer)).moves == newer.moves  # the newer game is still there
+    assert load_record(autosave_path(opened)).moves == app.game.moves
+
+
+async def test_escape_at_the_older_save_question_goes_back_to_the_list_and_changes_nothing():
+    app = make_app(size=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o")
+        save_record(app.game, saves_dir() / "two moves.json")
+        await pilot.press("right", "s")
+        newer = app.game
+        await written(app)
+        await open_the_file(pilot, app, "two moves.json")
+        await wait_for(pilot, lambda: isinstance(app.screen, OlderSave))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
+        assert app.game == newer
+        await written(app)
+    assert load_record(autosave_path(newer)).moves == newer.moves
+
+
+async def test_a_save_that_continues_the_game_in_progress_opens_as_that_game():
+    app = make_app(size=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s", "right", "o", "right", "s")
+        saved = app.game
+        save_record(saved, saves_dir() / "three moves.json")
+        await pilot.press("u", "u")  # taken back: the save is ahead of the game in progress
+        await written(app)
+        await open_the_file(pilot, app, "three moves.json")
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
+        assert app.game.moves == saved.moves and app.game.game_id == saved.game_id
+        await written(app)
+    assert load_record(autosave_path(saved)).moves == saved.moves
+
+
+async def test_an_older_save_of_an_autosaved_game_asks_before_the_setup_screen_opens_it():
+    newer = game(P1_SWEEP[:5])
+    autosaves_dir().mkdir(parents=True, exist_ok=True)
+    save_record(newer, autosave_path(newer))  # a game left unfinished last time
+    save_record(GameRecord(3, Mode.GENERAL, (ANA, BO), newer.moves[:3], newer.started, newer.updated,
+                           newer.game_id), saves_dir() / "early.json")
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        await open_the_file(pilot, app, "early.json")
+        await wait_for(pilot, lambda: isinstance(app.screen, OlderSave))
+        assert "(3 moves vs 5)" in str(app.screen.query_one("#question", Label).content)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is app.game_screen)
+        assert app.game.moves == newer.moves[:3] and app.game.game_id != newer.game_id
+        await written(app)
+    assert load_record(autosave_path(newer)) == newer

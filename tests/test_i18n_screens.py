@@ -15,7 +15,7 @@ from sos_tui import i18n
 from sos_tui.ai.review import MoveReview
 from sos_tui.app import SosApp
 from sos_tui.app.screens.history import HistoryScreen, stats_text
-from sos_tui.app.screens.open_dialog import ConfirmDelete, OpenDialog
+from sos_tui.app.screens.open_dialog import ConfirmDelete, OlderSave, OpenDialog
 from sos_tui.app.screens.replay import ReplayScreen, verdict_words
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen, resume_preview
@@ -355,8 +355,9 @@ async def test_open_dialog_and_its_delete_confirmation_are_malay():
         dialog = await open_dialog(pilot, app)
         table = dialog.query_one("#saves", DataTable)
         assert [str(column.label) for column in table.columns.values()] == [
-            "Disimpan", "Pemain", "Grid", "Mod", "Mata", "Status"]
-        assert [str(cell) for cell in table.get_row_at(0)][1:] == ["Ana, Bo", "3x3", "umum", "6-0", "selesai"]
+            "Nama", "Jenis", "Grid", "Pemain", "Langkah", "Disimpan"]
+        assert [str(cell) for cell in table.get_row_at(0)][:5] == [
+            "permainan", "selesai", "3x3 umum", "Ana, Bo", "9"]  # 80 columns: the short kind
         lines = screen_lines(app)
         assert_malay(lines[:-1], "Buka permainan yang disimpan", "…atau taip laluan fail permainan",
                      "⏎ buka · del padam · esc batal", "Buka", "Batal")
@@ -464,6 +465,7 @@ async def test_save_dialog_says_a_storage_error_in_malay(tmp_path):
 def test_the_footer_of_every_screen_reads_its_own_keys_through_the_catalog():
     """Each screen's key descriptions are marked for the catalog (English in the code)."""
     i18n.set_language("ms")
-    for screen_class in (SetupScreen, HistoryScreen, ReplayScreen, OpenDialog, SaveDialog, ConfirmDelete):
+    for screen_class in (SetupScreen, HistoryScreen, ReplayScreen, OpenDialog, SaveDialog, ConfirmDelete,
+                         OlderSave):
         for binding in screen_class.BINDINGS:
             assert i18n._(binding.description) != binding.description, (screen_class, binding.description)

@@ -387,20 +387,61 @@ def test_delete_save(tmp_path):
         delete_save(folder)
 
 
+DAY = 24 * 3600
+
+
+def aged(path: Path, days: float) -> Path:
+    stamp = time.time() - days * DAY
+    os.utime(path, (stamp, stamp))
+    return path
+
+
 def test_prune_keeps_the_newest_unfinished_autosaves_one_per_game():
     games = [make_record(P1_SWEEP[:2], started=f"2026-01-01T10:{i:02d}:00+00:00") for i in range(25)]
     for age, record in enumerate(games):
-        os.utime(autosave(record), (1000 + age, 1000 + age))
-    finished = save_record(make_record(SIMPLE_P1, mode="simple"), autosaves_dir() / "finished.json")
+        os.utime(autosave(record), (1000 + age, 1000 + age))  # all abandoned long ago
     copy = save_record(games[-1].with_state(games[-1].state), autosaves_dir() / "copy.json")  # same game
     os.utime(copy, (10, 10))
     corrupt = autosaves_dir() / "corrupt.json"
     corrupt.write_text("{")
-    assert prune_autosaves() == 25 + 2 - 20
+    assert prune_autosaves() == 25 + 1 - 10
     left = {p.name for p in autosaves_dir().iterdir()}
-    assert left == {"corrupt.json"} | {f"{r.game_id}.json" for r in games[5:]}
-    assert not finished.exists()
-    assert prune_autosaves(keep=0) == 20 and corrupt.exists()
+    assert left == {"corrupt.json"} | {f"{r.game_id}.json" for r in games[15:]}
+    assert prune_autosaves(keep=0) == 9 and corrupt.exists()  # never the newest one
+    assert [p.name for p in autosaves_dir().iterdir() if p != corrupt] == [f"{games[-1].game_id}.json"]
+
+
+def test_prune_keeps_recent_autosaves_beyond_the_count_and_the_games_in_progress_here():
+    young = [make_record(P1_SWEEP[:2], started=f"2026-01-02T10:{i:02d}:00+00:00") for i in range(12)]
+    old = [make_record(P1_SWEEP[:3], started=f"2026-01-03T10:{i:02d}:00+00:00") for i in range(3)]
+    for hours, record in enumerate(young):
+        aged(autosave(record), hours / 24)  # played this morning: 12 games in progress at once
+    for record in old:
+        aged(autosave(record), 60)  # abandoned two months ago
+    playing_here = old[0]
+    assert prune_autosaves(spare={playing_here.game_id}) == 2
+    left = {p.stem for p in autosaves_dir().iterdir()}
+    assert left == {r.game_id for r in young} | {playing_here.game_id}
+
+
+def test_prune_keeps_a_finished_games_autosave_until_that_game_is_in_the_history():
+    finished = make_record(SIMPLE_P1, mode="simple")
+    path = aged(autosave(finished), 90)  # the history could not be written: the last copy of the game
+    newest = autosave(make_record(P1_SWEEP[:2]))
+    assert prune_autosaves() == 0 and path.exists()
+    with History() as history:
+        history.record_game(finished)
+    assert prune_autosaves() == 1 and not path.exists() and newest.exists()
+
+
+def test_prune_keeps_a_finished_autosave_that_ended_another_way_than_the_history_row():
+    finished = make_record(P1_SWEEP, game_id="one-game")
+    with History() as history:
+        history.record_game(finished)
+    other_end = make_record(P2_SWEEP, game_id="one-game")  # undone and finished otherwise, not recorded yet
+    assert other_end.state.is_over
+    path = autosave(other_end)
+    assert prune_autosaves() == 0 and path.exists()
 
 
 def test_temp_files_left_by_an_interrupted_save_are_cleaned_once_stale():

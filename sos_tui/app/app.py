@@ -218,7 +218,7 @@ class SosApp(App):
 
     def action_open(self) -> None:
         if not isinstance(self.screen, OpenDialog):
-            self.push_screen(OpenDialog(), self.play_record)
+            self.push_screen(OpenDialog(self.game), self.play_record)
 
     def action_history(self) -> None:
         if not isinstance(self.screen, HistoryScreen):

@@ -47,8 +47,10 @@ class StorageStore:
 
         self._storage = storage
         self._recorder = storage.Recorder()
+        self._playing: set[str] = set()  # the games autosaved by this app: never pruned
 
     def autosave(self, record: GameRecord) -> object:
+        self._playing.add(record.game_id)
         return self._storage.autosave(record)
 
     def clear_autosave(self, record: GameRecord) -> object:
@@ -58,7 +60,7 @@ class StorageStore:
         self._recorder.record(record)
 
     def flush(self) -> int:
-        self._storage.prune_autosaves()
+        self._storage.prune_autosaves(spare=self._playing)
         self._storage.clean_stale_temp_files()
         return self._recorder.flush()
 

@@ -18,6 +18,7 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,8 +27,8 @@ from sos_tui.engine import GameRecord, RecordError, transcript
 from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_, _
 
-from .errors import LoadError, Reason, StorageError, describe, shown_path
-from .paths import autosaves_dir, saves_dir
+from .errors import HistoryError, LoadError, Reason, StorageError, describe, shown_path
+from .paths import autosaves_dir, history_db_path, saves_dir
 
 __all__ = [
     "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path",
@@ -400,7 +401,8 @@ def _read_text(path: Path) -> str | None:
 # -- autosave ----------------------------------------------------------------------------------
 # One file per game in progress, named by its game id: two windows playing at once each keep
 # their own game, and continuing a game goes on writing to the same file.
-KEEP_AUTOSAVES = 20
+KEEP_AUTOSAVES = 10
+KEEP_DAYS = 30
 
 
 def autosave_path(record: GameRecord) -> Path:
@@ -458,24 +460,69 @@ def load_autosave(strict: bool = False) -> GameRecord | None:
     return None
 
 
-def prune_autosaves(keep: int = KEEP_AUTOSAVES) -> int:
-    """Keep the ``keep`` newest unfinished autosaves (one per game); delete finished ones, older
-    copies of the same game and the rest. Corrupt files are left for inspection. Returns how many
-    files were deleted; a file that cannot be deleted is skipped."""
+def prune_autosaves(keep: int = KEEP_AUTOSAVES, days: float = KEEP_DAYS,
+                    spare: Collection[str] = ()) -> int:
+    """Delete the autosaves nobody will continue; run when the app starts. The rule, in one place:
+
+    - an unfinished game's autosave is kept while it is one of the ``keep`` newest unfinished
+      ones (the newest always, even with ``keep=0``), younger than ``days`` days, or a game in
+      progress in this app (its game id in ``spare``); an abandoned game older than that goes;
+    - a finished game's autosave goes only once that game, with the same moves, is in the
+      history: until then it may be the last copy of the game (the history and the ``pending/``
+      outbox could not be written), so it stays;
+    - a second file of the same game (an older copy under another name) goes;
+    - a file that does not load stays, for a curious player to inspect.
+
+    Returns how many files were deleted; a file that cannot be deleted is skipped."""
+    old = time.time() - days * 24 * 3600
     seen: set[str] = set()
-    deleted = 0
-    for info in list_autosaves():
+    doomed: list[SaveInfo] = []
+    finished: list[SaveInfo] = []
+    for info in list_autosaves():  # newest first
         if not info.ok or info.record is None:
             continue
         game_id = info.record.game_id
-        if info.finished or game_id in seen or len(seen) >= keep:
-            try:
-                deleted += delete_save(info.path)
-            except StorageError as error:
-                log.warning("could not prune an autosave: %s", error)
+        if game_id in seen:
+            doomed.append(info)
             continue
         seen.add(game_id)
+        if info.finished:
+            finished.append(info)
+        elif len(seen) - len(finished) > max(keep, 1) and info.modified.timestamp() < old \
+                and game_id not in spare:
+            doomed.append(info)
+    doomed += _in_history(finished)
+    deleted = 0
+    for info in doomed:
+        try:
+            deleted += delete_save(info.path)
+        except StorageError as error:
+            log.warning("could not prune an autosave: %s", error)
     return deleted
+
+
+def _in_history(finished: list[SaveInfo]) -> list[SaveInfo]:
+    """The finished games among ``finished`` that the history holds with the same moves; none
+    when the history cannot be read (or does not exist: looking does not create it)."""
+    if not finished or not history_db_path().exists():
+        return []
+    from .history import History  # the history is only opened when a finished autosave is found
+
+    try:
+        with History() as history:
+            recorded = {entry.game_id: entry for entry in history.games()}
+            return [info for info in finished if info.record.game_id in recorded
+                    and _moves_of(recorded[info.record.game_id]) == info.record.moves]
+    except (HistoryError, StorageError) as error:
+        log.warning("could not read the history to prune autosaves: %s", error)
+        return []
+
+
+def _moves_of(entry) -> tuple:
+    try:
+        return entry.record.moves
+    except (ValueError, RecursionError):  # a damaged row: nothing matches it
+        return ()
 
 
 def clean_stale_temp_files(older_than: float = STALE_TEMP_SECONDS) -> int:

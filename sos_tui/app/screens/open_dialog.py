@@ -1,12 +1,17 @@
 """The open dialog (ctrl+o): the saved and autosaved games, newest first, or any game file by its
 path. The list is read in a thread; ``delete`` (or ``d``) on a highlighted row deletes that file
-after a confirmation whose default answer keeps it."""
+after a confirmation whose default answer keeps it.
+
+A file of the game in progress that lacks some of its moves (an older save, or one that went
+another way) is not opened as that game, which would overwrite the newer game's autosave: the
+player is asked (``OlderSave``), and it opens as a separate game, with a game id of its own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,11 +21,12 @@ from textual.widgets import Button, DataTable, Input, Label
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord
-from sos_tui.i18n import N_, _, explain, mode_name
+from sos_tui.i18n import N_, _, explain, mode_name, ngettext
 from sos_tui.storage import (
     LoadError,
     SaveInfo,
     StorageError,
+    autosave_path,
     delete_save,
     list_autosaves,
     list_saves,
@@ -34,10 +40,23 @@ from ..text import ShowHidden, cell, literal, shown
 
 EMPTY_TEXT = N_("No saved games yet — type a path")
 LOADING_TEXT = N_("Reading the saved games…")
-COLUMNS = ((N_("Saved"), "date"), (N_("Players"), "players"), (N_("Board"), "size"), (N_("Mode"), "mode"),
-           (N_("Score"), "score"), (N_("Status"), "status"))
+COLUMNS = ((N_("Name"), "name"), (N_("Kind"), "kind"), (N_("Board"), "board"), (N_("Players"), "players"),
+           (N_("Moves"), "moves"), (N_("Saved"), "date"))
+GIVING_WAY = ((0, 3), (1,))
+"""The columns that give way when the dialog is too narrow: name and players, then kind."""
+NARROWEST = 8
+DIALOG_WIDTH = 112
+CHROME = 2 + 4
+"""The dialog's border and padding, in columns."""
+SHORT_BELOW = 100
+"""Narrower terminals show the date without the time and the kind without saved/autosave (the
+name says "Autosave")."""
+TABLE_HEIGHT = 14
+AROUND_TABLE = 16
+"""The lines the dialog (and the footer) needs besides the table: a short terminal gets a
+shorter table, so the path field and the buttons stay on screen."""
 ERROR_WIDTH = 32
-PLAYERS_WIDTH = 28
+PLAYERS_WIDTH = 40
 NAME_WIDTH = 16
 
 
@@ -60,20 +79,63 @@ class Listed:
     autosaved: bool
 
 
-def save_row(info: SaveInfo, autosaved: bool = False) -> tuple:
-    """The cells shown for one save: date, players, size, mode, score, status (or what is wrong).
-    Every cell is a Rich Text of escaped text: names and file names are never markup."""
-    when = f"{info.modified:%Y-%m-%d %H:%M}"
+def save_row(info: SaveInfo, autosaved: bool = False, short: bool = False) -> tuple[Text, ...]:
+    """The cells shown for one game file: name, kind, board, players, moves, date (local time;
+    ``short``: the day only, and the kind only finished / in progress). A file that does not
+    load says why in the players' place. Every cell is a Rich Text of escaped text: names and
+    file names are never markup."""
+    when = Text(f"{info.modified:%Y-%m-%d}" if short else f"{info.modified:%Y-%m-%d %H:%M}", no_wrap=True)
+    kind = _("autosave") if autosaved else _("saved")
     if not info.ok:
-        return (when, cell(info.name, PLAYERS_WIDTH, "dim"), "", "", "",
-                Text("⚠ " + short_reason(info), style="bold red"))
-    status = Text(_("finished"), style="dim") if info.finished else Text(_("unfinished"), style="bold")
-    if autosaved:
-        status.append(" " + _("(autosaved)"), style="dim")
+        problem = cell("⚠ " + short_reason(info), 80, "bold red")
+        return cell(info.name, 80), cell(kind), Text(""), problem, Text(""), when  # the whole file name
+    name = cell(_("Autosave"), 80, "italic") if autosaved else cell(info.path.stem, 80)
+    status = _("finished") if info.finished else _("in progress")
     players = ", ".join(shown(name, NAME_WIDTH) for name in info.players)
     mode = mode_name(info.mode) if info.mode else ""
-    return (when, cell(players, PLAYERS_WIDTH), f"{info.size}x{info.size}", cell(mode, 10),
-            "-".join(str(s) for s in info.scores), status)
+    return (name, cell(status if short else f"{kind}, {status}", 40, "" if info.finished else "bold"),
+            cell(f"{info.size}x{info.size} {mode}"), cell(players, PLAYERS_WIDTH),
+            Text(str(info.moves), justify="right", no_wrap=True), when)
+
+
+def fit(widths: list[int], room: int) -> list[int]:
+    """Column ``widths`` narrowed until they add up to ``room``: the widest of the columns
+    ``GIVING_WAY`` first gives way, then the next ones, none below ``NARROWEST``; a cell cut
+    short ends with "…"."""
+    widths = list(widths)
+    for columns in GIVING_WAY:
+        while sum(widths) > room:
+            widest = max(columns, key=lambda column: widths[column])
+            if widths[widest] <= NARROWEST:
+                break
+            widths[widest] -= 1
+    return widths
+
+
+def newer_copy(record: GameRecord, copies: list[GameRecord | None]) -> GameRecord | None:
+    """The copy of ``record``'s game among ``copies`` that ``record`` lacks moves of (an older
+    save, or one that went another way), the one with the most moves; None when ``record`` is
+    each copy as it is or further on (a continuation is simply newer)."""
+    behind = [copy for copy in copies if copy is not None and copy.game_id == record.game_id
+              and record.moves[:len(copy.moves)] != copy.moves]
+    return max(behind, key=lambda copy: len(copy.moves), default=None)
+
+
+def older_question(saved: GameRecord, newer: GameRecord) -> str:
+    """Why ``saved`` is not opened as the game in progress ``newer``, and what is offered."""
+    count = len(saved.moves)
+    if newer.moves[:count] == saved.moves:
+        why = ngettext("This save of the game is older than the game in progress ({saved} move vs "
+                       "{current}).",
+                       "This save of the game is older than the game in progress ({saved} moves vs "
+                       "{current}).", count)
+    else:
+        why = ngettext("This save of the game went another way than the game in progress ({saved} move vs "
+                       "{current}).",
+                       "This save of the game went another way than the game in progress ({saved} moves vs "
+                       "{current}).", count)
+    return why.format(saved=count, current=len(newer.moves)) + " " + _(
+        "Open it as a separate game? Both are kept.")
 
 
 def read_saves() -> list[Listed]:
@@ -138,11 +200,55 @@ class ConfirmDelete(SosModal[bool]):
         self.query_one("#keep", Button).focus()
 
 
+class OlderSave(SosModal[bool]):
+    """Asks before a save that lacks moves of the game in progress is opened: as a separate game
+    (True; both are kept), or not at all (False, escape)."""
+
+    AUTO_FOCUS = "#separate"
+
+    BINDINGS = [
+        Binding("escape", "answer(False)", N_("Cancel")),
+        Binding("o", "answer(True)", N_("Open as a separate game")),
+    ]
+
+    def __init__(self, saved: GameRecord, newer: GameRecord) -> None:
+        super().__init__()
+        self.saved, self.newer = saved, newer
+
+    def compose_dialog(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(_("An older save of this game"), id="title")
+            yield Label(literal(older_question(self.saved, self.newer), 400), id="question")
+            with Horizontal(id="buttons"):
+                yield Label(_("o open separately · esc cancel"), id="keys")
+                yield Button(_("Open as a separate game"), id="separate", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "separate")
+
+    def action_answer(self, separate: bool) -> None:
+        self.dismiss(separate)
+
+    def language_changed(self) -> None:
+        """Ask again in the new language, the focus back on opening it separately."""
+        self.call_later(self._recompose)
+        self.refresh_bindings()
+
+    async def _recompose(self) -> None:
+        await self.recompose()
+        self.query_one("#separate", Button).focus()
+
+
 class OpenDialog(SosModal[GameRecord | None]):
     """Dismisses with the loaded GameRecord, or None when cancelled.
 
     A file that does not load shows why in the dialog, which stays open; the file is only read.
-    After a successful open, ``path`` holds the file the record came from.
+    After a successful open, ``path`` holds the file the record came from. ``current`` is the
+    game in progress (if any): a file of that game lacking some of its moves, or of a game whose
+    autosave has moves it lacks, is opened as a separate game if the player agrees (``OlderSave``).
     """
 
     DEFAULT_CSS = """
@@ -173,8 +279,9 @@ class OpenDialog(SosModal[GameRecord | None]):
         Binding("delete,d", "delete", N_("Delete the highlighted game file")),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, current: GameRecord | None = None) -> None:
         super().__init__()
+        self.current = current
         self.listed: list[Listed] = []
         self.loaded = False
         """True once the list has been read (``listed`` holds it)."""
@@ -212,25 +319,14 @@ class OpenDialog(SosModal[GameRecord | None]):
             button = self.query_one(button_id, Button)
             button.label = _(words)
             button.refresh(layout=True)  # a new label, a new width
-        table = self.query_one("#saves", DataTable)
-        table.clear(columns=True)
-        for label, key in COLUMNS:
-            table.add_column(_(label), key=key)
 
     def language_changed(self) -> None:
         """Say everything again in the new language; the list, the highlighted row, the typed path
         and the focus stay (a message shown goes: it was in the old language)."""
         if not self.is_mounted:
             return
-        table = self.query_one("#saves", DataTable)
-        row = table.cursor_row
         self._words()
-        if self.loaded:
-            with self.prevent(DataTable.RowHighlighted):
-                for index, item in enumerate(self.listed):
-                    table.add_row(*save_row(item.info, item.autosaved), key=str(index))
-                if self.listed:
-                    table.move_cursor(row=max(0, min(row, len(self.listed) - 1)))
+        self._rows(self.query_one("#saves", DataTable).cursor_row)
         self._show("")
         self.refresh_bindings()
 
@@ -251,21 +347,44 @@ class OpenDialog(SosModal[GameRecord | None]):
         self.listed, self.loaded = listed, True
         table = self.query_one("#saves", DataTable)
         typing = bool(self.query_one("#path", Input).value)  # the player is typing a path: leave the focus
-        with self.prevent(DataTable.RowHighlighted):
-            table.clear()
-            for index, item in enumerate(listed):
-                table.add_row(*save_row(item.info, item.autosaved), key=str(index))
+        self._rows(cursor)
         self.query_one("#empty", Label).update(_(EMPTY_TEXT))
         self.set_class(not listed, "-empty")
         if error is not None:
             self._show(error)
         if listed:
-            table.move_cursor(row=max(0, min(cursor, len(listed) - 1)))
             self._show_error_of(table.cursor_row)
             if not typing:
                 table.focus()
         else:
             self.query_one("#path", Input).focus()
+
+    def _rows(self, cursor: int) -> None:
+        """The table drawn again from ``listed``: columns as wide as the dialog allows (names and
+        players cut short first), the row ``cursor`` highlighted."""
+        if not self.loaded:
+            return
+        table = self.query_one("#saves", DataTable)
+        width = self.app.size.width
+        rows = [save_row(item.info, item.autosaved, width < SHORT_BELOW) for item in self.listed]
+        labels = [_(label) for label, key in COLUMNS]
+        natural = [max([cell_len(label)] + [row[column].cell_len for row in rows])
+                   for column, label in enumerate(labels)]
+        height = max(3, min(TABLE_HEIGHT, self.app.size.height - AROUND_TABLE))
+        table.styles.max_height = height
+        scrollbar = 2 if len(rows) + 1 > height else 0
+        room = min(DIALOG_WIDTH, width) - CHROME - scrollbar - 2 * table.cell_padding * len(COLUMNS)
+        with self.prevent(DataTable.RowHighlighted):
+            table.clear(columns=True)
+            for label, (_words, key), width in zip(labels, COLUMNS, fit(natural, room), strict=True):
+                table.add_column(label, width=width, key=key)
+            for index, row in enumerate(rows):
+                table.add_row(*row, key=str(index))
+            if rows:
+                table.move_cursor(row=max(0, min(cursor, len(rows) - 1)))
+
+    def on_resize(self) -> None:
+        self._rows(self.query_one("#saves", DataTable).cursor_row)
 
     def _show_error_of(self, row: int) -> None:
         """An unreadable file shows its whole error when highlighted."""
@@ -328,8 +447,18 @@ class OpenDialog(SosModal[GameRecord | None]):
         except LoadError as error:
             self._show(explain(error))
             return False
-        self.path = path
-        self.dismiss(record)
+        newer = newer_copy(record, [self.current, _autosaved(record)])
+        if newer is None:
+            self.path = path
+            self.dismiss(record)
+            return True
+
+        def answered(separate: bool | None) -> None:
+            if separate:
+                self.path = path
+                self.dismiss(GameRecord.for_state(record.state, record.players, record.started))  # a new id
+
+        self.app.push_screen(OlderSave(record, newer), answered)
         return True
 
     def action_delete(self) -> None:
@@ -367,3 +496,11 @@ class OpenDialog(SosModal[GameRecord | None]):
         label = self.query_one("#message", Label)
         label.update(literal(message, 400))
         label.set_class(bool(message), "error")
+
+
+def _autosaved(record: GameRecord) -> GameRecord | None:
+    """The autosave of ``record``'s game, if there is one that loads."""
+    try:
+        return load_record(autosave_path(record))
+    except (LoadError, StorageError):
+        return None
