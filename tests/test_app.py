@@ -271,16 +271,14 @@ async def test_moves_after_the_game_is_over_are_refused():
 async def test_small_terminal_says_how_large_it_must_be_and_recovers():
     app = make_app(size=8)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.game_screen
+        view = app.game_screen.view
         await pilot.press("s")
-        assert not screen.has_class("-too-small")
+        assert not view.too_small
         await pilot.resize_terminal(30, 10)
-        await pilot.pause()
-        assert screen.has_class("-too-small")
-        assert "at least 44 x 15" in str(screen.query_one("#too-small").render())
+        await wait_for(pilot, lambda: view.too_small)
+        assert "at least 44 x 15" in str(view.query_one("#too-small").render())
         await pilot.resize_terminal(80, 24)
-        await pilot.pause()
-        assert not screen.has_class("-too-small")
+        await wait_for(pilot, lambda: not view.too_small)
         await pilot.press("right", "o")  # the game goes on where it was
         assert [str(m) for m in app.state.moves] == ["S a1", "O b1"]
 
@@ -293,8 +291,7 @@ async def test_8x8_fits_80x24_with_all_panels_and_narrow_terminals_stack_them():
         assert board.region.width >= board.virtual_size.width and board.region.height >= 17
         assert side.region.x >= board.region.right  # side by side
         await pilot.resize_terminal(60, 30)
-        await pilot.pause()
-        assert screen.has_class("-narrow")
+        await wait_for(pilot, lambda: screen.view.has_class("-narrow"))
         assert side.region.y >= board.region.bottom  # stacked under the board
 
 
@@ -448,12 +445,11 @@ async def test_at_the_smallest_size_a_board_cell_is_shown_and_below_it_the_messa
     app = make_app(size=6)
     async with app.run_test(size=(44, 15)) as pilot:
         await pilot.pause()
-        screen = app.game_screen
-        assert not screen.has_class("-too-small")
+        view = app.game_screen.view
+        assert not view.too_small
         assert any("·" in line for line in board_text(app)[:board_of(app).size.height])
         await pilot.resize_terminal(44, 14)
-        await pilot.pause()
-        assert screen.has_class("-too-small")
+        await wait_for(pilot, lambda: view.too_small)
 
 
 async def test_a_scrolled_move_log_repaints_the_line_of_the_row_that_changed():
@@ -576,3 +572,26 @@ async def test_the_setup_screen_fits_100x30_with_a_26x26_game_to_continue():
             region = screen.query_one(selector).region
             assert region.height and region.bottom <= footer_top, (selector, region)  # in view, unscrolled
         assert screen.query_one("#setup").max_scroll_y == 0
+
+
+async def test_the_replay_follows_the_game_screens_layout_rules():
+    from sos_tui.app.screens.replay import ReplayScreen
+
+    moves = [m for m in GameState.new(6).legal_moves() if m.letter == "O"][:10]
+    app = make_app(size=6)
+    async with app.run_test(size=(60, 24)) as pilot:
+        app.game_screen.start(app.game.with_state(GameState.from_moves(moves, size=6)))
+        await pilot.pause()
+        app.replay(app.game)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        view = app.screen.view
+        await wait_for(pilot, lambda: view.has_class("-narrow"))
+        board, side = view.board, view.query_one("#side")
+        assert board.region.width >= board.virtual_size.width  # every column, not a sliver
+        assert side.region.y >= board.region.bottom  # stacked under the board, as in a game
+        await pilot.resize_terminal(44, 15)
+        await wait_for(pilot, lambda: view.too_small)
+        assert "at least 44 x 17" in str(view.query_one("#too-small").render())  # title and status count
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: not view.too_small and not view.has_class("-narrow"))
+        assert side.region.x >= board.region.right

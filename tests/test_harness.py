@@ -6,7 +6,7 @@ import pytest
 
 from sos_tui.app.widgets.scoreboard import Scoreboard
 
-from .helpers import make_app
+from .helpers import make_app, wait_for
 
 
 async def test_a_widget_that_cannot_draw_fails_the_app_test_that_leaves_it_on_screen(monkeypatch):
@@ -30,4 +30,5 @@ async def test_a_resized_terminal_has_resized_the_screen_when_resize_terminal_re
         for width, height in [(60, 20), (44, 14), (90, 28), (30, 10), (100, 30)] * 2:
             await pilot.resize_terminal(width, height)
             assert app.screen.size == (width, height)
-            assert app.game_screen.has_class("-too-small") == (width < 44 or height < 15)
+            small = width < 44 or height < 15
+            await wait_for(pilot, lambda: app.game_screen.view.too_small == small)  # noqa: B023

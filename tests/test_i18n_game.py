@@ -229,7 +229,7 @@ async def test_the_game_screen_fits_80x24_in_malay():
         screen = app.game_screen
         lines = screen_lines(app)
         assert len(lines) == 24 and all(cell_len(line) <= 80 for line in lines)
-        assert not screen.has_class("-too-small")
+        assert not screen.view.too_small
         board = screen.query_one(Board)
         assert board.region.height >= 6 * 2 + 1 + 2  # every row of the 6x6 board, with its border
         shown = "\n".join(lines)
@@ -255,7 +255,7 @@ async def test_in_a_narrow_terminal_the_malay_move_log_keeps_its_headings_and_th
     async with app.run_test(size=(60, 30)) as pilot:
         await pilot.press("s")
         await pilot.pause()
-        assert app.game_screen.has_class("-narrow")
+        await until(pilot, lambda: app.game_screen.view.has_class("-narrow"))
         log = app.game_screen.query_one(MoveLog)
         width = log.scrollable_content_region.width
         assert log.render_line(0).text.rstrip().endswith("Langkah Mata")
@@ -288,15 +288,14 @@ async def test_too_small_a_terminal_says_so_in_malay():
     app = make_app(size=8)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.resize_terminal(30, 10)
-        await pilot.pause()
+        await until(pilot, lambda: app.game_screen.view.too_small)
         text = str(app.game_screen.query_one("#too-small").render())
         assert "terlalu kecil" in text and "44 x 15" in text and "Permainan anda selamat" in text
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         app.switch_language("en")  # a switch while it is shown
         await pilot.resize_terminal(30, 10)
-        await pilot.pause()
-        assert "too small" in str(app.game_screen.query_one("#too-small").render())
+        await until(pilot, lambda: "too small" in str(app.game_screen.query_one("#too-small").render()))
 
 
 # -- the network game ---------------------------------------------------------------------------------

@@ -14,10 +14,8 @@ import asyncio
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, cell_name
 from sos_tui.i18n import N_, _, explain
@@ -36,13 +34,9 @@ from ..language import SosScreen
 from ..text import shown
 from ..widgets.board import Board
 from ..widgets.footer import KeyFooter
+from ..widgets.game_view import GameView
 from ..widgets.move_log import MoveLog
-from ..widgets.scoreboard import Scoreboard
 from .game_over import GameOverScreen
-
-# The narrow layout stacks a 9-line side panel and the footer under the board, which needs 5 lines
-# (border, column letters, a gap and one row of cells): below this no cell could be shown.
-MIN_WIDTH, MIN_HEIGHT = 44, 15
 
 
 def refused(move: Move, taken: str | None, error: Exception) -> str:
@@ -55,8 +49,6 @@ def refused(move: Move, taken: str | None, error: Exception) -> str:
 
 
 class GameScreen(SosScreen):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (78, "-wide")]
-
     BINDINGS = [
         Binding("H", "hint", N_("Hint"), key_display="H"),
         Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
@@ -94,35 +86,22 @@ class GameScreen(SosScreen):
         self._unsubscribe: list = []
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            with Container(id="board-area"):
-                yield Board(id="board", mouse=self.mouse).data_bind(GameScreen.state)
-            with Vertical(id="side"):
-                yield Scoreboard(id="scoreboard").data_bind(
-                    GameScreen.seats, GameScreen.state, GameScreen.paused, GameScreen.thinking,
-                    GameScreen.letter)
-                yield MoveLog(id="log").data_bind(GameScreen.seats, GameScreen.state)
-        yield Static(id="too-small")
+        yield GameView(mouse=self.mouse).data_bind(
+            GameScreen.state, GameScreen.seats, GameScreen.paused, GameScreen.thinking, GameScreen.letter)
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self._titles()
-        self.query_one("#log", MoveLog).can_focus = False  # the keys stay with the board; the replay
-        self.board.focus()  # view steps through moves
-
-    def _titles(self) -> None:
-        self.query_one("#scoreboard").border_title = _("Players")
-        self.query_one("#log", MoveLog).border_title = _("Moves")
+        self.board.focus()
 
     def language_changed(self) -> None:
         """Draw every word again in the new language, in place: composing the screen again would
         lose the board's cursor, its hint and selected letter, and the log's position."""
-        self._titles()
-        self.query_one(Scoreboard).redraw()
-        self.query_one(MoveLog).refresh()
-        if self.has_class("-too-small"):
-            self.on_resize()
+        self.view.words()
         self.refresh_bindings()
+
+    @property
+    def view(self) -> GameView:
+        return self.query_one(GameView)
 
     @property
     def board(self) -> Board:
@@ -290,19 +269,4 @@ class GameScreen(SosScreen):
 
     def on_unmount(self) -> None:
         self.stop_computer()
-
-    # -- a terminal too small ---------------------------------------------------------------
-    def on_resize(self) -> None:
-        width, height = self.size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        self.set_class(small, "-too-small")
-        if small:
-            self.query_one("#too-small", Static).update(
-                _("The terminal is too small for sos-tui.\n\n"
-                  "Enlarge it to at least {min_width} x {min_height}\n(it is {width} x {height} now).\n\n"
-                  "Your game is safe.").format(min_width=MIN_WIDTH, min_height=MIN_HEIGHT,
-                                               width=width, height=height)
-            )
-        elif self.focused is None:
-            self.board.focus()
 

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Horizontal, Vertical
+from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Label, OptionList, ProgressBar, Sparkline
@@ -34,8 +34,8 @@ from ..language import SosScreen
 from ..text import literal, result_shown, shown
 from ..widgets.board import Board
 from ..widgets.footer import KeyFooter
+from ..widgets.game_view import GameView
 from ..widgets.move_log import MoveLog
-from ..widgets.scoreboard import Scoreboard
 
 MIN_DELAY, MAX_DELAY = 0.1, 2.0
 DELAYS = (0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0)
@@ -58,10 +58,6 @@ def verdict_words(verdict: MoveReview) -> str:
         words = ngettext("{judgement}: loses {n} result step, best {best}",
                          "{judgement}: loses {n} result steps, best {best}", verdict.points)
     return words.format(judgement=judgement, n=loss, best=verdict.best)
-
-
-class ReplayBoard(Board, can_focus=False):
-    """A board that only shows: no focus, so the replay keys reach the screen."""
 
 
 class AdvantageChart(Sparkline):
@@ -92,28 +88,15 @@ class ReplayScreen(SosScreen[GameRecord | None]):
     DEFAULT_CSS = """
     ReplayScreen #replay-title {
         width: 1fr;
+        height: 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
         content-align: center middle;
         text-style: bold;
         background: $panel;
         color: $text;
     }
-    ReplayScreen #replay-main { height: 1fr; }
-    ReplayScreen #replay-board-area { width: 1fr; height: 1fr; align: center middle; }
-    ReplayScreen #replay-board {
-        width: auto;
-        height: auto;
-        max-width: 100%;
-        max-height: 100%;
-        border: round $accent 60%;
-        border-title-color: $text-muted;
-        background: $surface;
-        scrollbar-size: 1 1;
-    }
-    ReplayScreen #replay-side { width: 36; height: 1fr; }
-    ReplayScreen #replay-scoreboard { height: auto; border: round $secondary 50%; padding: 0 1; }
-    ReplayScreen #replay-side > * { border-title-color: $text-muted; }
-    ReplayScreen #replay-log { height: 1fr; border: round $secondary 50%; }
-    ReplayScreen #replay-log:focus { border: round $secondary; }
+    ReplayScreen #board { border: round $accent 60%; border-title-color: $text-muted; }
     ReplayScreen #replay-status {
         width: 1fr;
         height: 1;
@@ -167,28 +150,28 @@ class ReplayScreen(SosScreen[GameRecord | None]):
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="replay-title")
-        with Horizontal(id="replay-main"):
-            with Container(id="replay-board-area"):
-                yield ReplayBoard(id="replay-board", mouse=False)
-            with Vertical(id="replay-side"):
-                yield Scoreboard(id="replay-scoreboard")
-                yield MoveLog(id="replay-log")
-                with Vertical(id="review-panel"):
-                    yield ProgressBar(id="review-progress", show_eta=False)
-                    yield Label("", id="review-verdict", markup=False)
-                    yield AdvantageChart([], id="review-chart")
-                    yield Label("", id="review-cursor")
-                    yield OptionList(id="review-moments")
+        review = Vertical(
+            ProgressBar(id="review-progress", show_eta=False),
+            Label("", id="review-verdict", markup=False),
+            AdvantageChart([], id="review-chart"),
+            Label("", id="review-cursor"),
+            OptionList(id="review-moments"),
+            id="review-panel", classes="side-panel")
+        yield GameView(live=False, side=review)
         yield Label("", id="replay-status")
         yield KeyFooter()
 
     @property
+    def view(self) -> GameView:
+        return self.query_one(GameView)
+
+    @property
     def board(self) -> Board:
-        return self.query_one("#replay-board", Board)
+        return self.view.board
 
     @property
     def move_log(self) -> MoveLog:
-        return self.query_one("#replay-log", MoveLog)
+        return self.view.move_log
 
     def _title(self):
         record = self.record
@@ -200,8 +183,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
 
     def _words(self) -> None:
         """The panels' titles in the current language."""
-        self.query_one("#replay-scoreboard").border_title = _("Players")
-        self.move_log.border_title = _("Moves")
+        self.view.words()
         self.query_one("#review-panel").border_title = _("Review")
 
     def language_changed(self) -> None:
@@ -210,8 +192,6 @@ class ReplayScreen(SosScreen[GameRecord | None]):
             return
         self.query_one("#replay-title", Label).update(self._title())
         self._words()
-        self.query_one(Scoreboard).redraw()
-        self.move_log.refresh()
         self._show_status()
         if self.reviews or self.reviewing:
             self._show_review()
@@ -221,11 +201,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
 
     def on_mount(self) -> None:
         self._words()
-        board = self.board
-        board.interactive = False
-        scoreboard = self.query_one(Scoreboard)
-        scoreboard.live = False
-        scoreboard.seats = self.record.players
+        self.view.seats = self.record.players
         self.move_log.show(self.states[-1], self.record.players)
         self.move_log.focus()
         self._show()
@@ -270,7 +246,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         last = state.last_move
         if last is not None:  # keeps the latest move in view (a replay board draws no cursor)
             board.cursor = (last.row, last.col)
-        self.query_one(Scoreboard).state = state
+        self.view.scoreboard.state = state
         self._sync_log()
         self._show_status()
         self._show_verdict()
