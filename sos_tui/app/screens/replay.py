@@ -28,6 +28,7 @@ from sos_tui.ai.review import (
 )
 from sos_tui.engine import GameRecord, GameState, Mode
 from sos_tui.i18n import N_, _, explain, mode_name, ngettext
+from sos_tui.session import GameSession
 from sos_tui.storage import StorageError, export_transcript
 
 from ..language import SosScreen
@@ -136,11 +137,9 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         self.reviews: dict[int, MoveReview] = {}
         self.reviewing = False
         self._own_pool = None  # a pool of its own, on an app without one (tests' host apps)
-        states = [GameState.new(record.size, record.mode, len(record.players))]
-        for move in record.moves:
-            states.append(states[-1].play(move))
-        self.states: list[GameState] = states
-        """``states[i]`` is the position after ``i`` moves."""
+        states = GameSession(record).timeline
+        self.states: tuple[GameState, ...] = states
+        """``states[i]`` is the position after ``i`` moves (the session's timeline)."""
         last = len(states) - 1
         self.position = last if start_at is None else max(0, min(last, start_at))
         self.playing = False
