@@ -1,0 +1,119 @@
+"""Colour contrast: every character a player must read stands out from its background, in every
+theme (WCAG 2.x contrast ratios: 4.5:1 for text, 3:1 for lines and frames)."""
+
+from __future__ import annotations
+
+import pytest
+from rich.color_triplet import ColorTriplet
+
+from sos_tui.app import SosApp
+from sos_tui.app.widgets.board import Board
+from sos_tui.app.widgets.move_log import MoveLog
+from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+
+from .helpers import board_of, click_offset, drawn_cells
+
+TEXT, DECORATION = 4.5, 3.0
+
+# 6x6, general: Ana scores a1-b1-c1 (and moves again), Bo scores a4-a5-a6.
+MOVES = ["S a1", "O b1", "S c1", "S a6", "O a5", "O d4", "S a4"]
+
+
+def luminance(colour: ColorTriplet) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour."""
+
+    def linear(channel: int) -> float:
+        value = channel / 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = colour
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+
+
+def contrast(one: ColorTriplet, other: ColorTriplet) -> float:
+    """WCAG 2.x contrast ratio, from 1 (the same) to 21 (black on white)."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_ratios_are_wcags():
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
+    assert contrast((255, 255, 255), (255, 255, 255)) == 1
+    assert contrast((0x77, 0x77, 0x77), (255, 255, 255)) == pytest.approx(4.48, abs=0.01)
+
+
+def game(moves=MOVES, size=6) -> GameRecord:
+    state = GameState.from_moves(moves, size, Mode.GENERAL, 2)
+    return GameRecord(size, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo")), state.moves)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_every_other_row_of_the_move_log_is_legible(theme):
+    """The bug report: rows 2 and 4 of the moves panel were drawn in their own background colour."""
+    app = SosApp(game(), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        log = app.game_screen.query_one(MoveLog)
+        log.move_cursor(0)  # away from the rows looked at
+        for y in (2, 4):  # the second and fourth moves: the striped rows
+            for segment in log.render_line(y):
+                if segment.text.strip():
+                    fg, bg = segment.style.color.triplet, segment.style.bgcolor.triplet
+                    assert contrast(fg, bg) >= TEXT, (theme, y, segment.text, fg.hex, bg.hex)
+
+
+# -- every view, in every theme ------------------------------------------------------------------
+# Box drawing and block elements: frames, the strokes through an SOS, scrollbars. The players'
+# marks (geometric shapes, from U+25A0) say whose an SOS is: they are read like text.
+BOX = {chr(code) for code in range(0x2500, 0x25A0)}
+
+
+def needed(char: str) -> float:
+    return DECORATION if char in BOX else TEXT
+
+
+def illegible(app, theme: str, view: str) -> list[str]:
+    """Each run of illegible characters on the screen in front: where, what, and the colours."""
+    found = []
+    for row in drawn_cells(app):
+        run = []
+        for cell in [*row, None]:
+            bad = cell is not None and not cell.char.isspace() and \
+                contrast(cell.color, cell.bgcolor) < needed(cell.char)
+            same = run and bad and (cell.color, cell.bgcolor) == (run[0].color, run[0].bgcolor)
+            if run and not same:
+                first = run[0]
+                found.append(f"{theme} {view} ({first.x},{first.y}) {''.join(c.char for c in run)!r}: "
+                             f"{first.color.hex} on {first.bgcolor.hex} "
+                             f"{contrast(first.color, first.bgcolor):.2f}:1 < {needed(first.char)}:1")
+                run = []
+            if bad:
+                run.append(cell)
+    return found
+
+
+async def every_theme(pilot, app, view: str) -> list[str]:
+    found = []
+    for theme in app.available_themes:
+        app.theme = theme
+        await pilot.pause()
+        await pilot.pause()  # the new CSS is applied after the theme is set (call_next)
+        assert app.current_theme.name == theme
+        found += illegible(app, theme, view)
+    return found
+
+
+async def test_the_game_screen_is_legible_in_every_theme():
+    """Both players' SOSs, their marks and names, the cursor, the last move, a hovered cell, the
+    striped move log with its cursor, the scoreboard and the footer."""
+    app = SosApp(game(), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        board = board_of(app)
+        await pilot.hover(Board, click_offset(board, 2, 2))
+        await pilot.pause()
+        assert board.hover == (2, 2)
+        found = await every_theme(pilot, app, "game")
+        app.game_screen.query_one(MoveLog).focus()
+        found += await every_theme(pilot, app, "game, the move log focused")
+    assert not found, "\n".join(found)
