@@ -7,11 +7,17 @@ import pytest
 from rich.color_triplet import ColorTriplet
 
 from sos_tui.app import SosApp
+from sos_tui.app.screens.game_over import GameOverScreen
+from sos_tui.app.screens.help import HelpScreen
+from sos_tui.app.screens.history import HistoryScreen
+from sos_tui.app.screens.open_dialog import OpenDialog
+from sos_tui.app.screens.replay import ReplayScreen
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
-from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
 from .helpers import board_of, click_offset, drawn_cells
+from .test_app_storage_screens import loaded, two_saves
 
 TEXT, DECORATION = 4.5, 3.0
 
@@ -117,3 +123,80 @@ async def test_the_game_screen_is_legible_in_every_theme():
         app.game_screen.query_one(MoveLog).focus()
         found += await every_theme(pilot, app, "game, the move log focused")
     assert not found, "\n".join(found)
+
+
+# Still failing, in some themes: Textual's own widgets (a Button's label on $primary and its bevel,
+# the DataTable cursor row, an Input's placeholder, the Select arrow, scrollbars), the help title
+# and Markdown bullets, the review chart's bars, a border title in the frame colour.
+NOT_YET = pytest.mark.xfail(strict=True, reason="Textual's widgets, and a few of ours, are not legible yet")
+
+
+# A 4x4 game both players score in, drawn 2-2 by its last move (from tests/test_app_storage_screens.py).
+DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
+            "O d4", "S c2", "S a2", "S c3"]
+
+
+@NOT_YET
+async def test_the_game_over_dialog_is_legible_in_every_theme():
+    app = SosApp(game(DRAW_4X4[:-1], size=4), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.game_screen.apply(Move.parse(DRAW_4X4[-1]))
+        await wait_for_screen(pilot, app, GameOverScreen)
+        found = await every_theme(pilot, app, "game over")
+    assert not found, "\n".join(found)
+
+
+@NOT_YET
+async def test_the_help_screen_is_legible_in_every_theme():
+    app = SosApp(game(), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("question_mark")
+        await wait_for_screen(pilot, app, HelpScreen)
+        found = await every_theme(pilot, app, "help")
+    assert not found, "\n".join(found)
+
+
+@NOT_YET
+async def test_the_open_dialog_is_legible_in_every_theme():
+    two_saves()
+    app = SosApp(game(), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.action_open()
+        await wait_for_screen(pilot, app, OpenDialog)
+        await loaded(pilot, app)
+        found = await every_theme(pilot, app, "open")
+    assert not found, "\n".join(found)
+
+
+@NOT_YET
+async def test_the_history_is_legible_in_every_theme(filled):
+    app = SosApp(game(), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.action_history()
+        await wait_for_screen(pilot, app, HistoryScreen)
+        await loaded(pilot, app)
+        found = await every_theme(pilot, app, "history")
+    assert not found, "\n".join(found)
+
+
+@NOT_YET
+async def test_the_replay_and_its_review_are_legible_in_every_theme():
+    record = game(DRAW_4X4, size=4)
+    app = SosApp(game(), computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.replay(record, review=True)
+        await wait_for_screen(pilot, app, ReplayScreen)
+        await app.workers.wait_for_complete()
+        await pilot.press("home", "right", "right", "right")
+        await pilot.pause()
+        found = await every_theme(pilot, app, "replay")
+    assert not found, "\n".join(found)
+
+
+async def wait_for_screen(pilot, app, kind) -> None:
+    for _ in range(200):
+        if isinstance(app.screen, kind):
+            await pilot.pause()
+            return
+        await pilot.pause()
+    raise AssertionError(f"{kind.__name__} never came in front: {app.screen!r}")

@@ -20,7 +20,7 @@ BLACK, WHITE = Color(0, 0, 0), Color(255, 255, 255)
 
 PLAYERS = tuple(f"player-{i}" for i in range(1, 7))
 FOOTER = ("footer-key-foreground", "footer-description-foreground")
-TEXTS = (*PLAYERS, "foreground", "foreground-muted", "text-warning", "text-success")
+TEXTS = (*PLAYERS, "foreground", "foreground-muted", "text-warning", "text-success", "text-error")
 # Backgrounds the game lays over the theme's, as in sos.tcss: (over, colour, alpha).
 STRIPE = ("background", "foreground", 0.04)  # MoveLog > .move-log--odd
 LOG_CURSOR = ("background", "primary", 0.25)  # MoveLog > .move-log--cursor
@@ -64,17 +64,19 @@ def legible(colour: Color, backgrounds: Iterable[Color], ratio: float = TEXT) ->
 def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, str]:
     """The colour variables of a theme (Textual's and the game's ``player-N``) to change so that
     what is drawn with them can be read, and the game's own ``frame`` and ``frame-focus`` (the
-    colours of panel and board borders) and ``footer-line`` (the footer's separator).
+    colours of panel and board borders), ``frame-dialog`` and ``footer-line`` (the footer's separator).
 
     An ANSI theme's colours are the terminal's, which may differ from ``terminal`` (Textual's
     idea of them): a text colour that is illegible there becomes the terminal's own foreground."""
     try:
         colours = {name: Color.parse(variables[name]) for name in (
-            "background", "surface", "panel", "foreground", "primary", "secondary", "footer-background")}
+            "background", "surface", "panel", "foreground", "primary", "secondary", "accent",
+            "footer-background")}
     except (KeyError, ColorParseError):
         return {}
     if colours["background"].ansi is not None:
         return {"frame": variables["secondary"], "frame-focus": variables["primary"],
+                "frame-dialog": variables["accent"],
                 "footer-line": variables["foreground"], **ansi_readable(variables, terminal)}
 
     def over(name: str, colour: str, alpha: float) -> Color:
@@ -95,8 +97,10 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     changed["footer-background"] = footer.hex
     changed["footer-line"] = legible(footer.blend(colours["foreground"], 0.2), [footer], DECORATION).hex
     changed.update((name, legible(colour, [footer]).hex) for name, colour in zip(FOOTER, keys, strict=True))
-    changed["frame"] = legible(over("background", "secondary", 0.5), [background, surface], DECORATION).hex
-    changed["frame-focus"] = legible(colours["primary"], [background, surface], DECORATION).hex
+    frames = [background, surface, panel]
+    changed["frame"] = legible(over("background", "secondary", 0.5), frames, DECORATION).hex
+    changed["frame-focus"] = legible(colours["primary"], frames, DECORATION).hex
+    changed["frame-dialog"] = legible(colours["accent"], frames, DECORATION).hex
     return changed
 
 
