@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+from rich.color_triplet import ColorTriplet
+from textual.color import Color
 from textual.geometry import Offset
 
 from sos_tui.app import SosApp
@@ -84,3 +87,48 @@ async def footer_shows(pilot, app, words: str) -> str:
     settle); returns the footer line."""
     await wait_for(pilot, lambda: words in footer_line(app), seconds=10)
     return footer_line(app)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One character of the screen as the terminal draws it: the colours are resolved (the
+    terminal's default colours and ANSI colours to RGB, ``reverse`` swapped)."""
+
+    x: int
+    y: int
+    char: str
+    color: ColorTriplet
+    bgcolor: ColorTriplet
+
+
+def drawn_cells(app) -> list[list[Cell]]:
+    """The screen in front, drawn, as rows of cells. A default colour is the theme's (or, for an
+    ANSI theme, the terminal's) foreground or background."""
+    terminal = app.ansi_theme
+    defaults = []
+    for name, fallback in (("foreground", terminal.foreground_color),
+                           ("background", terminal.background_color)):
+        value = app.theme_variables.get(name, "")
+        defaults.append(fallback if value.startswith("ansi") else Color.parse(value).rich_color.triplet)
+    default_fg, default_bg = defaults
+
+    def rgb(color, default: ColorTriplet) -> ColorTriplet:
+        if color is None or color.is_default:
+            return default
+        return color.get_truecolor(terminal)
+
+    rows = []
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
+        row, x = [], 0
+        for text, style, control in strip:
+            if control:
+                continue
+            fg = rgb(style.color if style else None, default_fg)
+            bg = rgb(style.bgcolor if style else None, default_bg)
+            if style and style.reverse:
+                fg, bg = bg, fg
+            for char in text:
+                row.append(Cell(x, y, char, fg, bg))
+                x += cell_len(char)
+        rows.append(row)
+    return rows

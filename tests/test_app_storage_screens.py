@@ -12,6 +12,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 import sos_tui.app
 from sos_tui.app import SosApp
+from sos_tui.app.colours import readable
 from sos_tui.app.screens.history import EMPTY_TEXT, NO_MATCH_TEXT, HistoryScreen
 from sos_tui.app.screens.open_dialog import EMPTY_TEXT as NO_SAVES_TEXT
 from sos_tui.app.screens.open_dialog import ConfirmDelete, OlderSave, OpenDialog
@@ -70,6 +71,11 @@ class Host(App):
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return {f"player-{i + 1}": colour for i, colour in enumerate(COLOURS)}
+
+    def get_css_variables(self) -> dict[str, str]:  # the game's own variables ($frame, ...), as in SosApp
+        variables = super().get_css_variables()
+        variables.update(readable(variables, self.ansi_theme))
+        return variables
 
     def on_mount(self) -> None:
         self.push_screen(self.make_screen(), self.results.append)

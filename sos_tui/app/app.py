@@ -17,6 +17,7 @@ from sos_tui.engine import GameRecord, GameState
 from sos_tui.i18n import LANGUAGES, N_, UnknownLanguage, _, language, set_language
 from sos_tui.session import ComputerPool, Keeper, Store
 
+from .colours import readable
 from .screens.game import GameScreen
 from .screens.help import HelpScreen, key_table
 from .screens.history import HistoryScreen
@@ -28,7 +29,7 @@ from .text import shown
 
 # Okabe-Ito colours, which colour-blind players can tell apart; one set for dark themes, one for light.
 DARK_PLAYERS = ("#56B4E9", "#E69F00", "#3DDC97", "#F07FC0", "#F0E442", "#FF7F50")
-LIGHT_PLAYERS = ("#0065A8", "#C75000", "#00805C", "#B0407F", "#7A6A00", "#C0392B")
+LIGHT_PLAYERS = ("#0065A8", "#BF4C00", "#00805C", "#B0407F", "#7A6A00", "#C0392B")
 
 # Textual's own palette entries that have no place in this game.
 _UNWANTED_COMMANDS = {"Maximize", "Minimize"}
@@ -81,6 +82,13 @@ class SosApp(App):
         dark = self.current_theme.dark if self.current_theme else True
         colours = DARK_PLAYERS if dark else LIGHT_PLAYERS
         return {f"player-{i + 1}": colour for i, colour in enumerate(colours)}
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables, with the colours of text and frames made legible over the
+        backgrounds they are drawn on (see colours.py)."""
+        variables = super().get_css_variables()
+        variables.update(readable(variables, self.ansi_theme))
+        return variables
 
     def watch_theme(self, theme: str) -> None:
         if self.is_mounted and self.settings.get("theme") != theme:

@@ -134,27 +134,27 @@ class HistoryScreen(SosScreen[GameRecord | None]):
         background: $panel;
     }
     HistoryScreen #filters { height: auto; padding: 0 1; }
-    HistoryScreen #filters Label { padding: 1 1 0 1; color: $text-muted; }
+    HistoryScreen #filters Label { padding: 1 1 0 1; color: $foreground-muted; }
     HistoryScreen #filters Select { width: 1fr; max-width: 22; }
     HistoryScreen #history-body { height: 1fr; }
     HistoryScreen #games-pane { width: 1fr; height: 1fr; }
-    HistoryScreen #games { height: 1fr; border: round $secondary 50%; }
-    HistoryScreen #games:focus { border: round $secondary; }
+    HistoryScreen #games { height: 1fr; border: round $frame; }
+    HistoryScreen #games:focus { border: round $frame-focus; }
     HistoryScreen #history-message {
         width: 1fr;
         padding: 1 2;
-        color: $text-muted;
+        color: $foreground-muted;
         text-style: italic;
         display: none;
     }
     HistoryScreen #history-message.-shown { display: block; }
-    HistoryScreen #history-message.error { color: $error; text-style: bold; }
+    HistoryScreen #history-message.error { color: $text-error; text-style: bold; }
     HistoryScreen.-narrow #history-body { layout: vertical; }
     HistoryScreen.-narrow #stats-pane { width: 1fr; height: auto; max-height: 50%; }
     HistoryScreen #stats-pane {
         width: 52;
         height: 1fr;
-        border: round $accent 50%;
+        border: round $frame;
         border-title-color: $text;
         background: $panel;
         padding: 0 1;

@@ -258,20 +258,22 @@ class OpenDialog(SosModal[GameRecord | None]):
         max-width: 100%;
         height: auto;
         max-height: 100%;
-        border: thick $accent;
+        border: thick $frame-dialog;
         background: $panel;
         padding: 1 2;
     }
     OpenDialog #title { width: 1fr; content-align: center middle; text-style: bold; margin-bottom: 1; }
     OpenDialog #saves { height: auto; max-height: 14; }
-    OpenDialog #empty { width: 1fr; color: $text-muted; text-style: italic; padding: 1 0; display: none; }
+    OpenDialog #empty {
+        width: 1fr; color: $foreground-muted; text-style: italic; padding: 1 0; display: none;
+    }
     OpenDialog.-empty #empty { display: block; }
     OpenDialog.-empty #saves { display: none; }
     OpenDialog #path { width: 1fr; margin-top: 1; }
-    OpenDialog .error { color: $error; text-style: bold; width: 1fr; }
+    OpenDialog .error { color: $text-error; text-style: bold; width: 1fr; }
     OpenDialog #buttons { height: auto; margin-top: 1; align-horizontal: right; }
     OpenDialog #buttons Button { margin-left: 2; min-width: 10; }
-    OpenDialog #keys { width: 1fr; color: $text-muted; }
+    OpenDialog #keys { width: 1fr; color: $foreground-muted; }
     """
 
     BINDINGS = [

@@ -97,22 +97,22 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         background: $panel;
         color: $text;
     }
-    ReplayScreen #board { border: round $accent 60%; border-title-color: $text-muted; }
+    ReplayScreen #board { border: round $frame; border-title-color: $foreground-muted; }
     ReplayScreen #replay-status {
         width: 1fr;
         height: 1;
         padding: 0 1;
         background: $panel;
-        color: $text-muted;
+        color: $foreground-muted;
     }
-    ReplayScreen #replay-status.-playing { color: $success; }
-    ReplayScreen #review-panel { height: auto; border: round $secondary 50%; display: none; }
+    ReplayScreen #replay-status.-playing { color: $text-success; }
+    ReplayScreen #review-panel { height: auto; border: round $frame; display: none; }
     ReplayScreen.-reviewed #review-panel { display: block; }
     ReplayScreen #review-progress { width: 1fr; }
     ReplayScreen #review-progress Bar { width: 1fr; }
     ReplayScreen #review-verdict { width: 1fr; height: 2; }
     ReplayScreen #review-chart { height: 3; width: 1fr; }
-    ReplayScreen #review-cursor { width: 1fr; height: 1; color: $text-muted; }
+    ReplayScreen #review-cursor { width: 1fr; height: 1; color: $foreground-muted; }
     ReplayScreen #review-moments { height: auto; max-height: 5; border: none; padding: 0; }
     """
 

@@ -38,16 +38,18 @@ class SaveDialog(SosModal[Path | None]):
         width: 76;
         max-width: 100%;
         height: auto;
-        border: thick $accent;
+        border: thick $frame-dialog;
         background: $panel;
         padding: 1 2;
     }
     SaveDialog #title { width: 1fr; content-align: center middle; text-style: bold; }
-    SaveDialog #about { width: 1fr; content-align: center middle; color: $text-muted; margin-bottom: 1; }
+    SaveDialog #about {
+        width: 1fr; content-align: center middle; color: $foreground-muted; margin-bottom: 1;
+    }
     SaveDialog #path { width: 1fr; }
-    SaveDialog #where { color: $text-muted; }
-    SaveDialog .error { color: $error; text-style: bold; width: 1fr; }
-    SaveDialog .warning { color: $warning; text-style: bold; width: 1fr; }
+    SaveDialog #where { color: $foreground-muted; }
+    SaveDialog .error { color: $text-error; text-style: bold; width: 1fr; }
+    SaveDialog .warning { color: $text-warning; text-style: bold; width: 1fr; }
     SaveDialog #buttons { height: auto; margin-top: 1; align-horizontal: right; }
     SaveDialog #buttons Button { margin-left: 2; min-width: 10; }
     """

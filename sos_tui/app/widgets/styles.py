@@ -16,9 +16,18 @@ class ThemedStyles:
         self._themed_styles: dict[str, Style] = {}
 
     def component(self, name: str) -> Style:
+        """The style of component class ``name``, to add to the widget's own: only what the
+        component sets, with its colours as drawn over the widget. A colour with alpha (``$primary
+        25%``) is blended with the background under it; the partial style alone would paint it
+        at full strength (``$foreground 4%`` as a background the colour of the text)."""
         style = self._themed_styles.get(name)
         if style is None:
-            style = self._themed_styles[name] = self.get_component_rich_style(name, partial=True)
+            partial = self.get_component_rich_style(name, partial=True)
+            blended = self.get_component_rich_style(name)  # the widget's style, the component's over it
+            style = self._themed_styles[name] = partial + Style(
+                color=blended.color if partial.color else None,
+                bgcolor=blended.bgcolor if partial.bgcolor else None,
+            )
         return style
 
     def notify_style_update(self) -> None:
