@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from sos_tui import cli
-from sos_tui.cli import build_parser, format_history, game_from_args, main
+from sos_tui.cli import build_parser, main, play
+from sos_tui.cli.history import format_history
+from sos_tui.cli.play import game_from_args
 from sos_tui.engine import PlayerInfo
 
 from .test_storage import sample_games
@@ -71,8 +72,8 @@ def test_subcommands_are_dispatched(capsys):
 def launched(monkeypatch):
     """Record app launches instead of running the app, and pretend to have a terminal."""
     calls = []
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: calls.append((game, mouse)))
-    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(play, "launch", lambda game, mouse: calls.append((game, mouse)))
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     return calls
 
 
@@ -104,7 +105,7 @@ def test_names_are_trimmed_not_cut(launched):
 
 
 def test_without_a_terminal_play_exits_at_once(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: pytest.fail("the app must not start"))
+    monkeypatch.setattr(play, "launch", lambda game, mouse: pytest.fail("the app must not start"))
     assert main([]) == 2  # pytest's stdin is not a terminal
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs a terminal" in err
