@@ -52,6 +52,35 @@ def test_version_and_help():
         assert option in text
 
 
+@pytest.mark.parametrize(("command", "options"), [
+    ("play", ("--size", "--mode", "--players", "--load", "--no-mouse")),
+    ("history", ("--opponent", "--size", "--mode", "--limit", "--json")),
+    ("review", ("FILE", "--json")),
+    ("arena", ("LEVEL_A", "LEVEL_B", "--size", "--games", "--seed", "--time-limit", "--jobs", "--json")),
+    ("host", ("--size", "--players", "--bind", "--port", "--headless", "--server", "--no-mouse")),
+    ("join", ("URL", "--name", "--no-mouse")),
+    ("server", ("--bind", "--port")),
+])
+def test_each_command_has_its_own_help(command, options, capsys):
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: sos-tui {command} ")
+    for option in options:
+        assert option in out
+
+
+def test_the_quick_commands_import_neither_textual_nor_the_ai_nor_the_network():
+    # what makes `sos-tui --help` and `history --json` start fast; and only the command line uses argparse
+    code = ("import sys, sos_tui.i18n; assert 'argparse' not in sys.modules; from sos_tui.cli import main\n"
+            "for argv in (['--help'], ['history', '--json']):\n"
+            "    try: main(argv)\n"
+            "    except SystemExit: pass\n"
+            "print(sorted(m for m in ('textual', 'websockets', 'asyncio', 'sos_tui.ai', 'sos_tui.net', "
+            "'sos_tui.app', 'sos_tui.session') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.splitlines()[-1] == "[]"
+
+
 def test_players_become_seats():
     args = build_parser().parse_args(["--size", "8", "--mode", "simple", "--players", "Ana,computer:hard,Bo"])
     game = game_from_args(args)
