@@ -20,7 +20,6 @@ while the app runs (``set_language``). docs/i18n.md says how to add a language.
 
 from __future__ import annotations
 
-import argparse
 import gettext as _gettext
 import os
 from collections.abc import Mapping
@@ -137,8 +136,8 @@ def choose_language(option: str | None, remembered: str | None,
 
 
 def set_language(code: str) -> None:
-    """Speak ``code`` (one of LANGUAGES) from now on, here and in argparse's own words;
-    UnknownLanguage, with the language unchanged, when its catalog is not installed."""
+    """Speak ``code`` (one of LANGUAGES) from now on; UnknownLanguage, with the language
+    unchanged, when its catalog is not installed."""
     global _translation, _language
     code = check_language(code)
     if code == SOURCE:
@@ -151,11 +150,6 @@ def set_language(code: str) -> None:
                                     "sos-tui: pip install .)").format(
                 name=LANGUAGES[code], path=LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo")) from None
     _language = code
-    # argparse looks its own words (usage:, options, its errors) up through its module's ``_`` and
-    # ``ngettext`` (gettext's global domain): point them at this catalog, which holds them, rather
-    # than change gettext's global domain or the environment that child processes inherit
-    argparse._ = _
-    argparse.ngettext = ngettext
 
 
 def explain(error: BaseException | str) -> str:

@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from sos_tui import cli
-from sos_tui.cli import build_parser, format_history, game_from_args, main
+from sos_tui.cli import build_parser, main, play
+from sos_tui.cli.history import format_history
+from sos_tui.cli.play import game_from_args
 from sos_tui.engine import PlayerInfo
 
 from .test_storage import sample_games
@@ -51,6 +52,35 @@ def test_version_and_help():
         assert option in text
 
 
+@pytest.mark.parametrize(("command", "options"), [
+    ("play", ("--size", "--mode", "--players", "--load", "--no-mouse")),
+    ("history", ("--opponent", "--size", "--mode", "--limit", "--json")),
+    ("review", ("FILE", "--json")),
+    ("arena", ("LEVEL_A", "LEVEL_B", "--size", "--games", "--seed", "--time-limit", "--jobs", "--json")),
+    ("host", ("--size", "--players", "--bind", "--port", "--headless", "--server", "--no-mouse")),
+    ("join", ("URL", "--name", "--no-mouse")),
+    ("server", ("--bind", "--port")),
+])
+def test_each_command_has_its_own_help(command, options, capsys):
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: sos-tui {command} ")
+    for option in options:
+        assert option in out
+
+
+def test_the_quick_commands_import_neither_textual_nor_the_ai_nor_the_network():
+    # what makes `sos-tui --help` and `history --json` start fast; and only the command line uses argparse
+    code = ("import sys, sos_tui.i18n; assert 'argparse' not in sys.modules; from sos_tui.cli import main\n"
+            "for argv in (['--help'], ['history', '--json']):\n"
+            "    try: main(argv)\n"
+            "    except SystemExit: pass\n"
+            "print(sorted(m for m in ('textual', 'websockets', 'asyncio', 'sos_tui.ai', 'sos_tui.net', "
+            "'sos_tui.app', 'sos_tui.session') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.splitlines()[-1] == "[]"
+
+
 def test_players_become_seats():
     args = build_parser().parse_args(["--size", "8", "--mode", "simple", "--players", "Ana,computer:hard,Bo"])
     game = game_from_args(args)
@@ -71,8 +101,8 @@ def test_subcommands_are_dispatched(capsys):
 def launched(monkeypatch):
     """Record app launches instead of running the app, and pretend to have a terminal."""
     calls = []
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: calls.append((game, mouse)))
-    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(play, "launch", lambda game, mouse: calls.append((game, mouse)))
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     return calls
 
 
@@ -104,7 +134,7 @@ def test_names_are_trimmed_not_cut(launched):
 
 
 def test_without_a_terminal_play_exits_at_once(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: pytest.fail("the app must not start"))
+    monkeypatch.setattr(play, "launch", lambda game, mouse: pytest.fail("the app must not start"))
     assert main([]) == 2  # pytest's stdin is not a terminal
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs a terminal" in err

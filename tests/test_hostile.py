@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sos_tui import cli
+from sos_tui.cli import arena, play
 from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo, printable, transcript
 from sos_tui.storage import History, history_db_path, save_record
 
@@ -94,8 +95,8 @@ def test_the_transcript_shows_every_name_as_data(name):
 
 @pytest.mark.parametrize("name", list(NAMES.values()), ids=list(NAMES))
 def test_a_hostile_name_on_the_command_line_is_one_safe_line(name, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: None)
-    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(play, "launch", lambda game, mouse: None)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     status = cli.main(["--players", f"Ana,{name}"])
     captured = capsys.readouterr()
     assert_safe(captured.out + captured.err)
@@ -116,8 +117,8 @@ def test_a_hostile_path_or_opponent_is_one_safe_line(name, capsys, tmp_path):
 
 @pytest.mark.parametrize("name", list(NAMES.values()), ids=list(NAMES))
 def test_a_save_file_with_a_hostile_name_is_refused_or_loaded_safely(name, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: None)
-    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(play, "launch", lambda game, mouse: None)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     path = save_record(hostile_record(name), tmp_path / "game.json")
     status = cli.main(["--load", str(path)])
     captured = capsys.readouterr()
@@ -151,9 +152,9 @@ ARGV = st.lists(st.one_of(st.sampled_from(TOKENS), ANY_TEXT), max_size=6)
 def test_no_argv_gives_a_traceback_or_an_odd_exit_status(argv, monkeypatch, tmp_path, capsys):
     launched = []
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: launched.append(game))
-    monkeypatch.setattr(cli, "arena", lambda args: 0)
-    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(play, "launch", lambda game, mouse: launched.append(game))
+    monkeypatch.setattr(arena, "run", lambda args: 0)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     status = cli.main(argv)
     captured = capsys.readouterr()
     assert status in (0, 2)

@@ -17,9 +17,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from sos_tui import cli, i18n
+from sos_tui import i18n
 from sos_tui.ai.review import annotated_transcript, describe, review
-from sos_tui.cli import format_history, main
+from sos_tui.cli import main, play
+from sos_tui.cli.history import format_history, result_text
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.storage import LoadError
 
@@ -122,7 +123,7 @@ def test_metavars_are_malay_and_typed_words_english(capsys):
     (["history", "--lang"], "sos-tui history: --lang memerlukan kod bahasa: en, ms"),
 ])  # fmt: skip
 def test_errors_are_one_malay_line_and_exit_2(argv, says, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: pytest.fail("the app must not start"))
+    monkeypatch.setattr(play, "launch", lambda game, mouse: pytest.fail("the app must not start"))
     monkeypatch.setenv("LANGUAGE", "ms")  # the environment chooses Malay ("--lang" without a code)
     assert main(argv) == 2
     out, err = capsys.readouterr()
@@ -161,7 +162,7 @@ def test_the_environment_chooses_malay_for_argparse_words(capsys, monkeypatch):
 @pytest.mark.parametrize("command", [["--load"], ["review"]])
 def test_a_corrupt_game_file_is_refused_in_malay(tmp_path, capsys, monkeypatch, command, content, malay,
                                                   english):
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: pytest.fail("the app must not start"))
+    monkeypatch.setattr(play, "launch", lambda game, mouse: pytest.fail("the app must not start"))
     bad = tmp_path / "game.json"
     bad.write_text(content)
     assert main(["--lang", "ms", *command, str(bad)]) == 2
@@ -230,13 +231,13 @@ def _entry(winners, players=("Ana", "Bo", "Cy"), result="stored"):
 
 
 def test_the_result_comes_from_the_stored_winners_in_the_players_language(malay):
-    assert cli.result_text(_entry((1,))) == "Bo menang"
-    assert cli.result_text(_entry((0, 2))) == "seri antara Ana, Cy"
-    assert cli.result_text(_entry((0, 1, 2))) == "seri"
-    assert cli.result_text(_entry((0,), players=("An\x1bna", "Bo"))) == "An\\x1bna menang"
-    assert cli.result_text(_entry((7,), result="Ana\x07 wins")) == "Ana\\x07 wins"  # damaged: as stored
+    assert result_text(_entry((1,))) == "Bo menang"
+    assert result_text(_entry((0, 2))) == "seri antara Ana, Cy"
+    assert result_text(_entry((0, 1, 2))) == "seri"
+    assert result_text(_entry((0,), players=("An\x1bna", "Bo"))) == "An\\x1bna menang"
+    assert result_text(_entry((7,), result="Ana\x07 wins")) == "Ana\\x07 wins"  # damaged: as stored
     i18n.set_language("en")
-    assert cli.result_text(_entry((0, 2))) == "draw between Ana, Cy"
+    assert result_text(_entry((0, 2))) == "draw between Ana, Cy"
 
 
 def test_format_history_in_english_is_unchanged(filled):

@@ -151,7 +151,7 @@ def test_ctrl_c_ends_host_headless_cleanly_and_tells_the_players(tmp_path):
 
 
 def test_listening_beyond_this_machine_prints_a_warning(capsys):
-    from sos_tui.cli import _warn_bind
+    from sos_tui.cli.net import _warn_bind
     from sos_tui.net.run import reachable_host
 
     for bind in ("127.0.0.1", "localhost", "::1"):
@@ -166,13 +166,13 @@ def test_listening_beyond_this_machine_prints_a_warning(capsys):
 def test_join_with_nobody_listening_says_so_in_the_players_words_and_exits_2(monkeypatch, capsys):
     import socket
 
-    from sos_tui import cli
     from sos_tui.app import SosApp
+    from sos_tui.cli import net
 
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(net, "has_terminal", lambda: True)
     run = SosApp.run
     monkeypatch.setattr(SosApp, "run", lambda app, **kwargs: run(app, headless=True, size=(100, 30)))
     assert main(["join", f"ws://127.0.0.1:{port}/7f3kq-x9m2c", "--name", "Bo"]) == 2

@@ -1,6 +1,6 @@
 """Pit two computer levels against each other: the games and the tally of their results.
 
-Pure: no argument parsing and no printing (``sos-tui arena`` in ``cli.py`` does both).
+Pure: no argument parsing and no printing (``sos-tui arena`` in ``cli/arena.py`` does both).
 
 >>> match = Match("medium", "easy", size=3, games=2, seed=1)
 >>> tally = Tally(match)

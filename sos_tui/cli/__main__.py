@@ -1,0 +1,3 @@
+from sos_tui.cli import main
+
+raise SystemExit(main())

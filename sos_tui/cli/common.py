@@ -1,0 +1,113 @@
+"""What every command shares: the error policy's pieces and the argument types."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from sos_tui.engine import COMPUTER_LEVELS, MAX_SIZE, MIN_SIZE, printable, shorten
+from sos_tui.i18n import _, explain
+
+PROG = "sos-tui"
+MAX_MESSAGE = 300
+"""The longest error line printed: a megabyte of argument is not echoed back."""
+
+
+class UsageError(Exception):
+    """A bad command line; the message says what is wrong."""
+
+
+class Exit(Exception):
+    """--help or --version was printed: stop with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting: ``main`` owns the policy.
+
+    ``options``, if given, adds the parser's arguments when it first parses (--help included), so
+    a command's options are built only when it runs; the arena's need the AI, slow to import."""
+
+    def __init__(self, *args, options: Callable[[argparse.ArgumentParser], None] | None = None,
+                 **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._options = options
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._options is not None:
+            self._options, options = None, self._options
+            options(self)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):
+        raise UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None):
+        if message:
+            raise UsageError(message.strip())
+        raise Exit(status)
+
+
+def fail(command: str, message: str) -> int:
+    """Print one line ``sos-tui <command>: <message>`` to stderr (escaped, shortened); return 2."""
+    line = shorten(printable(message), MAX_MESSAGE)
+    print(f"{PROG}{' ' + command if command else ''}: {line}", file=sys.stderr)
+    return 2
+
+
+def has_terminal() -> bool:
+    """Whether stdin and stdout are both a terminal, as the app needs."""
+    return is_terminal(sys.stdin) and is_terminal(sys.stdout)
+
+
+def is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False
+
+
+def int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high`` (no upper bound when None)."""
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            if high is None:
+                complaint = _("expected a whole number at least {low}, not {text!r}")
+            else:
+                complaint = _("expected a whole number from {low} to {high}, not {text!r}")
+            raise argparse.ArgumentTypeError(complaint.format(low=low, high=high, text=text))
+        return value
+    return convert
+
+
+def board_size(text: str) -> int:
+    """An argument type: a board size, MIN_SIZE to MAX_SIZE."""
+    try:
+        size = int(text)
+    except ValueError:
+        complaint = _("must be a whole number, not {text!r}")
+        raise argparse.ArgumentTypeError(complaint.format(text=text)) from None
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise argparse.ArgumentTypeError(_("must be from {low} to {high}, not {size}").format(
+            low=MIN_SIZE, high=MAX_SIZE, size=size))
+    return size
+
+
+def board_size_help() -> str:
+    return _("board size, {low} to {high}").format(low=MIN_SIZE, high=MAX_SIZE)
+
+
+def unknown_level(level: str) -> str:
+    return _("unknown computer level {level!r} (choose {levels})").format(
+        level=level, levels=", ".join(COMPUTER_LEVELS))
+
+
+def seat_error(index: int, error: BaseException | str) -> str:
+    return _("seat {number}: {error}").format(number=index + 1, error=explain(error))

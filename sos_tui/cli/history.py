@@ -1,0 +1,184 @@
+"""``sos-tui history``: the finished games as a table and statistics, or as JSON for scripts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, PlayerInfo, printable, shorten
+from sos_tui.i18n import LEVEL_NAMES, N_, _, explain, level_name, mode_name, ngettext
+from sos_tui.storage import History, HistoryError, Stats, StorageError, history_db_path
+from sos_tui.storage.history.facts import OPPONENT_KINDS
+
+from .common import fail, int_in
+
+# What a player types stays English (general, computer:hard, --opponent easy); prose shows these.
+OPPONENT_NAMES = {"human": N_("human"), **LEVEL_NAMES, "computer": N_("computer"), "mixed": N_("mixed"),
+                  "computer-only": N_("computer-only"), "all": N_("all")}
+
+
+def opponent_name(kind: str) -> str:
+    """An opponent kind of the history's statistics in the player's language."""
+    return _(OPPONENT_NAMES[kind]) if kind in OPPONENT_NAMES else kind
+
+
+def _opponent(text: str) -> str:
+    kind = text.strip().lower()
+    if kind not in OPPONENT_KINDS:
+        raise argparse.ArgumentTypeError(_("no opponent kind {text!r}: choose {kinds}").format(
+            text=text, kinds=", ".join(OPPONENT_KINDS)))
+    return kind
+
+
+def add_parser(commands) -> None:
+    commands.add_parser("history", help=_("list finished games and statistics"),
+                        description=_("Show finished games and statistics."),
+                        options=_add_options).set_defaults(run=run)
+
+
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--opponent", metavar=_("KIND"), type=_opponent, help=_(
+        "only games against this opponent: {kinds}").format(kinds=", ".join(OPPONENT_KINDS)))
+    parser.add_argument("--size", type=int_in(MIN_SIZE, MAX_SIZE), metavar="N", help=_(
+        "only games on an N x N board ({low}-{high})").format(low=MIN_SIZE, high=MAX_SIZE))
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help=_("only games in this mode"))
+    parser.add_argument("--limit", type=int_in(1), metavar="N",
+                        help=_("list only the N newest games (statistics still cover all)"))
+    parser.add_argument("--json", action="store_true",
+                        help=_("print every selected game as one JSON document, for scripts"))
+
+
+def _when(entry) -> str:
+    return f"{entry.finished_at.astimezone():%Y-%m-%d %H:%M}"
+
+
+def _shown(text: str, limit: int) -> str:
+    return shorten(printable(text), limit)
+
+
+HISTORY_HEADINGS = (N_("Date"), N_("Players"), N_("Size"), N_("Mode"), N_("Score"), N_("Result"))
+STATS_HEADINGS = (N_("Opponent"), N_("Games"), N_("Wins"), N_("Draws"), N_("Losses"), N_("Avg score"))
+
+
+def _label(player: PlayerInfo) -> str:
+    """``"Ana"`` or ``"Deep (hard)"``, the level in the player's language; the name escaped."""
+    name = printable(player.name)
+    if player.is_computer and player.level:
+        return _("{name} ({level})").format(name=name, level=level_name(printable(player.level)))
+    return name
+
+
+def players_text(entry) -> str:
+    """``"Ana vs Deep (hard)"`` in the player's language (names escaped)."""
+    # Translators: the separator between the players of a game: "Ana vs Bo"
+    return _(" vs ").join(_label(p) for p in entry.players)
+
+
+def result_text(entry) -> str:
+    """The game's result in the player's language, from the stored winners and players (the
+    history stores the English text, which ``--json`` prints)."""
+    players = entry.players
+    if not entry.winners or any(not 0 <= w < len(players) for w in entry.winners):
+        return printable(entry.result)
+    names = [printable(players[w].name) for w in entry.winners]
+    if len(names) == 1:
+        return _("{name} wins").format(name=names[0])
+    if len(names) < len(players):
+        return _("draw between {names}").format(names=", ".join(names))
+    return _("draw")
+
+
+def format_history(entries: Sequence, stats) -> str:
+    """The text ``sos-tui history`` prints: a table of games (as given, newest first), then the
+    statistics from the first human player's side, in the player's language. Dates are local
+    time; names are escaped."""
+    if not entries and not stats.games:
+        return _("No finished games in the history yet. Play one with `sos-tui`!") + "\n"
+    header = tuple(_(word) for word in HISTORY_HEADINGS)
+    rows = [(_when(e), shorten(players_text(e), 40), f"{e.size}x{e.size}", _shown(mode_name(e.mode), 10),
+             e.score_text, shorten(result_text(e), 40)) for e in entries]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+
+    out = [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+    if len(entries) < stats.games:
+        out.append(ngettext("(showing the {shown} newest of {total} game)",
+                            "(showing the {shown} newest of {total} games)", stats.games).format(
+            shown=len(entries), total=stats.games))
+    out += ["", ngettext("Statistics over {n} game, from the first human player's side:",
+                         "Statistics over {n} games, from the first human player's side:",
+                         stats.games).format(n=stats.games)]
+    table = [tuple(_(word) for word in STATS_HEADINGS)]
+    overall = [*stats.by_opponent.values(), stats]
+    for s in overall:
+        name = opponent_name(s.opponent if s is not stats else "all")
+        table.append((_shown(name, 16), str(s.games), str(s.wins), str(s.draws), str(s.losses),
+                      f"{s.average_score:.1f}"))
+    widths2 = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        out.append("  " + "  ".join(row[0].ljust(widths2[0]) if i == 0 else cell.rjust(widths2[i])
+                                    for i, cell in enumerate(row)))
+    game = stats.longest_chain_game
+    if game is not None:
+        seat = game.chain_player
+        who = game.players[seat].name if seat is not None and seat < len(game.players) else "?"
+        out.append(_("Longest SOS chain: {count} in one turn by {name} ({players}, {when})").format(
+            count=stats.longest_chain, name=_shown(who, 24), players=shorten(players_text(game), 40),
+            when=_when(game)))
+    best = stats.best_game
+    if best is not None:
+        out.append(_("Best game: {name} won by {margin} ({score}, {players}, {when})").format(
+            name=_shown(best.pov_name, 24), margin=best.margin, score=best.score_text,
+            players=shorten(players_text(best), 40), when=_when(best)))
+    return "\n".join(out) + "\n"
+
+
+def history_json(entries: Sequence) -> str:
+    """Every game as one JSON document for scripts (ASCII only: names are \\u-escaped)."""
+    games = []
+    for e in entries:
+        try:
+            started = json.loads(e.record_json).get("started")
+        except (ValueError, AttributeError, RecursionError):
+            started = None
+        games.append({
+            "id": e.game_id,
+            "started": started if isinstance(started, str) else None,
+            "finished": e.finished_at.isoformat(),
+            "size": e.size,
+            "mode": e.mode,
+            "players": [{"name": p.name, "kind": p.kind, "level": p.level} for p in e.players],
+            "scores": list(e.scores),
+            "winners": list(e.winners),
+            "result": e.result,
+        })
+    return json.dumps({"format": "sos-tui-history", "version": 1, "games": games}, indent=2) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    entries, stats, skipped, total = [], Stats(), (), 0
+    try:
+        path = history_db_path()
+        if path.exists() or path.is_symlink():  # looking must not create the database
+            with History(path) as database:
+                filters = (args.opponent, args.size, args.mode)
+                stats = database.stats(*filters)
+                entries = database.games(*filters, limit=None if args.json else args.limit)
+                skipped, total = database.skipped, database.count()
+    except (HistoryError, StorageError) as error:
+        return fail("history", explain(error))
+    if skipped:
+        fail("history", ngettext("warning: skipped {n} damaged game (row {rows})",
+                                 "warning: skipped {n} damaged games (row {rows})", len(skipped)).format(
+            n=len(skipped), rows=", ".join(str(row) for row in skipped[:10])))
+    if args.json:
+        sys.stdout.write(history_json(entries))
+    elif total and not stats.games:
+        print(_("No games in the history match those filters."))
+    else:
+        sys.stdout.write(format_history(entries, stats))
+    return 0

@@ -1,0 +1,212 @@
+"""``sos-tui host``, ``join`` and ``server``: network play from the command line.
+
+The network code (websockets, asyncio) and the app (Textual) are imported only when one of these
+commands runs."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+
+from sos_tui.engine import (
+    COMPUTER_LEVELS,
+    MAX_PLAYERS,
+    MAX_SIZE,
+    MIN_PLAYERS,
+    MIN_SIZE,
+    Mode,
+    check_name,
+    check_names,
+)
+from sos_tui.i18n import _, explain
+from sos_tui.storage import load_settings
+
+from .common import UsageError, board_size, fail, has_terminal, int_in, seat_error, unknown_level
+
+
+def add_parser(commands) -> None:
+    """The three commands: ``host``, ``join`` and ``server``."""
+    commands.add_parser(
+        "host", help=_("host a game that friends join over the network"),
+        description=_("Start a game server with one game in it and play your seats here; the screen "
+                      "shows the command your friends run to join."),
+        options=_host_options).set_defaults(run=host)
+    commands.add_parser(
+        "join", help=_("join a game someone hosts"),
+        description=_("Join a network game: sos-tui join ws://HOST:PORT/CODE"),
+        options=_join_options).set_defaults(run=join)
+    commands.add_parser(
+        "server", help=_("run a long-lived game server for 'host --server'"),
+        description=_("Run a game server; 'sos-tui host --server ws://HOST:PORT' creates games on it."),
+        options=_listen_options).set_defaults(run=server)
+
+
+def _host_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=board_size, metavar="N", default=6, help=_(
+        "board size, {low} to {high} (default 6)").format(low=MIN_SIZE, high=MAX_SIZE))
+    parser.add_argument("--mode", choices=[m.value for m in Mode], default="general",
+                        help=_("general (most SOSs wins) or simple (first SOS wins)"))
+    parser.add_argument("--players", type=parse_host_players, metavar=_("SEAT[,SEAT...]"), help=_(
+        "your name for a seat at this terminal, 'remote' for a friend who joins, 'computer:LEVEL' for a "
+        "computer; default YOURNAME,remote (remote,remote with --headless)"))
+    _listen_options(parser)
+    parser.add_argument("--headless", action="store_true", help=_(
+        "no terminal UI and no local seat: print the join URL, log the game, exit when it ends"))
+    parser.add_argument("--server", metavar="URL", help=_(
+        "create the game on a 'sos-tui server' at ws://HOST:PORT instead of starting one here"))
+    parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
+
+
+def _join_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", metavar="URL", help=_("the game's address, ws://HOST:PORT/CODE"))
+    parser.add_argument("--name", metavar=_("NAME"),
+                        help=_("your name in the game (default: your login name)"))
+    parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
+
+
+def _listen_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bind", default="127.0.0.1", metavar=_("ADDRESS"), help=_(
+        "the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every network)"))
+    parser.add_argument("--port", type=int_in(0, 65535), default=7531, metavar=_("PORT"),
+                        help=_("the port to listen on (default 7531; 0: any free port)"))
+
+
+def parse_host_players(text: str):
+    """``"Ana,remote,computer:hard"`` -> seats: a person at this terminal, a seat for the next
+    player who joins, a computer; ArgumentTypeError otherwise."""
+    from sos_tui.net import SeatSpec
+
+    parts = text.split(",")
+    if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(_("needs {low} to {high} seats, not {count}").format(
+            low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(parts)))
+    seats = []
+    for index, part in enumerate(parts):
+        kind, _colon, level = part.strip().partition(":")
+        if kind.lower() == "remote":
+            if level:
+                raise argparse.ArgumentTypeError(seat_error(index, _("'remote' takes nothing after it")))
+            seats.append(SeatSpec("remote"))
+        elif kind.lower() == "computer":
+            level = (level or "medium").lower()
+            if level not in COMPUTER_LEVELS:
+                raise argparse.ArgumentTypeError(unknown_level(level))
+            seats.append(SeatSpec("computer", _("Computer {number}").format(number=index + 1), level))
+        else:
+            try:
+                seats.append(SeatSpec("human", check_name(part)))
+            except ValueError as error:
+                raise argparse.ArgumentTypeError(seat_error(index, error)) from None
+    try:
+        check_names(seat.name for seat in seats if seat.name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(explain(error)) from None
+    if not any(seat.kind == "remote" for seat in seats):
+        raise argparse.ArgumentTypeError(_("name at least one seat 'remote' for a friend to join"))
+    return tuple(seats)
+
+
+def _warn_bind(command: str, bind: str) -> None:
+    from sos_tui.net.run import is_loopback
+
+    if not is_loopback(bind):
+        fail(command, _("warning: listening on {address}: anyone who can reach this machine on that "
+                        "network can connect; give the code only to your friends").format(address=bind))
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def host(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sos_tui.net import NetError, parse_url
+    from sos_tui.net.run import HostPlan, host_headless, host_on_server
+    from sos_tui.session import Keeper
+
+    seats = args.players
+    if seats is None:
+        seats = parse_host_players("remote,remote" if args.headless else f"{_login_name()},remote")
+    if args.headless and any(seat.kind == "human" for seat in seats):
+        raise UsageError(_("--headless has no seat at this terminal: name every person's seat 'remote'"))
+    if args.server is not None:
+        try:
+            parse_url(args.server, need_code=False)
+        except ValueError as error:
+            raise UsageError(_("--server: {error}").format(error=explain(error))) from None
+    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server)
+    if args.headless:
+        try:
+            if args.server is not None:
+                return asyncio.run(host_on_server(args.server, args.size, args.mode, list(seats), _say))
+            _warn_bind("host", args.bind)
+            keeper = Keeper(on_error=lambda message: fail("host", message))
+            try:
+                return asyncio.run(host_headless(args.size, args.mode, list(seats), args.bind, args.port,
+                                                 _say, listeners=[keeper.on_change]))
+            finally:
+                keeper.close()
+        except OSError as error:
+            return fail("host", _cannot_listen(args, error))
+        except NetError as error:
+            return fail("host", explain(error))
+    if not has_terminal():
+        return fail("host", _("needs a terminal to play in; use --headless to only run the game"))
+    if args.server is None:
+        _warn_bind("host", args.bind)
+    return launch_network("host", plan, mouse=not args.no_mouse)
+
+
+def join(args: argparse.Namespace) -> int:
+    from sos_tui.net import parse_url
+    from sos_tui.net.run import JoinPlan
+
+    try:
+        url = str(parse_url(args.url))
+    except ValueError as error:
+        raise UsageError(explain(error)) from None
+    try:
+        name = check_name(args.name) if args.name is not None else _login_name()
+    except ValueError as error:
+        raise UsageError(_("--name: {error}").format(error=explain(error))) from None
+    if not has_terminal():
+        return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
+    return launch_network("join", JoinPlan(url, name), mouse=not args.no_mouse)
+
+
+def server(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sos_tui.net.run import serve_forever
+
+    _warn_bind("server", args.bind)
+    try:
+        return asyncio.run(serve_forever(args.bind, args.port, _say))
+    except OSError as error:
+        return fail("server", _cannot_listen(args, error))
+
+
+def _cannot_listen(args: argparse.Namespace, error: OSError) -> str:
+    return _("cannot listen on {address}:{port}: {reason}").format(
+        address=args.bind, port=args.port, reason=error.strerror or error)
+
+
+def launch_network(command: str, plan, mouse: bool) -> int:
+    """Run the terminal app on a network game; a game that could not start (no server there, a
+    wrong code, a port taken) ends the app and is said in one line, exit status 2."""
+    from sos_tui.app import SosApp
+
+    app = SosApp(mouse=mouse, settings=load_settings(), network=plan)
+    reason = app.run(mouse=mouse)
+    if app.return_code:
+        return fail(command, str(reason)) if isinstance(reason, str) else app.return_code
+    return 0
+
+
+def _login_name() -> str:
+    import getpass  # with termios: not for the commands that never ask
+
+    with contextlib.suppress(Exception):
+        return check_name(getpass.getuser()[:24])
+    return _("Host")
