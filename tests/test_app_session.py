@@ -16,26 +16,19 @@ from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
 from sos_tui.storage import History, history_db_path
 
-from .helpers import make_app, recording, scoreboard_text
+from .helpers import make_app, recording, scoreboard_text, wait_for
 
 SIMPLE_WIN = ["s", "right", "o", "right", "s"]  # 3x3 simple: S a1, O b1, S c1 wins for Ana
 
-
-async def until(pilot, condition, seconds: float = 30) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the condition was not met in time")
 
 
 async def test_a_killed_search_process_is_replaced_and_the_computer_moves():
     app = make_app(size=8, names=("Ana", "computer:expert"), seed=1)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("s")
-        await until(pilot, lambda: app.computer.pids())
+        await wait_for(pilot, lambda: app.computer.pids())
         os.kill(app.computer.pids()[0], signal.SIGKILL)  # as the OOM killer would
-        await until(pilot, lambda: app.state.move_count >= 2, 60)
+        await wait_for(pilot, lambda: app.state.move_count >= 2, 60)
         assert app.state.movers[1] == 1
         assert any("process stopped" in n.message for n in app.notices)
         assert "is thinking" not in scoreboard_text(app)
@@ -46,7 +39,7 @@ async def test_a_computer_that_cannot_move_pauses_its_seat_with_a_key_to_try_aga
     app = recording(SosApp(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), bad),
                                       (Move.parse("S a1"),)), computer_delay=0))
     async with app.run_test(size=(100, 30)) as pilot:
-        await until(pilot, lambda: app.session.paused)
+        await wait_for(pilot, lambda: app.session.paused)
         [notice] = [n for n in app.notices if n.severity == "error"]
         assert "Bot could not move" in notice.message and "Press p to try again" in notice.message
         assert "Paused — p to resume" in scoreboard_text(app)
@@ -59,11 +52,11 @@ async def test_undo_while_the_computer_thinks_drops_its_search_and_the_next_one_
     app.game_screen.computer_delay = 0
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("s")
-        await until(pilot, lambda: app.computer.busy)
+        await wait_for(pilot, lambda: app.computer.busy)
         await pilot.press("u")  # taken back while the computer searches
         assert app.state.move_count == 0 and not app.computer.busy
         await pilot.press("right", "o")
-        await until(pilot, lambda: app.state.move_count >= 2, 60)
+        await wait_for(pilot, lambda: app.state.move_count >= 2, 60)
         assert app.state.moves[0] == Move.parse("O b1")  # the old search's move never landed
         assert app.state.movers[1] == 1
 
@@ -107,7 +100,7 @@ async def test_a_finished_game_survives_a_locked_history_and_lands_later():
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.press(*SIMPLE_WIN)
-            await until(pilot, lambda: any(n.severity == "error" for n in app.notices), 30)
+            await wait_for(pilot, lambda: any(n.severity == "error" for n in app.notices), 30)
             assert isinstance(app.screen, GameOverScreen)  # the screen never froze on the write
             [notice] = [n for n in app.notices if n.severity == "error"]
             assert "kept" in notice.message
@@ -191,7 +184,7 @@ async def test_one_move_is_one_move():
         await pilot.press("s")
     again = SosApp(computer_delay=0)
     async with again.run_test(size=(100, 40)) as pilot:
-        await until(pilot, lambda: again.screen.query_one("#resume").display, 10)
+        await wait_for(pilot, lambda: again.screen.query_one("#resume").display, 10)
         preview = str(again.screen.query_one("#resume-preview").render())
         assert "4x4, 1 move —" in preview
 
@@ -203,7 +196,7 @@ def test_no_search_process_outlives_a_finished_app():
         app = make_app(size=5, names=("Ana", "computer:hard"), seed=1)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.press("s")
-            await until(pilot, lambda: app.computer.busy or app.state.move_count > 1)
+            await wait_for(pilot, lambda: app.computer.busy or app.state.move_count > 1)
 
     asyncio.run(play())
     assert multiprocessing.active_children() == []

@@ -35,7 +35,7 @@ from sos_tui.storage import (
     transcript_path,
 )
 
-from .helpers import make_app
+from .helpers import make_app, wait_for
 
 SIZE = (100, 32)
 STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
@@ -88,12 +88,6 @@ def text_of(widget) -> str:
 def cells(table: DataTable, row: int) -> list[str]:
     return [str(cell) for cell in table.get_row_at(row)]
 
-
-async def wait_for(pilot, condition, seconds: float = 5.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.05)
 
 
 async def loaded(pilot, app) -> None:

@@ -48,7 +48,7 @@ from sos_tui.engine import (
 )
 from sos_tui.storage import History, autosave, autosaves_dir, save_record, saves_dir
 
-from .helpers import recording
+from .helpers import recording, wait_for
 
 SIZE = (150, 45)
 
@@ -248,13 +248,6 @@ def game_app(record: GameRecord, **kwargs) -> SosApp:
     kwargs.setdefault("computer_delay", 0)
     return recording(SosApp(record, **kwargs))
 
-
-async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
-    """Until ``condition()`` holds, looking every 20 ms while the app runs on."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.02)
 
 
 async def settle(pilot) -> None:

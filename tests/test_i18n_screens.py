@@ -5,7 +5,6 @@ not in the app (statistics, results, review verdicts)."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from textual.strip import Strip
@@ -25,6 +24,7 @@ from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, check_name
 from sos_tui.storage import History, LoadError, load_settings, save_record, saves_dir
 
+from .helpers import wait_for
 from .test_app_storage_screens import ANA, BO, DRAW_4X4, P2_SWEEP, SIMPLE_P1, game
 
 SIZE = (80, 24)
@@ -77,12 +77,6 @@ def footer_words(screen) -> list[str]:
     """The descriptions of the screen's own keys shown in the footer (in the current language)."""
     return [active.binding.description for active in screen.active_bindings.values() if active.binding.show]
 
-
-async def wait_for(pilot, condition, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.05)
 
 
 def assert_malay(lines: list[str], *expected: str) -> None:
