@@ -189,12 +189,14 @@ def _has_terminal() -> bool:
         return False
 
 
-def launch(game: GameRecord | None, mouse: bool) -> None:
-    """Run the terminal app (replaced by tests)."""
+def launch(game: GameRecord | None, mouse: bool) -> list[str]:
+    """Run the terminal app (replaced by tests); return what it could not keep on disk."""
     from sos_tui.app import SosApp
     from sos_tui.storage import load_settings
 
-    SosApp(game, mouse=mouse, settings=load_settings()).run(mouse=mouse)
+    app = SosApp(game, mouse=mouse, settings=load_settings())
+    app.run(mouse=mouse)
+    return app.exit_notes
 
 
 def play(args: argparse.Namespace) -> int:
@@ -210,8 +212,14 @@ def play(args: argparse.Namespace) -> int:
     if not _has_terminal():
         return fail("", _("needs a terminal to play in (stdin and stdout must be a terminal); "
                           "for scripts see 'sos-tui history --json'"))
-    launch(game, mouse=not args.no_mouse)
-    return 0
+    return _told(launch(game, mouse=not args.no_mouse))
+
+
+def _told(notes: Sequence[str] | None) -> int:
+    """After the app: each finished game it could not keep, one line on stderr (status 2)."""
+    for note in notes or ():
+        fail("", note)
+    return 2 if notes else 0
 
 
 # -- history -----------------------------------------------------------------------------------
@@ -670,7 +678,8 @@ def host(args: argparse.Namespace) -> int:
                 return _run_async(host_headless(args.size, args.mode, list(seats), args.bind, args.port, _say,
                                                 listeners=[keeper.on_change]))
             finally:
-                keeper.close()
+                for note in keeper.close():
+                    fail("host", note)
         except OSError as error:
             return fail("host", _cannot_listen(args, error))
         except NetError as error:
@@ -679,8 +688,7 @@ def host(args: argparse.Namespace) -> int:
         return fail("host", _("needs a terminal to play in; use --headless to only run the game"))
     if args.server is None:
         _warn_bind("host", args.bind)
-    launch_network(plan, mouse=not args.no_mouse)
-    return 0
+    return _told(launch_network(plan, mouse=not args.no_mouse))
 
 
 def join(args: argparse.Namespace) -> int:
@@ -697,8 +705,7 @@ def join(args: argparse.Namespace) -> int:
         raise UsageError(_("--name: {error}").format(error=explain(error))) from None
     if not _has_terminal():
         return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
-    launch_network(JoinPlan(url, name), mouse=not args.no_mouse)
-    return 0
+    return _told(launch_network(JoinPlan(url, name), mouse=not args.no_mouse))
 
 
 def server(args: argparse.Namespace) -> int:
@@ -716,12 +723,14 @@ def _cannot_listen(args: argparse.Namespace, error: OSError) -> str:
         address=args.bind, port=args.port, reason=error.strerror or error)
 
 
-def launch_network(plan, mouse: bool) -> None:
+def launch_network(plan, mouse: bool) -> list[str]:
     """Run the terminal app on a network game (replaced by tests)."""
     from sos_tui.app import SosApp
     from sos_tui.storage import load_settings
 
-    SosApp(mouse=mouse, settings=load_settings(), network=plan).run(mouse=mouse)
+    app = SosApp(mouse=mouse, settings=load_settings(), network=plan)
+    app.run(mouse=mouse)
+    return app.exit_notes
 
 
 # -- the entry point ---------------------------------------------------------------------------

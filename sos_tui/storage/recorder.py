@@ -3,12 +3,14 @@
 When the history cannot be written (busy, full disk, damaged file) the game stays pending: in
 memory, and in an outbox folder beside the database (``<data>/pending/<game id>.json``, written
 atomically) so that it survives the app closing. Every later ``record`` and ``flush`` retries the
-pending games first, including those an earlier run left in the outbox. The history keys games
-by id, so a game retried twice still has one row.
+pending games first, including those an earlier run left in the outbox, and writes to the outbox
+any game it could not hold earlier (a full disk): ``unsaved`` is what is still only in memory.
+The history keys games by id, so a game retried twice still has one row.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from pathlib import Path
@@ -41,6 +43,7 @@ class Recorder:
         self._lock = threading.Lock()
         self._pending: dict[str, GameRecord] = {}
         self._unsaved: set[str] = set()  # pending games whose latest copy is not in the outbox
+        self._outbox_error: StorageError | None = None
 
     @property
     def path(self) -> Path:
@@ -57,6 +60,18 @@ class Recorder:
         with self._lock:
             self._read_outbox()
             return tuple(self._pending.values())
+
+    @property
+    def unsaved(self) -> tuple[GameRecord, ...]:
+        """The pending games held only in memory: lost when sos-tui closes, unless a ``flush``
+        writes them to the history or the outbox first."""
+        with self._lock:
+            return tuple(self._pending[game_id] for game_id in self._pending if game_id in self._unsaved)
+
+    @property
+    def outbox_error(self) -> StorageError | None:
+        """Why the outbox could not be written the last time it was tried (None: it could)."""
+        return self._outbox_error
 
     def record(self, record: GameRecord) -> None:
         """Put the finished game ``record`` into the history, after any games still pending.
@@ -87,10 +102,13 @@ class Recorder:
 
     def flush(self) -> int:
         """Retry every pending game; return how many went into the history. Never raises for
-        an unusable history: the games stay pending."""
+        an unusable history: the games stay pending, in the outbox if it can be written now."""
         with self._lock:
             self._read_outbox()
             recorded, _ = self._flush()
+            if self._unsaved:
+                with contextlib.suppress(StorageError):
+                    self._write_outbox()
             return recorded
 
     # -- inside the lock ---------------------------------------------------------------------
@@ -119,13 +137,18 @@ class Recorder:
     def _write_outbox(self) -> None:
         """Write every pending game not yet on disk (this one, and any kept only in memory)."""
         try:
-            self.outbox.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StorageError(N_("cannot create the folder {path}: {reason}"), path=shown_path(self.outbox),
-                               reason=describe(error)) from error
-        for game_id in list(self._unsaved):
-            save_record(self._pending[game_id], self._outbox_file(game_id))
-            self._unsaved.discard(game_id)
+            try:
+                self.outbox.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageError(N_("cannot create the folder {path}: {reason}"),
+                                   path=shown_path(self.outbox), reason=describe(error)) from error
+            for game_id in list(self._unsaved):
+                save_record(self._pending[game_id], self._outbox_file(game_id))
+                self._unsaved.discard(game_id)
+        except StorageError as error:
+            self._outbox_error = error
+            raise
+        self._outbox_error = None
 
     def _forget(self, game_id: str) -> None:
         try:
