@@ -1,16 +1,18 @@
 """Nothing a player made is lost on a full disk or at exit.
 
-The disk is filled deterministically (``disk.fill()``): every file sos-tui writes fails with
-ENOSPC when it is flushed, and the history's tables fail to be made or upgraded as SQLite fails on
-a full disk. ``disk.free()`` gives the space back.
+The data folder's disk is filled deterministically (``disk.fill()``): every game file sos-tui
+writes there fails with ENOSPC, and the history's tables fail to be made or upgraded as SQLite
+fails on a full disk. ``disk.free()`` gives the space back. The system's temporary folder (where
+the spare outbox goes) is a folder of the test's own, on another "disk".
 """
 
 from __future__ import annotations
 
 import errno
 import json
-import os
 import sqlite3
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -24,10 +26,13 @@ from sos_tui.storage import (
     StorageError,
     autosave_path,
     describe,
+    files,
     load_record,
     save_record,
 )
 from sos_tui.storage.history import schema
+from sos_tui.storage.paths import data_dir
+from sos_tui.storage.recorder import spare_outbox
 
 SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]  # 3x3, ends full
 
@@ -35,12 +40,13 @@ SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]
 class Disk:
     def __init__(self, monkeypatch) -> None:
         self.full = False
-        fsync, migrate = os.fsync, schema._migrate
+        write_atomic, migrate = files.write_atomic, schema._migrate
 
-        def full_fsync(fd):
-            if self.full:
-                raise OSError(errno.ENOSPC, "No space left on device")
-            return fsync(fd)
+        def full_write_atomic(path, text):
+            if self.full and Path(path).is_relative_to(data_dir()):
+                raise StorageError("could not save {path}: {reason}", path=str(path),
+                                   reason=describe(OSError(errno.ENOSPC, "No space left on device")))
+            return write_atomic(path, text)
 
         def full_migrate(conn, path):
             if self.full:
@@ -49,7 +55,7 @@ class Disk:
                 raise error
             return migrate(conn, path)
 
-        monkeypatch.setattr(os, "fsync", full_fsync)
+        monkeypatch.setattr(files, "write_atomic", full_write_atomic)
         monkeypatch.setattr(schema, "_migrate", full_migrate)
 
     def fill(self) -> None:
@@ -62,6 +68,21 @@ class Disk:
 @pytest.fixture
 def disk(monkeypatch) -> Disk:
     return Disk(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def temp_folder(tmp_path, monkeypatch) -> Path:
+    """The system's temporary folder, as the spare outbox sees it."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def no_temp_folder(temp_folder: Path) -> None:
+    """The temporary folder is unusable too (a file in its place)."""
+    temp_folder.rmdir()
+    temp_folder.write_text("not a folder")
 
 
 def finished(n: int = 0) -> GameRecord:
@@ -110,7 +131,8 @@ def test_a_history_that_cannot_be_made_leaves_no_file_and_the_game_pending(data,
 
 
 # -- the outbox and the last resort ----------------------------------------------------------------
-def test_a_game_held_only_in_memory_reaches_the_outbox_when_the_disk_has_room_again(data, disk):
+def test_a_game_held_only_in_memory_reaches_the_outbox_when_the_disk_has_room_again(data, disk, temp_folder):
+    no_temp_folder(temp_folder)
     History().close()
     blocker = sqlite3.connect(data / "history.sqlite3", isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")  # the history stays busy throughout
@@ -235,7 +257,27 @@ def test_a_game_finished_on_a_full_disk_is_in_the_history_once_space_returns(dat
     assert [(game["id"], game["scores"]) for game in games] == [(session.game_id, list(session.state.scores))]
 
 
-def test_a_game_finished_on_a_disk_full_through_exit_is_named_with_its_autosave(data, disk, capsys):
+def test_a_game_finished_on_a_disk_full_through_exit_is_kept_in_the_spare_outbox_until_space_returns(
+        data, disk, capsys):
+    disk.fill()  # a fresh data folder on a full disk, until after the player quits
+    keeper = Keeper()
+    session = play(keeper, SWEEP)
+    notes = keeper.close()
+    spare = spare_outbox(data / "pending") / f"{session.game_id}.json"
+    assert notes == [f"the finished game Ana vs Bo could not be saved in the data folder (could not save "
+                     f"{data / 'pending' / spare.name}: the disk is full); it is kept in {spare} until the "
+                     "computer restarts, and goes into the history the next time sos-tui starts"]
+    assert not (data / "history.sqlite3").exists()
+    disk.free()
+    relaunched = Keeper()
+    relaunched.wait(10)
+    assert relaunched.close() == []
+    assert [game["id"] for game in history_json(capsys)] == [session.game_id]
+    assert not spare.exists()
+
+
+def test_a_game_that_can_be_kept_nowhere_is_named_at_exit_with_its_autosave(data, disk, temp_folder):
+    no_temp_folder(temp_folder)
     keeper = Keeper()
     session = play(keeper, SWEEP[:-1])  # autosaved up to the move before the end
     disk.fill()
@@ -261,7 +303,8 @@ def test_the_cli_tells_on_the_terminal_of_a_game_it_could_not_keep(monkeypatch, 
     assert capsys.readouterr().err == "sos-tui: the finished game Ana vs Bo could not be saved\n"
 
 
-async def test_the_app_hands_what_it_could_not_keep_to_the_cli_at_exit(data, disk):
+async def test_the_app_hands_what_it_could_not_keep_to_the_cli_at_exit(data, disk, temp_folder):
+    no_temp_folder(temp_folder)
     from tests.helpers import make_app
 
     app = make_app()

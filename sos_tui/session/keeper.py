@@ -78,15 +78,15 @@ class StorageStore:
         self._storage.save_settings(settings)
 
     def lost(self) -> list[str]:
-        notes = []
+        error = explain(self._recorder.outbox_error) if self._recorder.outbox_error else "?"
+        notes = [_(SPARED).format(players=_players(record), error=error, path=path)
+                 for record, path in self._recorder.spared]
         for record in self._recorder.unsaved:
-            players = _(" vs ").join(p.name for p in record.players)
-            error = explain(self._recorder.outbox_error) if self._recorder.outbox_error else "?"
             path = self._autosave_before_the_end(record)
             if path is None:
-                notes.append(_(LOST).format(players=players, error=error))
+                notes.append(_(LOST).format(players=_players(record), error=error))
             else:
-                notes.append(_(LOST_BUT_AUTOSAVED).format(players=players, error=error, path=path))
+                notes.append(_(LOST_BUT_AUTOSAVED).format(players=_players(record), error=error, path=path))
         return notes
 
     def _autosave_before_the_end(self, record: GameRecord):
@@ -218,9 +218,15 @@ _MESSAGES = {
 }
 
 
+SPARED = N_("the finished game {players} could not be saved in the data folder ({error}); it is kept in "
+             "{path} until the computer restarts, and goes into the history the next time sos-tui starts")
 LOST = N_("the finished game {players} could not be saved ({error}) and is lost")
 LOST_BUT_AUTOSAVED = N_("the finished game {players} could not be saved ({error}); its last autosave, "
                         "from before the end, is {path} and sos-tui offers to continue it")
+
+
+def _players(record: GameRecord) -> str:
+    return _(" vs ").join(p.name for p in record.players)
 
 
 def _message(kind: str, error: Exception) -> str:
