@@ -215,10 +215,11 @@ def play(args: argparse.Namespace) -> int:
     return _told(launch(game, mouse=not args.no_mouse))
 
 
-def _told(notes: Sequence[str] | None) -> int:
-    """After the app: each finished game it could not keep, one line on stderr (status 2)."""
+def _told(notes: Sequence[str] | None, command: str = "") -> int:
+    """After the app: each finished game it could not keep, one line on stderr, whole (it says
+    where the game is), escaped; status 2 if there was any."""
     for note in notes or ():
-        fail("", note)
+        print(f"{PROG}{' ' + command if command else ''}: {printable(note)}", file=sys.stderr)
     return 2 if notes else 0
 
 
@@ -678,8 +679,7 @@ def host(args: argparse.Namespace) -> int:
                 return _run_async(host_headless(args.size, args.mode, list(seats), args.bind, args.port, _say,
                                                 listeners=[keeper.on_change]))
             finally:
-                for note in keeper.close():
-                    fail("host", note)
+                _told(keeper.close(), "host")
         except OSError as error:
             return fail("host", _cannot_listen(args, error))
         except NetError as error:

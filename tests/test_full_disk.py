@@ -296,11 +296,12 @@ def test_a_game_that_can_be_kept_nowhere_is_named_at_exit_with_its_autosave(data
     assert load_record(path).moves == session.record.moves[:-1]  # not pruned: it can be continued
 
 
-def test_the_cli_tells_on_the_terminal_of_a_game_it_could_not_keep(monkeypatch, capsys):
+def test_the_cli_tells_on_the_terminal_of_a_game_it_could_not_keep_whole(monkeypatch, capsys):
+    note = "the finished game Ana vs Bo could not be saved; it is kept in /tmp/" + "x" * 300 + ".json"
     monkeypatch.setattr(cli, "_has_terminal", lambda: True)
-    monkeypatch.setattr(cli, "launch", lambda game, mouse: ["the finished game Ana vs Bo could not be saved"])
+    monkeypatch.setattr(cli, "launch", lambda game, mouse: [note])
     assert cli.main(["--size", "3", "--players", "Ana,Bo"]) == 2
-    assert capsys.readouterr().err == "sos-tui: the finished game Ana vs Bo could not be saved\n"
+    assert capsys.readouterr().err == f"sos-tui: {note}\n"  # where the game is, not cut short
 
 
 async def test_the_app_hands_what_it_could_not_keep_to_the_cli_at_exit(data, disk, temp_folder):
@@ -336,3 +337,15 @@ def test_saving_works_again_is_said_in_malay():
     keeper.close()
     assert errors == ["Tetapan tidak dapat diingati: tidak dapat menyimpan /data/x.json: cakera penuh"]
     assert recoveries == ["Penyimpanan berfungsi semula."]
+
+
+def test_a_finished_autosave_is_not_pruned_while_its_game_is_only_in_the_spare_outbox(data, disk):
+    save_record(finished(5), autosave_path(finished(5)))
+    disk.fill()
+    StorageStore().flush()  # the history and the outbox cannot take it: the spare outbox does
+    assert load_record(autosave_path(finished(5))) == finished(5)  # kept on the data folder's disk
+    disk.free()
+    StorageStore().flush()
+    with History() as history:
+        assert [entry.game_id for entry in history.games()] == ["game5"]
+    assert not autosave_path(finished(5)).exists()

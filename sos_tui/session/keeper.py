@@ -69,7 +69,7 @@ class StorageStore:
             if info.ok and info.finished:
                 with contextlib.suppress(self._storage.StorageError):
                     self._recorder.record(info.record)
-        if not self._recorder.unsaved:  # every finished autosave is in the history or the outbox
+        if not (self._recorder.unsaved or self._recorder.spared):  # all in the history or the outbox
             self._storage.prune_autosaves()
         self._storage.clean_stale_temp_files()
         return recorded
