@@ -232,7 +232,7 @@ def test_history_command_help(capsys):
     assert "--opponent KIND" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("content", [b"garbage" * 100, b"", b"SQLite format 3\x00" + b"\x00" * 100])
+@pytest.mark.parametrize("content", [b"garbage" * 100, b"SQLite format 3\x00" + b"\x00" * 100])
 def test_a_broken_database_is_one_line_and_exit_2(capsys, data, content):
     data.mkdir()
     (data / "history.sqlite3").write_bytes(content)

@@ -238,6 +238,9 @@ class FullDisk:
         raise StorageError("cannot create the folder {path}: {reason}", path="/config",
                            reason=describe(OSError(errno.EACCES, "denied")))
 
+    def lost(self):
+        return []
+
 
 def test_the_keepers_notices_are_in_malay():
     i18n.set_language("ms")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+import tempfile
 import threading
 
 import pytest
@@ -18,6 +19,15 @@ def finished(n: int = 0) -> GameRecord:
     state = GameState.from_moves(SWEEP, 3)
     return GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo(f"Bo{n}")), state.moves,
                       f"2026-01-01T10:00:{n:02d}+00:00", f"2026-01-01T10:01:{n:02d}+00:00", f"game{n}")
+
+
+@pytest.fixture(autouse=True)
+def no_spare_outbox(tmp_path, monkeypatch):
+    """The system's temporary folder is unusable (a file in its place), so a game the outbox cannot
+    take has no spare outbox either and stays in memory (tests/test_full_disk.py has the spare)."""
+    blocker = tmp_path / "tmp-blocker"
+    blocker.write_text("not a folder")
+    monkeypatch.setattr(tempfile, "tempdir", str(blocker))
 
 
 def rows_by_id() -> dict[str, int]:

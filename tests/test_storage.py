@@ -762,13 +762,12 @@ def _sqlite_file(path: Path, *statements: str) -> Path:
     (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 2"),
      "not an sos-tui history"),
     (lambda p: p.write_bytes(b"this is not a database at all" * 100), "damaged or is not an SQLite database"),
-    (lambda p: p.write_bytes(b""), "an empty file"),
     (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), "damaged or is not an SQLite database"),
     (lambda p: p.mkdir(), "is a folder, not a database"),
     (lambda p: os.mkfifo(p), "is not a regular file"),
-], ids=["newer", "newer-with-table", "foreign", "wrong-shape", "garbage", "empty", "torn-header", "folder",
+], ids=["newer", "newer-with-table", "foreign", "wrong-shape", "garbage", "torn-header", "folder",
         "named-pipe"])
-def test_a_newer_foreign_damaged_or_empty_file_is_refused_byte_for_byte_untouched(data, make, says):
+def test_a_newer_foreign_or_damaged_file_is_refused_byte_for_byte_untouched(data, make, says):
     data.mkdir()
     path = data / "history.sqlite3"
     make(path)

@@ -59,7 +59,8 @@ class SosApp(App):
         self.initial_game = game
         self.settings = dict(settings or {})
         self.computer = ComputerPool(time_limit, seed)
-        self.keeper = Keeper(store, on_error=self._storage_error)
+        self.keeper = Keeper(store, on_error=self._storage_error, on_recovery=self._storage_recovered)
+        self.exit_notes: list[str] = []  # after the app stops: finished games that could not be kept
         self.game_screen = GameScreen(self.computer, self.keeper, computer_delay, mouse=mouse)
         if isinstance(self.settings.get("theme"), str) and self.settings["theme"] in self.available_themes:
             self.theme = self.settings["theme"]
@@ -248,10 +249,14 @@ class SosApp(App):
 
     # -- storage ----------------------------------------------------------------------------
     def _storage_error(self, message: str) -> None:
-        """From the keeper's thread: tell the player, every time."""
+        """From the keeper's thread: tell the player (the keeper says a full disk once)."""
         with contextlib.suppress(RuntimeError):  # the app has stopped: nobody to tell
             self.call_from_thread(self.notify, message, title=_("Not saved"), severity="error", timeout=8,
                                   markup=False)
+
+    def _storage_recovered(self, message: str) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.call_from_thread(self.notify, message, title=_("Saved"), timeout=4, markup=False)
 
     async def action_quit(self) -> None:
         self.exit()
@@ -259,4 +264,4 @@ class SosApp(App):
     def on_unmount(self) -> None:
         self.game_screen.stop_computer()
         self.computer.shutdown()
-        self.keeper.close()
+        self.exit_notes = self.keeper.close()

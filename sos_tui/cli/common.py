@@ -51,6 +51,14 @@ class Parser(argparse.ArgumentParser):
         raise Exit(status)
 
 
+def told(notes, command: str = "") -> int:
+    """After the app: each finished game it could not keep, one line on stderr, whole (it says
+    where the game is), escaped; status 2 if there was any."""
+    for note in notes or ():
+        print(f"{PROG}{' ' + command if command else ''}: {printable(note)}", file=sys.stderr)
+    return 2 if notes else 0
+
+
 def fail(command: str, message: str) -> int:
     """Print one line ``sos-tui <command>: <message>`` to stderr (escaped, shortened); return 2."""
     line = shorten(printable(message), MAX_MESSAGE)

@@ -21,7 +21,7 @@ from sos_tui.engine import (
 from sos_tui.i18n import _, explain
 from sos_tui.storage import load_settings
 
-from .common import UsageError, board_size, fail, has_terminal, int_in, seat_error, unknown_level
+from .common import UsageError, board_size, fail, has_terminal, int_in, seat_error, told, unknown_level
 
 
 def add_parser(commands) -> None:
@@ -146,7 +146,7 @@ def host(args: argparse.Namespace) -> int:
                 return asyncio.run(host_headless(args.size, args.mode, list(seats), args.bind, args.port,
                                                  _say, listeners=[keeper.on_change]))
             finally:
-                keeper.close()
+                told(keeper.close(), "host")
         except OSError as error:
             return fail("host", _cannot_listen(args, error))
         except NetError as error:
@@ -199,9 +199,10 @@ def launch_network(command: str, plan, mouse: bool) -> int:
 
     app = SosApp(mouse=mouse, settings=load_settings(), network=plan)
     reason = app.run(mouse=mouse)
+    status = told(app.exit_notes, command)  # a finished game it could not keep: where it is
     if app.return_code:
         return fail(command, str(reason)) if isinstance(reason, str) else app.return_code
-    return 0
+    return status
 
 
 def _login_name() -> str:

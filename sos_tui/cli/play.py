@@ -17,7 +17,16 @@ from sos_tui.engine import (
 from sos_tui.i18n import _, explain
 from sos_tui.storage import LoadError, load_record, load_settings
 
-from .common import UsageError, board_size, board_size_help, fail, has_terminal, seat_error, unknown_level
+from .common import (
+    UsageError,
+    board_size,
+    board_size_help,
+    fail,
+    has_terminal,
+    seat_error,
+    told,
+    unknown_level,
+)
 
 
 def parse_players(text: str) -> tuple[PlayerInfo, ...]:
@@ -74,11 +83,13 @@ def game_from_args(args: argparse.Namespace) -> GameRecord | None:
     return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
 
 
-def launch(game: GameRecord | None, mouse: bool) -> None:
-    """Run the terminal app (replaced by tests)."""
+def launch(game: GameRecord | None, mouse: bool) -> list[str]:
+    """Run the terminal app (replaced by tests); return what it could not keep on disk."""
     from sos_tui.app import SosApp  # Textual: only when the app runs
 
-    SosApp(game, mouse=mouse, settings=load_settings()).run(mouse=mouse)
+    app = SosApp(game, mouse=mouse, settings=load_settings())
+    app.run(mouse=mouse)
+    return app.exit_notes
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,5 +105,4 @@ def run(args: argparse.Namespace) -> int:
     if not has_terminal():
         return fail("", _("needs a terminal to play in (stdin and stdout must be a terminal); "
                           "for scripts see 'sos-tui history --json'"))
-    launch(game, mouse=not args.no_mouse)
-    return 0
+    return told(launch(game, mouse=not args.no_mouse))

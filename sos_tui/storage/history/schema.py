@@ -4,18 +4,26 @@ Schema versions live in ``PRAGMA user_version``: v1 was the first, minimal table
 computed columns and the unique game key; v3 keys games by game id (a game undone and finished
 differently replaces its row) and stores the point-of-view score for statistics in SQL.
 
-``connect`` first looks at an existing file read-only (``mode=ro``): a file that is empty, not a
+``connect`` first looks at an existing file read-only (``mode=ro``): a file that is not a
 database, someone else's database or from a newer sos-tui is refused with HistoryError and left
 byte for byte as it was (no WAL switch, no table created). Only a file known to be ours, of a
 version we read, is opened for writing and upgraded in place, keeping every game.
+
+A new history is made whole or not at all: its tables are created in a temporary file beside it,
+flushed to disk and only then moved into place, so a full disk leaves no half-made file. An empty
+(0-byte) file, which is what SQLite itself makes of a new database and what an older sos-tui left
+on a full disk, holds no games: it is a new history, as it is to SQLite.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 import sqlite3
 import stat
+import tempfile
 from pathlib import Path
 from urllib.request import pathname2url
 
@@ -23,6 +31,7 @@ from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_
 
 from ..errors import HistoryError, history_error, shown_path
+from ..files import TEMP_SUFFIX, _sync_folder
 from .facts import game_facts
 
 __all__ = ["SCHEMA_VERSION", "connect"]
@@ -168,9 +177,6 @@ def _check_ours(path: Path, timeout: float) -> None:
         raise _refuse(path, N_("the history {path} is a folder, not a database; it was left as it is"))
     if not stat.S_ISREG(info.st_mode):  # a named pipe would hang SQLite
         raise _refuse(path, N_("the history {path} is not a regular file; it was left as it is"))
-    if info.st_size == 0:
-        raise _refuse(path, N_("the history {path} is an empty file, not an sos-tui history; it was "
-                            "left as it is"))
     try:
         conn = sqlite3.connect(f"file:{pathname2url(str(path))}?mode=ro", uri=True, timeout=timeout)
     except sqlite3.Error as error:
@@ -199,7 +205,10 @@ def _check_ours(path: Path, timeout: float) -> None:
 def connect(path: Path, timeout: float) -> sqlite3.Connection:
     """Open the history at ``path`` for reading and writing, creating or upgrading it; an existing
     file is checked read-only first (see the module docstring). Raises HistoryError."""
-    if path.exists() or path.is_symlink():
+    empty = _empty_file(path)
+    if empty or not (path.exists() or path.is_symlink()):
+        _create(path, timeout, replace=empty)
+    else:
         _check_ours(path, timeout)
     try:
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
@@ -239,3 +248,61 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
+
+
+def _empty_file(path: Path) -> bool:
+    """``path`` is a 0-byte regular file (not a link to one): a history with no games yet."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == 0
+
+
+def _create(path: Path, timeout: float, replace: bool) -> None:
+    """Make a new, empty history at ``path`` whole: tables in a temporary file beside it, flushed
+    to disk, then moved into place (over the empty file there when ``replace``; else never over a
+    history another sos-tui made meanwhile). On any failure the temporary file is removed, nothing
+    is left at ``path``, and HistoryError says why ("the disk is full")."""
+    temp: str | None = None
+    try:
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+        os.close(handle)
+        conn = sqlite3.connect(temp, timeout=timeout, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = MEMORY")  # no journal file beside the temporary one
+            _migrate(conn, path)
+        finally:
+            conn.close()
+        _fsync(temp)
+        if replace:
+            os.replace(temp, path)
+        else:
+            _link(temp, path)
+        _sync_folder(path.parent)
+    except (OSError, sqlite3.Error) as error:
+        raise history_error(path, error) from None
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+
+
+def _fsync(name: str) -> None:
+    handle = os.open(name, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _link(temp: str, path: Path) -> None:
+    """Give ``temp`` the name ``path`` unless that name is taken (another sos-tui's new history)."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise
+        os.replace(temp, path)  # a file system without hard links
