@@ -271,7 +271,7 @@ def test_a_computer_that_stopped_and_a_seat_out_of_turn_are_said_in_malay():
     assert str(failed) == "proses komputer terhenti dua kali berturut-turut"
     session = GameSession(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))))
     with pytest.raises(NotYourTurnError) as caught:
-        session.play(Move.parse("S a1"), seat=1)
+        session.play(Move.parse("S a1"), by=(1,))
     assert str(caught.value) == "it is Ana's turn, not Bo's"  # the engine's way: English in str()
     assert explain(caught.value) == "sekarang giliran Ana, bukan giliran Bo"
     i18n.set_language("en")
@@ -349,8 +349,8 @@ async def test_a_wrong_room_code_and_a_refused_move_reach_a_malay_client_in_mala
         await send_raw(bo, {"type": "move", "move": "S a1"})  # past it: the server refuses
         while bo.last_error is None:
             await asyncio.wait_for(anext(updates), 5)
-        assert bo.last_error.message == "it is Ana's turn"  # English on the wire
-        assert bo.last_error.text == "sekarang giliran Ana"
+        assert bo.last_error.message == "it is Ana's turn, not Bo's"  # English on the wire
+        assert bo.last_error.text == "sekarang giliran Ana, bukan giliran Bo"
         await ana.close()
         await bo.close()
     finally:

@@ -423,7 +423,7 @@ async def test_a_late_state_of_the_biggest_board_reaches_the_client_whole():
             pass  # both seated, then gone: the server alone plays on below
         session = room.session
         for _ in range(600):
-            session.play(session.state.legal_moves()[-1], seat=session.state.to_move)
+            session.play(session.state.legal_moves()[-1], by=(session.state.to_move,))
         text = room.state_message().to_json()
         assert len(text) > MAX_FRAME  # bigger than any client may send
         async with Player(url, None) as watcher:

@@ -83,9 +83,22 @@ def test_occupied_cells_and_finished_games_are_refused_by_the_engine_and_nothing
 def test_a_seat_can_only_move_on_its_turn():
     session = GameSession(record())
     with pytest.raises(NotYourTurnError, match="Ana's turn"):
-        session.play(Move.parse("S a1"), seat=1)
-    session.play(Move.parse("S a1"), seat=0)
+        session.play(Move.parse("S a1"), by=(1,))
+    session.play(Move.parse("S a1"), by=(0,))
     assert session.state.to_move == 1
+
+
+def test_a_move_is_refused_unless_one_of_the_senders_seats_holds_the_turn():
+    cy = PlayerInfo("Cy")
+    session = GameSession(record(ANA, BO, cy))
+    with pytest.raises(NotYourTurnError, match=r"^it is Ana's turn$"):
+        session.play(Move.parse("S a1"), by=(1, 2))  # a host holding two seats, neither to move
+    with pytest.raises(NotYourTurnError, match=r"^it is Ana's turn$"):
+        session.play(Move.parse("S a1"), by=())  # nobody's seat: a spectator
+    assert session.version == 0 and session.state.move_count == 0
+    session.play(Move.parse("S a1"), by=(2, 0))
+    session.play(Move.parse("O b1"), by=(1, 2))
+    assert session.state.movers == (0, 1) and session.state.to_move == 2
 
 
 def test_a_person_cannot_move_for_the_computer():
@@ -424,8 +437,8 @@ def test_seats_can_say_who_moves_while_the_record_keeps_people_and_computers():
     with pytest.raises(NotYourTurnError):
         session.play_human(Move.parse("S a1"))
     with pytest.raises(NotYourTurnError):
-        session.play(Move.parse("S a1"), seat=1)
-    session.play(Move.parse("S a1"), seat=0)
+        session.play(Move.parse("S a1"), by=(1,))
+    session.play(Move.parse("S a1"), by=(0,))
     assert session.record.players == (ANA, BO, BOT)  # the record holds no "remote" kind
     assert session.seat_to_move == remote
     assert session.rematch().players == (BO, BOT, ANA)

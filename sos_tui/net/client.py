@@ -47,6 +47,7 @@ from .protocol import (
     UndoRequestMessage,
     UndoResultMessage,
     WelcomeMessage,
+    check_ready,
     parse_server,
     parse_url,
 )
@@ -383,10 +384,7 @@ class RemoteGame:
         """NotYourTurnError or IllegalMoveError if ``move`` cannot be played from here now (the server
         checks again)."""
         state = self.state
-        if state is None or self.phase == "lobby":
-            raise NotYourTurnError(N_("the game starts when every seat is taken"))
-        if self.waiting_for:
-            raise NotYourTurnError(N_("waiting for {names} to reconnect"), names=", ".join(self.waiting_for))
+        check_ready(state is None or self.phase == "lobby", self.waiting_for)
         if not state.is_over and state.to_move not in self.my_seats:
             if self.my_seats:
                 raise NotYourTurnError(N_("wait for {name} to move"), name=self.seats[state.to_move].name)

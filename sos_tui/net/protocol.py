@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Self
 from urllib.parse import urlsplit
@@ -24,7 +24,7 @@ from sos_tui.engine import (
     printable,
 )
 from sos_tui.i18n import N_, _
-from sos_tui.session import SeatKind
+from sos_tui.session import NotYourTurnError, SeatKind
 
 from .errors import SERVER_MESSAGES, ProtocolError, said, template_fields
 from .seats import SeatSpec, check_seats
@@ -44,6 +44,19 @@ CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 """Crockford's base 32: no i, l, o or u, so a code read aloud is not misheard."""
 CODE_LENGTH = 10  # 50 bits
 _READ_AS = str.maketrans({"i": "1", "l": "1", "o": "0", "-": None, " ": None})
+
+
+class WaitingError(NotYourTurnError):
+    """No move now: seats are still open (the lobby), or a seated person has no connection."""
+
+
+def check_ready(lobby: bool, waiting_for: Sequence[str]) -> None:
+    """WaitingError unless a network game can take a move now: the one rule, checked by the server
+    for every move and undo, and by a client before it sends one."""
+    if lobby:
+        raise WaitingError(N_("the game starts when every seat is taken"))
+    if waiting_for:
+        raise WaitingError(N_("waiting for {names} to reconnect"), names=", ".join(waiting_for))
 
 
 def new_code() -> str:
@@ -587,6 +600,6 @@ __all__ = [
     "ClientMessage", "ClosedMessage", "CreateMessage", "CreatedMessage", "ErrorMessage", "HelloMessage",
     "Message", "MoveMessage", "PingMessage", "PongMessage", "ProtocolError", "SeatView", "ServerMessage",
     "StateMessage", "UndoAnswerMessage", "UndoMessage", "UndoRequestMessage", "UndoResultMessage",
-    "WelcomeMessage", "decode", "encode", "new_code", "new_token", "normal_code", "parse_client",
-    "parse_server", "parse_url", "said",
+    "WaitingError", "WelcomeMessage", "check_ready", "decode", "encode", "new_code", "new_token",
+    "normal_code", "parse_client", "parse_server", "parse_url", "said",
 ]  # fmt: skip

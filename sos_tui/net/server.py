@@ -50,7 +50,9 @@ from .protocol import (
     UndoMessage,
     UndoRequestMessage,
     UndoResultMessage,
+    WaitingError,
     WelcomeMessage,
+    check_ready,
     new_code,
     new_token,
     normal_code,
@@ -305,45 +307,33 @@ class Room:
         self._computer_turn()
 
     def handle(self, client: Client, message: ClientMessage) -> None:
-        match message:
-            case MoveMessage():
-                self._move(client, message)
-            case UndoMessage():
-                self._ask_undo(client)
-            case UndoAnswerMessage(accept=accept):
-                self._answer_undo(client, accept)
-            case PingMessage(id=number):
-                client.send(PongMessage(number))
+        """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
+        try:
+            match message:
+                case MoveMessage():
+                    self._move(client, message)
+                case UndoMessage():
+                    self._ask_undo(client)
+                case UndoAnswerMessage(accept=accept):
+                    self._answer_undo(client, accept)
+                case PingMessage(id=number):
+                    client.send(PongMessage(number))
+        except IllegalMoveError as problem:  # the session's, the engine's, check_ready's
+            code = next(code for kind, code in _REFUSALS if isinstance(problem, kind))
+            raise ProtocolError.wrap(code, problem) from None
 
     def _playing_seat(self, client: Client, refused: str) -> GameSession:
         """The session, for a client holding a seat; ``refused`` is the message for a spectator."""
         if not client.seats:
             raise ProtocolError("spectator", refused)
-        session = self.session
-        if session is None:
-            raise ProtocolError("waiting", N_("the game starts when every seat is taken"))
-        if self.waiting_for:
-            raise ProtocolError("waiting", N_("waiting for {names} to reconnect"),
-                                names=", ".join(self.waiting_for))
-        return session
+        check_ready(self.session is None, self.waiting_for)
+        return self.session
 
     def _move(self, client: Client, message: MoveMessage) -> None:
-        move, version = message.move, message.version
         session = self._playing_seat(client, N_("spectators cannot move"))
-        state = session.state
-        if state.is_over:
-            raise ProtocolError("illegal-move", N_("the game is over"))
-        if state.to_move not in client.seats:
-            raise ProtocolError("not-your-turn", N_("it is {name}'s turn"),
-                                name=self.seats[state.to_move].name)
-        if version is not None and version != session.version:
+        if message.version is not None and message.version != session.version:
             raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
-        try:
-            session.play(move, seat=state.to_move)
-        except NotYourTurnError as problem:
-            raise ProtocolError.wrap("not-your-turn", problem) from None
-        except IllegalMoveError as problem:
-            raise ProtocolError.wrap("illegal-move", problem) from None
+        session.play(message.move, by=client.seats)
         if self.undo_request is not None:
             self._undo_done(False, N_("a move was played"))
 
@@ -668,6 +658,10 @@ class Server:
         client.send(CreatedMessage(room.code, room.owner_token, owned))
         await client.ws.close(1000, "created")
 
+
+_REFUSALS = ((WaitingError, "waiting"), (NotYourTurnError, "not-your-turn"),
+             (IllegalMoveError, "illegal-move"))
+"""The game's refusals of a move or an undo, most specific first, and their codes on the wire."""
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "bad-name": 4003, "name-taken": 4003, "full": 4003}
 """The close code after a refused first message (1008 for any other)."""
