@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from hypothesis import settings
@@ -406,18 +407,21 @@ def test_a_search_that_cannot_answer_fails_with_a_message_instead_of_hanging():
         pool.shutdown()
 
 
-def test_cancel_stops_the_search_process():
+async def _until_running(pool: ComputerPool) -> list[int]:
+    for _ in range(400):  # until the process is there
+        await asyncio.sleep(0.05)
+        if pool.pids():
+            return pool.pids()
+    raise AssertionError("no search process started")
+
+
+def test_cancelling_a_search_stops_its_process():
     pool = ComputerPool(time_limit=None, seed=1)
 
     async def run():
         task = asyncio.ensure_future(pool.choose("expert", GameState.new(10)))
-        for _ in range(200):
-            await asyncio.sleep(0.05)
-            if pool.pids():
-                break
-        pids = pool.pids()
-        task.cancel()
-        pool.cancel()
+        pids = await _until_running(pool)
+        task.cancel()  # the task awaiting a search is its handle
         with pytest.raises(asyncio.CancelledError):
             await task
         return pids
@@ -428,6 +432,34 @@ def test_cancel_stops_the_search_process():
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
     pool.shutdown()
+
+
+def test_one_owner_cancelling_its_search_leaves_another_owners_search_to_answer():
+    pool = ComputerPool(time_limit=None, seed=1)
+    state = GameState.from_moves(["S a1", "O b1"], size=3)
+
+    async def run():
+        # the game screen's search runs; a hosted room's waits its turn; the screen cancels its own
+        screen = asyncio.ensure_future(pool.run(time.sleep, 60))
+        room = asyncio.ensure_future(pool.choose("medium", state))
+        await _until_running(pool)
+        screen.cancel()
+        move = await asyncio.wait_for(room, 60)
+        # and the other way round: the room's search runs, a queued review is cancelled
+        running = asyncio.ensure_future(pool.run(time.sleep, 0.5))
+        pids = await _until_running(pool)
+        queued = asyncio.ensure_future(pool.choose("medium", state))
+        await asyncio.sleep(0.05)
+        queued.cancel()
+        await asyncio.wait_for(running, 60)
+        assert queued.cancelled() and pool.pids() == pids  # the running search's process lived on
+        return move
+
+    try:
+        assert asyncio.run(run()) == Move.parse("S c1")
+        assert not pool.busy
+    finally:
+        pool.shutdown()
 
 
 def test_seats_can_say_who_moves_while_the_record_keeps_people_and_computers():

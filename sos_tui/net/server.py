@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, PlayerInfo, printable
 from sos_tui.i18n import N_, _, explain, pgettext
-from sos_tui.session import Change, GameSession, NotYourTurnError, SeatKind
+from sos_tui.session import Change, GameSession, NotYourTurnError, SeatKind, computer_move
 from sos_tui.session.computer import STOPPED_TWICE
 
 from .errors import ProtocolError
@@ -395,28 +395,15 @@ class Room:
         session = self.session
         if session is None or self.closed or self.waiting_for or session.computer_level is None:
             return
-        if self._computer is not None and not self._computer.done():
-            return
-        self._computer = asyncio.ensure_future(self._think(session.computer_level, session.version))
+        if self._computer is None or self._computer.done():
+            self._computer = asyncio.ensure_future(self._think(session))
 
-    async def _think(self, level: str, version: int) -> None:
-        session = self.session
-        state = session.state
-        started = time.monotonic()
+    async def _think(self, session: GameSession) -> None:
+        name = session.seat_to_move.name
         try:
-            move = await self.server.computer.choose(level, state)
-            await asyncio.sleep(max(0.0, self.server.computer_delay - (time.monotonic() - started)))
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling() == 0 and not self.closed:
-                # the search was stopped under us (a shared pool's cancel), not by this room: retry
-                self._computer = None
-                asyncio.get_running_loop().call_later(0.5, self._computer_turn)
-                return
-            raise
+            move = await computer_move(session, self.server.computer, self.server.computer_delay)
         except Exception as problem:  # the computer could not move: say so, the room lives on
-            self.log(_("{name} could not move: {error}").format(name=self.seats[state.to_move].name,
-                                                                  error=explain(problem)))
+            self.log(_("{name} could not move: {error}").format(name=name, error=explain(problem)))
             if getattr(problem, "template", None) == STOPPED_TWICE:
                 message = ErrorMessage.of(
                     "computer", N_("the computer could not move: its process stopped twice in a row"))
@@ -427,8 +414,8 @@ class Room:
                 c.send(message)
             return
         self._computer = None
-        if not self.closed and not self.waiting_for:
-            session.play_computer(move, version)
+        if move is not None and not self.closed and not self.waiting_for:
+            session.play_computer(move, session.version)
 
     def _stop_computer(self) -> None:
         if self._computer is not None:
