@@ -6,8 +6,9 @@ create). Built on the ``websockets`` library's asyncio API; nothing here imports
 from .client import NetError, RemoteGame, TokenStore, create_room
 from .errors import ProtocolError
 from .protocol import DEFAULT_PORT, MAX_FRAME, PROTOCOL, Address, new_code, normal_code, parse_url
+from .room import Room
 from .seats import SeatSpec
-from .server import Limits, Room, Server
+from .server import Limits, Server
 
 __all__ = [
     "DEFAULT_PORT", "MAX_FRAME", "PROTOCOL", "Address", "Limits", "NetError", "ProtocolError",
