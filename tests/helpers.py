@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.color_triplet import ColorTriplet
 from textual.color import Color
 from textual.geometry import Offset
+from websockets.asyncio.client import connect
 
 from sos_tui.app import SosApp
 from sos_tui.app.widgets.board import Board
@@ -132,3 +135,29 @@ def drawn_cells(app) -> list[list[Cell]]:
                 x += cell_len(char)
         rows.append(row)
     return rows
+
+
+class RawClient:
+    """A client that speaks raw frames and ignores the rules: JSON objects (or any frame) in and out."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+
+    async def send(self, message: dict | str | bytes) -> None:
+        await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    async def recv(self, timeout: float = 5.0) -> dict:
+        return json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+
+
+@asynccontextmanager
+async def raw_client(url: str):
+    """A ``RawClient`` connected to ``url`` (a game's or a server's address)."""
+    async with connect(url, max_size=None) as ws:
+        yield RawClient(ws)
+
+
+async def send_raw(game, message: dict) -> None:
+    """``message`` as a frame on a connected ``RemoteGame``'s own socket, past its checks: the
+    server sees a seated player that ignores the rules."""
+    await game.ws.send(json.dumps(message))

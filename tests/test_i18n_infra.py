@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import importlib.util
+import json
 import os
 import sqlite3
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo, RecordError
 from sos_tui.engine.text import Phrase
 from sos_tui.i18n import explain
 from sos_tui.net import NetError, RemoteGame, Server, TokenStore, parse_url
-from sos_tui.net.protocol import SERVER_MESSAGES, ProtocolError, decode, encode, error, said
+from sos_tui.net.protocol import SERVER_MESSAGES, ErrorMessage, ProtocolError, encode, parse_server, said
 from sos_tui.net.run import serve_forever
 from sos_tui.session import ComputerFailed, GameSession, Keeper, NotYourTurnError
 from sos_tui.session.computer import STOPPED_TWICE
@@ -42,6 +43,8 @@ from sos_tui.storage import (
 from sos_tui.storage import files as files_module
 from sos_tui.storage.errors import history_error
 from sos_tui.storage.history import HistoryEntry
+
+from .helpers import send_raw
 
 
 def _catalog_tool():
@@ -271,7 +274,7 @@ def test_a_computer_that_stopped_and_a_seat_out_of_turn_are_said_in_malay():
     assert str(failed) == "proses komputer terhenti dua kali berturut-turut"
     session = GameSession(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))))
     with pytest.raises(NotYourTurnError) as caught:
-        session.play(Move.parse("S a1"), seat=1)
+        session.play(Move.parse("S a1"), by=(1,))
     assert str(caught.value) == "it is Ana's turn, not Bo's"  # the engine's way: English in str()
     assert explain(caught.value) == "sekarang giliran Ana, bukan giliran Bo"
     i18n.set_language("en")
@@ -280,15 +283,15 @@ def test_a_computer_that_stopped_and_a_seat_out_of_turn_are_said_in_malay():
 
 # -- the network: what a server says, seen by a Malay client ---------------------------------------
 def test_a_known_server_message_is_said_in_the_clients_language_with_its_values_as_data():
-    message = error("waiting", "waiting for {names} to reconnect", names="Bo\x1b[31m")
-    assert message["message"] == "waiting for Bo\x1b[31m to reconnect"  # English, for every client
-    assert message["template"] == "waiting for {names} to reconnect"
-    assert message["params"] == {"names": "Bo\x1b[31m"}
-    assert said(message) == "waiting for Bo\\x1b[31m to reconnect"
+    message = ErrorMessage.of("waiting", "waiting for {names} to reconnect", names="Bo\x1b[31m")
+    assert message.message == "waiting for Bo\x1b[31m to reconnect"  # English, for every client
+    assert message.template == "waiting for {names} to reconnect"
+    assert message.params == {"names": "Bo\x1b[31m"}
+    assert message.text == "waiting for Bo\\x1b[31m to reconnect"
     i18n.set_language("ms")
-    assert said(decode(encode(message), 1 << 16)) == "menunggu Bo\\x1b[31m menyambung semula"
-    long = error("not-your-turn", "it is {name}'s turn", name="x" * 500)
-    assert said(long) == "sekarang giliran " + "x" * 59 + "…"
+    assert parse_server(message.to_json()).text == "menunggu Bo\\x1b[31m menyambung semula"
+    long = ErrorMessage.of("not-your-turn", "it is {name}'s turn", name="x" * 500)
+    assert long.text == "sekarang giliran " + "x" * 59 + "…"
 
 
 @pytest.mark.parametrize("message", [
@@ -306,15 +309,20 @@ def test_a_known_server_message_is_said_in_the_clients_language_with_its_values_
 ])
 def test_an_unknown_or_malicious_template_is_shown_as_the_escaped_english_message(message):
     i18n.set_language("ms")
-    assert said(message) == "evil \\x1b[2J"
+    assert said(message["message"], message.get("template"), message.get("params")) == "evil \\x1b[2J"
+    assert parse_server(json.dumps({"type": "error", "code": "x", **message})).text == "evil \\x1b[2J"
 
 
 def test_only_known_templates_and_plain_values_go_on_the_wire():
-    assert "template" not in error("computer", "the computer could not move: {error}", error="boom")
-    assert "template" not in error("x", "waiting for {names} to reconnect", names=["a"])
+    def sent(message: ErrorMessage) -> dict:
+        return json.loads(message.to_json())
+
+    boom = ErrorMessage.of("computer", "the computer could not move: {error}", error="boom")
+    assert "template" not in sent(boom)
+    assert "template" not in sent(ErrorMessage.of("x", "waiting for {names} to reconnect", names=["a"]))
     refused = ProtocolError.wrap("bad-name", ValueError("plain"))
     assert str(refused) == "plain"
-    assert "template" not in error(refused.code, refused.template, **refused.params)
+    assert "template" not in sent(ErrorMessage.refusing(refused))
     in_the_catalog = {message.id for message in catalog_tool.extract()}
     assert set(SERVER_MESSAGES) <= in_the_catalog  # every one can be translated
 
@@ -341,11 +349,11 @@ async def test_a_wrong_room_code_and_a_refused_move_reach_a_malay_client_in_mala
         with pytest.raises(NotYourTurnError) as early:  # the client's own check
             await bo.play(Move.parse("S a1"))
         assert explain(early.value) == "tunggu Ana melangkah"
-        await bo._send({"type": "move", "move": "S a1"})  # past it: the server refuses
+        await send_raw(bo, {"type": "move", "move": "S a1"})  # past it: the server refuses
         while bo.last_error is None:
             await asyncio.wait_for(anext(updates), 5)
-        assert bo.last_error["message"] == "it is Ana's turn"  # English on the wire
-        assert said(bo.last_error) == "sekarang giliran Ana"
+        assert bo.last_error.message == "it is Ana's turn, not Bo's"  # English on the wire
+        assert bo.last_error.text == "sekarang giliran Ana, bukan giliran Bo"
         await ana.close()
         await bo.close()
     finally:

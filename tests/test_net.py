@@ -15,8 +15,18 @@ from websockets.exceptions import ConnectionClosed
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Move
 from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore, create_room, normal_code, parse_url
-from sos_tui.net.protocol import MAX_FRAME, new_code
+from sos_tui.net.protocol import (
+    MAX_FRAME,
+    ErrorMessage,
+    ProtocolError,
+    StateMessage,
+    UndoResultMessage,
+    new_code,
+    parse_server,
+)
 from sos_tui.session import NotYourTurnError, SeatKind
+
+from .helpers import raw_client, send_raw
 
 WAIT = 5.0
 
@@ -24,7 +34,7 @@ WAIT = 5.0
 class FirstMove:
     """A computer that plays the first legal move at once (no process)."""
 
-    async def choose(self, level, state):
+    async def choose(self, level, state, on_retry=None):
         return state.legal_moves()[0]
 
 
@@ -44,7 +54,7 @@ class Player:
 
     def __init__(self, url: str, name: str | None, tokens: TokenStore | None = None) -> None:
         self.game = RemoteGame(url, name, tokens=tokens or TokenStore())
-        self.seen: list[dict] = []
+        self.seen: list = []  # the server's messages, typed
         self.changed = asyncio.Event()
         self.lost: NetError | None = None
         self._task: asyncio.Task | None = None
@@ -65,8 +75,8 @@ class Player:
 
     async def _read(self) -> None:
         try:
-            async for update in self.game.updates():
-                self.seen.append(update.message)
+            async for message in self.game.updates():
+                self.seen.append(message)
                 self.changed.set()
         except NetError as lost:
             self.lost = lost
@@ -80,7 +90,7 @@ class Player:
         await asyncio.wait_for(wait(), timeout)
 
     async def error(self, code: str):
-        await self.until(lambda: any(m.get("type") == "error" and m.get("code") == code for m in self.seen))
+        await self.until(lambda: any(isinstance(m, ErrorMessage) and m.code == code for m in self.seen))
 
     async def version(self, version: int):
         await self.until(lambda: self.game.version >= version)
@@ -145,11 +155,11 @@ async def test_a_dropped_player_gets_the_seat_back_with_the_token_and_the_game_w
             await bo.version(2)
             await bo.close()  # the terminal closes
             await ana.until(lambda: ana.game.waiting_for == ("Bo",))
-            assert [s["connected"] for s in ana.game.seat_list] == [True, False]
+            assert [s.connected for s in ana.game.seat_views] == [True, False]
             # the game waits: nobody plays for Bo, and Ana cannot move either
             with pytest.raises(NotYourTurnError, match="waiting for Bo"):
                 await ana.game.play(Move.parse("O b1"))
-            await ana.game._send({"type": "move", "move": "O b1"})  # a client that ignores the wait
+            await send_raw(ana.game, {"type": "move", "move": "O b1"})  # a client that ignores the wait
             await ana.error("waiting")
             # the same join command from the same account: the same seat
             assert TokenStore(tmp_path / "bo-seats.json").get(url)
@@ -170,8 +180,13 @@ async def test_spectators_watch_and_cannot_move():
             await ana.until(lambda: ana.game.spectators == 1)
             with pytest.raises(NotYourTurnError):
                 await cy.game.play(Move.parse("S a1"))
-            await cy.game._send({"type": "move", "move": "S a1"})
-            await cy.error("spectator")
+            async with raw_client(url) as raw:  # a spectator that ignores the rules
+                await raw.send({"type": "hello", "protocol": 1, "name": None})
+                assert (await raw.recv())["role"] == "spectator"
+                await raw.send({"type": "move", "move": "S a1"})
+                while (reply := await raw.recv())["type"] != "error":
+                    pass
+                assert reply["code"] == "spectator"
             await ana.game.play(Move.parse("S a1"))
             await cy.until(lambda: cy.game.state is not None and len(cy.game.state.moves) == 1)
             assert bo.game.state.moves == cy.game.state.moves
@@ -227,7 +242,7 @@ async def test_a_client_moves_only_for_its_own_seat_on_its_turn_and_only_legal_m
             await bo.until(lambda: bo.game.phase == "playing")
             with pytest.raises(NotYourTurnError):
                 await bo.game.play(Move.parse("S a1"))
-            await bo.game._send({"type": "move", "move": "S a1"})  # past the client's own check
+            await send_raw(bo.game, {"type": "move", "move": "S a1"})  # past the client's own check
             await bo.error("not-your-turn")
             await ana.game.play(Move.parse("S a1"))
             await bo.version(2)
@@ -235,9 +250,9 @@ async def test_a_client_moves_only_for_its_own_seat_on_its_turn_and_only_legal_m
                 await bo.game.play(Move.parse("O a1"))
             for text, code in [("O a1", "illegal-move"), ("O z9", "illegal-move"), ("X b1", "bad-move"),
                                (7, "bad-move")]:
-                await bo.game._send({"type": "move", "move": text})
+                await send_raw(bo.game, {"type": "move", "move": text})
                 await bo.error(code)
-            await bo.game._send({"type": "move", "move": "O b1", "version": 1})
+            await send_raw(bo.game, {"type": "move", "move": "O b1", "version": 1})
             await bo.error("stale")
             assert room.session.state.moves == (Move.parse("S a1"),)
             assert bo.game.connected  # game-level refusals do not close the connection
@@ -280,7 +295,7 @@ async def test_hostile_clients_are_refused_and_closed_while_games_go_on():
             await cy.game.play(Move.parse("S c3"))
             await di.until(lambda: di.game.state is not None and len(di.game.state.moves) == 1)
             assert all(p.game.connected for p in (ana, bo, cy, di))
-            assert not any(m.get("type") == "error" for p in (ana, bo, cy, di) for m in p.seen)
+            assert not any(isinstance(m, ErrorMessage) for p in (ana, bo, cy, di) for m in p.seen)
 
 
 async def test_the_server_bounds_connections_per_address_rooms_and_the_time_to_say_hello():
@@ -314,13 +329,13 @@ async def test_undo_is_a_request_the_other_people_accept_or_decline():
             await ana.version(2)
             await ana.game.request_undo()
             await bo.until(lambda: bo.game.undo_request is not None)
-            assert bo.game.undo_request["name"] == "Ana" and bo.game.undo_request["vote"]
+            assert bo.game.undo_request.name == "Ana" and bo.game.undo_request.vote
             await bo.game.answer_undo(False)
-            await ana.until(lambda: any(m.get("type") == "undo-result" for m in ana.seen))
+            await ana.until(lambda: any(isinstance(m, UndoResultMessage) for m in ana.seen))
             assert room.session.state.moves == (Move.parse("S a1"),)
             await ana.game.request_undo()
             await bo.until(lambda: bo.game.undo_request is not None)
-            await ana.game._send({"type": "undo-answer", "accept": True})  # not Ana's to answer
+            await send_raw(ana.game, {"type": "undo-answer", "accept": True})  # not Ana's to answer
             await ana.error("no-undo")
             await bo.game.answer_undo(True)
             await ana.until(lambda: ana.game.state.moves == ())
@@ -332,9 +347,9 @@ async def test_undo_is_a_request_the_other_people_accept_or_decline():
             await ana.game.request_undo()
             await bo.until(lambda: bo.game.undo_request is not None)
             await bo.game.play(Move.parse("O b1"))
-            await ana.until(lambda: any(m.get("type") == "undo-result" and "move was played" in m["reason"]
+            await ana.until(lambda: any(isinstance(m, UndoResultMessage) and "move was played" in m.reason
                                         for m in ana.seen))
-            assert len(room.session.state.moves) == 2 and room.undo_request is None
+            assert len(room.session.state.moves) == 2 and room.undo_vote is None
 
 
 async def test_host_creates_a_room_on_a_long_lived_server():
@@ -355,6 +370,23 @@ async def test_host_creates_a_room_on_a_long_lived_server():
             await create_room(f"ws://127.0.0.1:{server.port}", 3, "general", [{"kind": "remote"}] * 2)
 
 
+@pytest.mark.parametrize("seats", ["missing", None, 3, "remote", [None, None], [{"kind": ["x"]}] * 2])
+async def test_a_create_with_bad_seats_is_refused_as_a_bad_room_and_the_server_logs_no_error(seats, caplog):
+    create = {"type": "create", "protocol": 1, "size": 3, "mode": "general"}
+    if seats != "missing":
+        create["seats"] = seats
+    async with running(allow_create=True) as server:
+        async with raw_client(f"ws://127.0.0.1:{server.port}") as raw:
+            await raw.send(create)
+            reply = await raw.recv()
+            assert reply["type"] == "error" and reply["code"] == "bad-room", reply
+            with pytest.raises(ConnectionClosed) as closed:
+                await raw.recv()
+            assert closed.value.rcvd.code == 1008  # refused, not a server error (1011)
+        assert server.rooms == {}
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
 async def test_a_server_stopped_mid_game_ends_every_client_with_a_clear_message():
     server = Server(computer=FirstMove())
     await server.start("127.0.0.1", 0)
@@ -373,14 +405,14 @@ async def test_a_server_stopped_mid_game_ends_every_client_with_a_clear_message(
 def test_the_state_a_client_gets_replays_through_the_engine():
     record = GameRecord.from_dict({"format": "sos-game", "version": 1, "size": 3, "mode": "general",
                                    "players": [{"name": "A"}, {"name": "B"}], "moves": ["S a1"]})
-    game = RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "A", tokens=TokenStore())
     message = {"type": "state", "seats": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}],
                "game": record.to_dict(), "version": 2, "phase": "playing"}
-    game._take(message)
-    assert game.state.moves == record.moves
+    state = parse_server(json.dumps(message))
+    assert isinstance(state, StateMessage) and state.game.state.moves == record.moves
     bad = dict(message, game=dict(record.to_dict(), moves=["S a1", "O a1"]))
-    with pytest.raises(NetError, match="does not replay"):
-        game._take(bad)
+    with pytest.raises(ProtocolError, match="does not replay") as refused:
+        parse_server(json.dumps(bad))
+    assert refused.value.code == "bad-state"  # RemoteGame.updates ends with a NetError saying so
 
 
 async def test_a_late_state_of_the_biggest_board_reaches_the_client_whole():
@@ -391,26 +423,9 @@ async def test_a_late_state_of_the_biggest_board_reaches_the_client_whole():
             pass  # both seated, then gone: the server alone plays on below
         session = room.session
         for _ in range(600):
-            session.play(session.state.legal_moves()[-1], seat=session.state.to_move)
-        text = json.dumps(room.state_message())
+            session.play(session.state.legal_moves()[-1], by=(session.state.to_move,))
+        text = room.state_message().to_json()
         assert len(text) > MAX_FRAME  # bigger than any client may send
         async with Player(url, None) as watcher:
             assert len(watcher.game.state.moves) == 600
             assert watcher.game.waiting_for == ("Ana", "Bo")
-
-
-async def test_a_computer_search_stopped_from_outside_the_room_is_tried_again():
-    class Flaky:
-        calls = 0
-
-        async def choose(self, level, state):
-            Flaky.calls += 1
-            if Flaky.calls == 1:
-                raise asyncio.CancelledError  # what ComputerPool.choose raises after pool.cancel()
-            return state.legal_moves()[0]
-
-    async with running(computer=Flaky()) as server:
-        room = server.create_room(3, "general", [{"kind": "computer", "level": "easy"}, {"kind": "remote"}])
-        async with Player(server.url(room), "Ana") as ana:
-            await ana.until(lambda: ana.game.state is not None and len(ana.game.state.moves) == 1)
-            assert Flaky.calls == 2

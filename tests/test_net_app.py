@@ -20,7 +20,7 @@ from .helpers import footer_shows, recording
 
 
 class FirstMove:
-    async def choose(self, level, state):
+    async def choose(self, level, state, on_retry=None):
         return state.legal_moves()[0]
 
 

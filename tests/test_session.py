@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from hypothesis import settings
@@ -83,9 +84,22 @@ def test_occupied_cells_and_finished_games_are_refused_by_the_engine_and_nothing
 def test_a_seat_can_only_move_on_its_turn():
     session = GameSession(record())
     with pytest.raises(NotYourTurnError, match="Ana's turn"):
-        session.play(Move.parse("S a1"), seat=1)
-    session.play(Move.parse("S a1"), seat=0)
+        session.play(Move.parse("S a1"), by=(1,))
+    session.play(Move.parse("S a1"), by=(0,))
     assert session.state.to_move == 1
+
+
+def test_a_move_is_refused_unless_one_of_the_senders_seats_holds_the_turn():
+    cy = PlayerInfo("Cy")
+    session = GameSession(record(ANA, BO, cy))
+    with pytest.raises(NotYourTurnError, match=r"^it is Ana's turn$"):
+        session.play(Move.parse("S a1"), by=(1, 2))  # a host holding two seats, neither to move
+    with pytest.raises(NotYourTurnError, match=r"^it is Ana's turn$"):
+        session.play(Move.parse("S a1"), by=())  # nobody's seat: a spectator
+    assert session.version == 0 and session.state.move_count == 0
+    session.play(Move.parse("S a1"), by=(2, 0))
+    session.play(Move.parse("O b1"), by=(1, 2))
+    assert session.state.movers == (0, 1) and session.state.to_move == 2
 
 
 def test_a_person_cannot_move_for_the_computer():
@@ -396,18 +410,21 @@ def test_a_search_that_cannot_answer_fails_with_a_message_instead_of_hanging():
         pool.shutdown()
 
 
-def test_cancel_stops_the_search_process():
+async def _until_running(pool: ComputerPool) -> list[int]:
+    for _ in range(400):  # until the process is there
+        await asyncio.sleep(0.05)
+        if pool.pids():
+            return pool.pids()
+    raise AssertionError("no search process started")
+
+
+def test_cancelling_a_search_stops_its_process():
     pool = ComputerPool(time_limit=None, seed=1)
 
     async def run():
         task = asyncio.ensure_future(pool.choose("expert", GameState.new(10)))
-        for _ in range(200):
-            await asyncio.sleep(0.05)
-            if pool.pids():
-                break
-        pids = pool.pids()
-        task.cancel()
-        pool.cancel()
+        pids = await _until_running(pool)
+        task.cancel()  # the task awaiting a search is its handle
         with pytest.raises(asyncio.CancelledError):
             await task
         return pids
@@ -420,6 +437,34 @@ def test_cancel_stops_the_search_process():
     pool.shutdown()
 
 
+def test_one_owner_cancelling_its_search_leaves_another_owners_search_to_answer():
+    pool = ComputerPool(time_limit=None, seed=1)
+    state = GameState.from_moves(["S a1", "O b1"], size=3)
+
+    async def run():
+        # the game screen's search runs; a hosted room's waits its turn; the screen cancels its own
+        screen = asyncio.ensure_future(pool.run(time.sleep, 60))
+        room = asyncio.ensure_future(pool.choose("medium", state))
+        await _until_running(pool)
+        screen.cancel()
+        move = await asyncio.wait_for(room, 60)
+        # and the other way round: the room's search runs, a queued review is cancelled
+        running = asyncio.ensure_future(pool.run(time.sleep, 0.5))
+        pids = await _until_running(pool)
+        queued = asyncio.ensure_future(pool.choose("medium", state))
+        await asyncio.sleep(0.05)
+        queued.cancel()
+        await asyncio.wait_for(running, 60)
+        assert queued.cancelled() and pool.pids() == pids  # the running search's process lived on
+        return move
+
+    try:
+        assert asyncio.run(run()) == Move.parse("S c1")
+        assert not pool.busy
+    finally:
+        pool.shutdown()
+
+
 def test_seats_can_say_who_moves_while_the_record_keeps_people_and_computers():
     remote = PlayerInfo("Bo", "remote")
     session = GameSession(record(ANA, BO, BOT), seats=(PlayerInfo("Ana", "remote"), remote, BOT))
@@ -427,8 +472,8 @@ def test_seats_can_say_who_moves_while_the_record_keeps_people_and_computers():
     with pytest.raises(NotYourTurnError):
         session.play_human(Move.parse("S a1"))
     with pytest.raises(NotYourTurnError):
-        session.play(Move.parse("S a1"), seat=1)
-    session.play(Move.parse("S a1"), seat=0)
+        session.play(Move.parse("S a1"), by=(1,))
+    session.play(Move.parse("S a1"), by=(0,))
     assert session.record.players == (ANA, BO, BOT)  # the record holds no "remote" kind
     assert session.seat_to_move == remote
     assert session.rematch().players == (BO, BOT, ANA)

@@ -75,6 +75,7 @@ def parse_host_players(text: str):
     """``"Ana,remote,computer:hard"`` -> seats: a person at this terminal, a seat for the next
     player who joins, a computer; ArgumentTypeError otherwise."""
     from sos_tui.net import SeatSpec
+    from sos_tui.session import SeatKind
 
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
@@ -86,22 +87,22 @@ def parse_host_players(text: str):
         if kind.lower() == "remote":
             if level:
                 raise argparse.ArgumentTypeError(seat_error(index, _("'remote' takes nothing after it")))
-            seats.append(SeatSpec("remote"))
+            seats.append(SeatSpec(SeatKind.REMOTE))
         elif kind.lower() == "computer":
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
                 raise argparse.ArgumentTypeError(unknown_level(level))
-            seats.append(SeatSpec("computer", _("Computer {number}").format(number=index + 1), level))
+            seats.append(SeatSpec(SeatKind.COMPUTER, _("Computer {number}").format(number=index + 1), level))
         else:
             try:
-                seats.append(SeatSpec("human", check_name(part)))
+                seats.append(SeatSpec(SeatKind.HUMAN, check_name(part)))
             except ValueError as error:
                 raise argparse.ArgumentTypeError(seat_error(index, error)) from None
     try:
         check_names(seat.name for seat in seats if seat.name)
     except ValueError as error:
         raise argparse.ArgumentTypeError(explain(error)) from None
-    if not any(seat.kind == "remote" for seat in seats):
+    if not any(seat.kind is SeatKind.REMOTE for seat in seats):
         raise argparse.ArgumentTypeError(_("name at least one seat 'remote' for a friend to join"))
     return tuple(seats)
 
@@ -123,12 +124,12 @@ def host(args: argparse.Namespace) -> int:
 
     from sos_tui.net import NetError, parse_url
     from sos_tui.net.run import HostPlan, host_headless, host_on_server
-    from sos_tui.session import Keeper
+    from sos_tui.session import Keeper, SeatKind
 
     seats = args.players
     if seats is None:
         seats = parse_host_players("remote,remote" if args.headless else f"{_login_name()},remote")
-    if args.headless and any(seat.kind == "human" for seat in seats):
+    if args.headless and any(seat.kind is SeatKind.HUMAN for seat in seats):
         raise UsageError(_("--headless has no seat at this terminal: name every person's seat 'remote'"))
     if args.server is not None:
         try:

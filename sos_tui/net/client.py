@@ -4,7 +4,8 @@ keeps seat tokens in the data folder so the same join command gets the same seat
 
 The server is not trusted either: every state it sends is replayed through the engine
 (``GameRecord.from_dict``) before it is shown, and what it says is shown in the player's language
-only when it is one of the server messages this client knows (``protocol.said``).
+only when it is one of the server messages this client knows (``errors.said``). Every message
+is read once, by ``protocol.parse_server``, into the typed messages ``updates`` yields.
 """
 
 from __future__ import annotations
@@ -16,28 +17,41 @@ import json
 import re
 import socket
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, RecordError, printable
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, printable
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import NotYourTurnError, SeatKind
 
+from .errors import ProtocolError
 from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
-    PROTOCOL,
     Address,
-    ProtocolError,
-    decode,
-    encode,
+    ClosedMessage,
+    CreatedMessage,
+    CreateMessage,
+    ErrorMessage,
+    HelloMessage,
+    Message,
+    MoveMessage,
+    SeatView,
+    ServerMessage,
+    StateMessage,
+    UndoAnswerMessage,
+    UndoMessage,
+    UndoRequestMessage,
+    UndoResultMessage,
+    WelcomeMessage,
+    check_ready,
+    parse_server,
     parse_url,
-    said,
 )
+from .seats import SeatSpec
 
 TOKENS_NAME = "net-seats.json"
 MAX_TOKENS = 100
@@ -124,14 +138,6 @@ class TokenStore:
                                                indent=1) + "\n")
 
 
-@dataclass(frozen=True)
-class Update:
-    """One message from the server, after the mirror took it in: ``kind`` is its type."""
-
-    kind: str
-    message: dict
-
-
 async def _open(address: Address, timeout: float) -> ClientConnection:
     try:
         return await connect(str(address), open_timeout=timeout, max_size=MAX_SERVER_FRAME, compression=None,
@@ -179,9 +185,9 @@ def _all_refused(problem: BaseException) -> bool:
     return bool(codes) and all(int(code) == errno.ECONNREFUSED for code in codes)
 
 
-async def _first_reply(ws: ClientConnection, timeout: float) -> dict:
+async def _first_reply(ws: ClientConnection, timeout: float) -> ServerMessage:
     try:
-        message = decode(await asyncio.wait_for(ws.recv(), timeout), MAX_SERVER_FRAME)
+        message = parse_server(await asyncio.wait_for(ws.recv(), timeout))
     except TimeoutError:
         raise NetError(N_("the server did not answer")) from None
     except ConnectionClosed as closed:
@@ -190,8 +196,8 @@ async def _first_reply(ws: ClientConnection, timeout: float) -> dict:
     except ProtocolError as problem:
         raise NetError(N_("the server sent something unreadable: {error}"), retry=False,
                        error=problem) from None
-    if message["type"] == "error":  # said in this player's language when the server's words are known
-        raise NetError("{text}", code=str(message.get("code")), retry=False, text=said(message))
+    if isinstance(message, ErrorMessage):  # said in this player's language when the server's words are known
+        raise NetError("{text}", code=message.code, retry=False, text=message.text)
     return message
 
 
@@ -199,23 +205,22 @@ def _text(value, limit: int = 200) -> str:
     return printable(value if isinstance(value, str) else repr(value))[:limit]
 
 
-async def create_room(server_url: str, size: int, mode: str, seats: list[dict],
+async def create_room(server_url: str, size: int, mode: str, seats: Sequence[SeatSpec | dict],
                       timeout: float = 10.0) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
-    seats). NetError if it refuses."""
+    seats). The server checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
+    specs = tuple(s if isinstance(s, SeatSpec) else SeatSpec(s.get("kind"), s.get("name"), s.get("level"))
+                  for s in seats)
     ws = await _open(address, timeout)
     try:
-        await ws.send(encode({"type": "create", "protocol": PROTOCOL, "size": size, "mode": mode,
-                              "seats": seats}))
+        await ws.send(CreateMessage(size, mode, specs).to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
-    if reply.get("type") != "created" or not isinstance(reply.get("room"), str):
+    if not isinstance(reply, CreatedMessage) or not reply.room:
         raise NetError(N_("the server did not create the game"), retry=False)
-    token = reply.get("token") if isinstance(reply.get("token"), str) else None
-    seats_owned = [i for i in reply.get("seats") or [] if isinstance(i, int)]
-    return f"{address.server}/{reply['room']}", token, seats_owned
+    return f"{address.server}/{reply.room}", reply.token, list(reply.seats)
 
 
 class RemoteGame:
@@ -242,11 +247,11 @@ class RemoteGame:
         self.state: GameState | None = None
         self.phase = "lobby"
         self.version = 0
-        self.seat_list: list[dict] = []
+        self.seat_views: tuple[SeatView, ...] = ()
         self.waiting_for: tuple[str, ...] = ()
         self.spectators = 0
-        self.undo_request: dict | None = None
-        self.last_error: dict | None = None
+        self.undo_request: UndoRequestMessage | None = None
+        self.last_error: ErrorMessage | None = None
         self.closed_reason: str | None = None
 
     # -- the read API ----------------------------------------------------------------------
@@ -254,18 +259,22 @@ class RemoteGame:
     def seats(self) -> tuple[PlayerInfo, ...]:
         """The seats from this terminal's side: its own are ``human``, other people ``remote``."""
         out = []
-        for i, seat in enumerate(self.seat_list):
-            name = seat.get("name") or _("(open seat {number})").format(number=i + 1)
-            if seat.get("kind") == "computer":
-                out.append(PlayerInfo(name, "computer", seat.get("level")))
+        for i, seat in enumerate(self.seat_views):
+            name = seat.name or _("(open seat {number})").format(number=i + 1)
+            if seat.kind is SeatKind.COMPUTER:
+                out.append(PlayerInfo(name, SeatKind.COMPUTER, seat.level))
             else:
-                out.append(PlayerInfo(name, "human" if i in self.my_seats else "remote"))
+                out.append(PlayerInfo(name, SeatKind.HUMAN if i in self.my_seats else SeatKind.REMOTE))
         return tuple(out)
+
+    @property
+    def open_seats(self) -> int:
+        return sum(1 for seat in self.seat_views if seat.name is None)
 
     @property
     def kind_to_move(self) -> SeatKind | None:
         state = self.state
-        if state is None or state.is_over or not self.seat_list:
+        if state is None or state.is_over or not self.seat_views:
             return None
         return SeatKind(self.seats[state.to_move].kind)
 
@@ -288,82 +297,65 @@ class RemoteGame:
         self.closed_reason = None
         ws = await _open(self.address, self.timeout)
         try:
-            await ws.send(encode({"type": "hello", "protocol": PROTOCOL, "name": self.name,
-                                  "token": self.token, "client": "sos-tui"}))
+            await ws.send(HelloMessage(self.name, self.token).to_json())
             welcome = await _first_reply(ws, self.timeout)
-            if welcome.get("type") != "welcome":
+            if not isinstance(welcome, WelcomeMessage):
                 raise NetError(N_("the server did not let this game in"), retry=False)
             self._welcome(welcome)
-            first = await _first_reply(ws, self.timeout)
-            self._take(first)
+            self._apply(await _first_reply(ws, self.timeout))
         except BaseException:
             await ws.close()
             raise
         self.ws = ws
 
-    def _welcome(self, message: dict) -> None:
-        seats = message.get("seats")
-        self.my_seats = tuple(i for i in seats if isinstance(i, int)) if isinstance(seats, list) else ()
-        self.role = "player" if self.my_seats else "spectator"
-        token = message.get("token")
-        if isinstance(token, str) and self.my_seats:
-            self.token = token
-            self.tokens.put(self.url, token)
+    def _welcome(self, welcome: WelcomeMessage) -> None:
+        self.my_seats = welcome.seats
+        self.role = welcome.role
+        if welcome.token is not None and self.my_seats:
+            self.token = welcome.token
+            self.tokens.put(self.url, welcome.token)
 
-    def _take(self, message: dict) -> None:
-        kind = message["type"]
-        if kind == "state":
-            self._state(message)
-        elif kind == "undo-request":
-            self.undo_request = message
-        elif kind == "undo-result":
-            self.undo_request = None
-        elif kind == "error":
-            self.last_error = message
-        elif kind == "closed":
-            self.closed_reason = said(message, "reason")
+    def _apply(self, message: ServerMessage) -> None:
+        """Take in what the server said."""
+        match message:
+            case StateMessage():
+                self._state(message)
+            case UndoRequestMessage():
+                self.undo_request = message
+            case UndoResultMessage():
+                self.undo_request = None
+            case ErrorMessage():
+                self.last_error = message
+            case ClosedMessage():
+                self.closed_reason = message.text
 
-    def _state(self, message: dict) -> None:
-        seats = message.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
-            raise NetError(N_("the server sent a state without seats"), retry=False)
-        game = message.get("game")
-        if game is not None:
-            try:
-                record = GameRecord.from_dict(game)
-            except RecordError as problem:
-                raise NetError(N_("the server sent a game that does not replay: {error}"), retry=False,
-                               error=problem) from None
-            if len(record.players) != len(seats):
-                raise NetError(N_("the server's seats do not match its game"), retry=False)
-            self.record, self.state = record, record.state
+    def _state(self, message: StateMessage) -> None:
+        if message.game is not None:
+            self.record, self.state = message.game, message.game.state
         elif self.record is None:  # the lobby: an empty board of the game to come
-            try:
-                self.state = GameState.new(message.get("size"), message.get("mode"), len(seats))
-            except (TypeError, ValueError):
-                raise NetError(N_("the server sent a game with impossible settings"), retry=False) from None
-        self.seat_list = seats
-        version = message.get("version")
-        self.version = version if isinstance(version, int) else self.version
-        self.phase = message.get("phase") if isinstance(message.get("phase"), str) else self.phase
-        waiting = message.get("waiting_for")
-        self.waiting_for = tuple(_text(n, 40) for n in waiting) if isinstance(waiting, list) else ()
-        spectators = message.get("spectators")
-        self.spectators = spectators if isinstance(spectators, int) else 0
+            self.state = GameState.new(message.size, message.mode, len(message.seats))
+        self.seat_views = message.seats
+        self.version = message.version
+        self.phase = message.phase
+        self.waiting_for = message.waiting_for
+        self.spectators = message.spectators
 
-    async def updates(self) -> AsyncIterator[Update]:
-        """Every message from the server, taken in; ends with NetError when the connection goes."""
+    async def updates(self) -> AsyncIterator[ServerMessage]:
+        """Every message from the server, taken in; ends with NetError when the connection goes
+        (or the server sends a state that cannot be shown)."""
         ws = self.ws
         if ws is None:
             raise NetError(N_("not connected"))
         try:
             async for frame in ws:
                 try:
-                    message = decode(frame, MAX_SERVER_FRAME)
-                except ProtocolError:
+                    message = parse_server(frame)
+                except ProtocolError as problem:
+                    if problem.code == "bad-state":
+                        raise NetError(problem.template, retry=False, **problem.params) from None
                     continue  # a newer server's message this client cannot read
-                self._take(message)
-                yield Update(message["type"], message)
+                self._apply(message)
+                yield message
         except ConnectionClosed:
             pass
         if self.closed_reason is None:
@@ -372,10 +364,10 @@ class RemoteGame:
         self.ws = None
         raise NetError("{reason}", reason=self.closed_reason)
 
-    async def _send(self, message: dict) -> None:
+    async def _send(self, message: Message) -> None:
         if self.ws is None:
             raise NetError(N_("not connected to the server"))
-        text = encode(message)
+        text = message.to_json()
         if len(text.encode()) > MAX_FRAME:
             raise ValueError("message too long")
         try:
@@ -386,16 +378,13 @@ class RemoteGame:
     async def play(self, move: Move) -> None:
         """Send ``move``; NotYourTurnError or IllegalMoveError (checked here first) if it cannot be."""
         self.check(move)
-        await self._send({"type": "move", "move": str(move), "version": self.version})
+        await self._send(MoveMessage(move, self.version))
 
     def check(self, move: Move) -> None:
         """NotYourTurnError or IllegalMoveError if ``move`` cannot be played from here now (the server
         checks again)."""
         state = self.state
-        if state is None or self.phase == "lobby":
-            raise NotYourTurnError(N_("the game starts when every seat is taken"))
-        if self.waiting_for:
-            raise NotYourTurnError(N_("waiting for {names} to reconnect"), names=", ".join(self.waiting_for))
+        check_ready(state is None or self.phase == "lobby", self.waiting_for)
         if not state.is_over and state.to_move not in self.my_seats:
             if self.my_seats:
                 raise NotYourTurnError(N_("wait for {name} to move"), name=self.seats[state.to_move].name)
@@ -405,11 +394,11 @@ class RemoteGame:
             raise IllegalMoveError("{move} is not a legal move", move=str(move))
 
     async def request_undo(self) -> None:
-        await self._send({"type": "undo"})
+        await self._send(UndoMessage())
 
     async def answer_undo(self, accept: bool) -> None:
         self.undo_request = None
-        await self._send({"type": "undo-answer", "accept": accept})
+        await self._send(UndoAnswerMessage(accept))
 
     async def close(self) -> None:
         ws, self.ws = self.ws, None

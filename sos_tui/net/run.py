@@ -17,7 +17,9 @@ from sos_tui.engine import printable
 from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, TokenStore, create_room
-from .server import Limits, SeatSpec, Server
+from .protocol import StateMessage
+from .seats import SeatSpec
+from .server import Limits, Server
 
 Say = Callable[[str], None]
 
@@ -110,18 +112,16 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
     """``host --headless --server URL``: create the game there, say its URL, watch it to the end."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    url, _token, _seats = await create_room(server_url, size, mode, [s.to_dict() for s in seats])
+    url, _token, _seats = await create_room(server_url, size, mode, seats)
     say(url)
     say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
     watcher = RemoteGame(url, None, tokens=TokenStore())
     await watcher.connect()
 
     async def follow() -> None:
-        async for update in watcher.updates():
-            message = update.message
-            if update.kind == "state" and message.get("move"):
-                move = printable(str(message["move"]))[:20]
-                say(_("move: {move}").format(move=move))  # only a "move" change carries a move
+        async for message in watcher.updates():
+            if isinstance(message, StateMessage) and message.move is not None:
+                say(_("move: {move}").format(move=message.move))  # only a "move" change carries a move
             if watcher.state is not None and watcher.state.is_over and watcher.record is not None:
                 say(_("game over: {result}").format(result=printable(watcher.record.result_text(tr=_))))
                 return

@@ -5,11 +5,11 @@ The Textual app, a network server and a test all drive the same ``GameSession``.
 imports Textual.
 """
 
-from .computer import HINT_LEVEL, ComputerFailed, ComputerPool
+from .computer import HINT_LEVEL, ComputerFailed, ComputerPool, computer_move
 from .keeper import Keeper, StorageStore, Store
 from .session import Change, ChangeKind, GameSession, NotYourTurnError, SeatKind, seat_kind
 
 __all__ = [
     "HINT_LEVEL", "Change", "ChangeKind", "ComputerFailed", "ComputerPool", "GameSession", "Keeper",
-    "NotYourTurnError", "SeatKind", "StorageStore", "Store", "seat_kind",
+    "NotYourTurnError", "SeatKind", "StorageStore", "Store", "computer_move", "seat_kind",
 ]  # fmt: skip

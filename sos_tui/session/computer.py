@@ -3,13 +3,20 @@
 Pure-Python search holds the GIL, so it runs in a one-process ``ProcessPoolExecutor`` started
 with *spawn*: the child imports ``sos_tui.ai`` and the engine, nothing of the app or Textual.
 
-- ``choose`` awaits the search. If the process dies (the kernel's OOM killer, a ``kill``), the
-  executor reports ``BrokenProcessPool``: a fresh one is started and the search tried once more
-  (``on_retry`` is told why); a second failure raises ``ComputerFailed``. A search that raises
-  (a bad level, say) fails at once. Nothing ever waits on a process that cannot answer.
-- ``run(fn, *args)`` is the same for any picklable job (the game review sends one move at a time).
-- ``cancel`` stops a search under way: the executor's processes are terminated and it is
-  replaced by a fresh one on the next ``choose``.
+One pool serves several owners (the game screen, the replay's review, a hosted server's rooms),
+and no owner can stop another's search:
+
+- Each search is one ``await pool.choose(...)`` (or ``pool.run(fn, *args)``, for any picklable
+  job: the review sends one move at a time), and the task awaiting it is its handle. The pool
+  lets one search at a time into its process; the others wait their turn in the pool, not in the
+  process. Cancelling a task that waits only takes its search out of the queue; cancelling the
+  task whose search is running terminates the process, which holds nothing else, and the next
+  search starts a fresh one. (One process, not one per owner: a search is short, owners rarely
+  overlap, and a second idle process would cost memory for nothing.)
+- If the process dies on its own (the kernel's OOM killer, a ``kill``), the executor reports
+  ``BrokenProcessPool``: a fresh one is started and the search tried once more (``on_retry`` is
+  told why); a second failure raises ``ComputerFailed``. A search that raises (a bad level, say)
+  fails at once. Nothing ever waits on a process that cannot answer.
 - ``shutdown`` leaves no process behind.
 """
 
@@ -22,12 +29,14 @@ import random
 import sys
 import zlib
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from sos_tui.ai.processes import terminate
 from sos_tui.engine import GameState, Move
 from sos_tui.i18n import N_, _, explain
+
+from .session import GameSession
 
 HINT_LEVEL = "expert"
 STOPPED_TWICE = N_("the computer's process stopped twice in a row")
@@ -51,8 +60,8 @@ class ComputerPool:
         self.time_limit = time_limit
         self.seed = random.randrange(2**31) if seed is None else seed
         self._executor: ProcessPoolExecutor | None = None
-        self._running: set[Future] = set()
-        self._cancels = 0
+        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
+        self._jobs = 0  # searches running or waiting their turn
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -60,6 +69,14 @@ class ComputerPool:
             with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
                 self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return self._executor
+
+    def _turn(self) -> asyncio.Lock:
+        """The lock a search holds while it is in the process (one per event loop: a lock belongs
+        to the loop it first waits on)."""
+        loop = asyncio.get_running_loop()
+        if self._turns is None or self._turns[0] is not loop:
+            self._turns = loop, asyncio.Lock()
+        return self._turns[1]
 
     def seed_for(self, state: GameState) -> int:
         """The same game position gets the same seed, so a replayed game gets the same moves."""
@@ -74,29 +91,30 @@ class ComputerPool:
                               on_retry=on_retry)
 
     async def run(self, fn: Callable, *args, on_retry: Callable[[str], None] | None = None):
-        """``fn(*args)`` in the computer's process (``fn`` and ``args`` must pickle), with the
-        same handling as ``choose``: a broken process is restarted once, ``cancel`` stops it."""
-        cancels = self._cancels
+        """``fn(*args)`` in the computer's process (``fn`` and ``args`` must pickle), after the
+        searches before it, with the same handling as ``choose``: a broken process is restarted
+        once; cancelling the awaiting task stops this search alone."""
+        self._jobs += 1
+        try:
+            async with self._turn():
+                return await self._run(fn, args, on_retry)
+        finally:
+            self._jobs -= 1
+
+    async def _run(self, fn: Callable, args: tuple, on_retry: Callable[[str], None] | None):
         for attempt in (1, 2):
             pool = self._pool()
             try:
-                future = pool.submit(fn, *args)
-            except (BrokenProcessPool, RuntimeError):  # broken, or shut down by a cancel
-                self._discard(pool)
-                continue
-            self._running.add(future)
-            try:
-                return await asyncio.wrap_future(future)
+                return await asyncio.wrap_future(pool.submit(fn, *args))
+            except asyncio.CancelledError:
+                self._discard(pool)  # only this search is in the process
+                raise
             except BrokenProcessPool:
-                if self._cancels != cancels:
-                    raise asyncio.CancelledError from None  # stopped on purpose, not broken
                 self._discard(pool)
                 if attempt == 1 and on_retry is not None:
                     on_retry(_("the computer's process stopped; starting it again"))
             except ValueError as error:  # the search refused the position or the level
                 raise ComputerFailed("{error}", error=error) from error
-            finally:
-                self._running.discard(future)
         raise ComputerFailed(STOPPED_TWICE)
 
     def pids(self) -> list[int]:
@@ -106,24 +124,33 @@ class ComputerPool:
 
     @property
     def busy(self) -> bool:
-        return bool(self._running)
-
-    def cancel(self) -> None:
-        """Stop any search under way (its process is terminated); the next ``choose`` starts a
-        new process. Does nothing when no search runs."""
-        if self._running and self._executor is not None:
-            self._cancels += 1
-            self._discard(self._executor)
+        """A search is running or waiting its turn."""
+        return self._jobs > 0
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:
         if pool is self._executor:
             self._executor = None
-        for future in list(self._running):
-            future.cancel()
-        self._running.clear()
         terminate(pool)
 
     def shutdown(self) -> None:
         if self._executor is not None:
             pool, self._executor = self._executor, None
             terminate(pool)
+
+
+async def computer_move(session: GameSession, pool: ComputerPool, delay: float = 0.0,
+                        on_retry: Callable[[str], None] | None = None) -> Move | None:
+    """The move of the computer to move in ``session``, chosen by ``pool`` and given no sooner
+    than ``delay`` seconds after the call (so a person can follow a chain of computer moves).
+    None when no computer is to move, or when the session changed meanwhile (an undo, a pause):
+    a move returned answers the session as it stands, for ``session.play_computer(move,
+    session.version)``. ComputerFailed if the computer cannot move; cancel the awaiting task to
+    stop the search (its process with it)."""
+    level, version, state = session.computer_level, session.version, session.state
+    if level is None:
+        return None
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    move = await pool.choose(level, state, on_retry=on_retry)
+    await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
+    return move if session.version == version else None

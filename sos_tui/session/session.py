@@ -16,7 +16,7 @@ finishes after an undo, a new game or a pause is dropped instead of played on th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -178,17 +178,21 @@ class GameSession:
         return change
 
     # -- moves ------------------------------------------------------------------------------
-    def play(self, move: Move, seat: int | None = None) -> Change:
-        """Play ``move`` for the seat to move (``seat``, when given, must be that seat).
+    def play(self, move: Move, by: Collection[int] | None = None) -> Change:
+        """Play ``move`` for the seat to move. ``by``, when given, are the seats of whoever sends
+        it (a host may hold several, a spectator none): one of them must be the seat to move.
 
         Raises the engine's IllegalMoveError for an occupied cell, a move off the board or a
-        finished game, and NotYourTurnError for a seat out of turn. Redo history past the current
+        finished game, and NotYourTurnError for seats out of turn. Redo history past the current
         position is dropped, as in any editor.
         """
         state = self.state
-        if seat is not None and not state.is_over and seat != state.to_move:
-            raise NotYourTurnError(N_("it is {name}'s turn, not {other}'s"),
-                                   name=self.seats[state.to_move].name, other=self.seats[seat].name)
+        if by is not None and not state.is_over and state.to_move not in by:
+            name = self.seats[state.to_move].name
+            if len(by) == 1:
+                raise NotYourTurnError(N_("it is {name}'s turn, not {other}'s"), name=name,
+                                       other=self.seats[next(iter(by))].name)
+            raise NotYourTurnError(N_("it is {name}'s turn"), name=name)
         new = state.play(move)
         del self._timeline[self._position + 1:]
         self._timeline.append(new)

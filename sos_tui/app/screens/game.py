@@ -9,8 +9,6 @@ computer when it is to move, and opens the game-over dialog when a move ends the
 
 from __future__ import annotations
 
-import asyncio
-
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,6 +26,7 @@ from sos_tui.session import (
     Keeper,
     NotYourTurnError,
     SeatKind,
+    computer_move,
 )
 
 from ..language import SosScreen
@@ -188,22 +187,19 @@ class GameScreen(SosScreen):
     # -- the computer -----------------------------------------------------------------------
     def _computer_turn(self) -> None:
         session = self.session
-        level = session.computer_level
-        if level is not None:
-            self._think(session.state, level, session.version)
+        if session.computer_level is not None:
+            self._think(session.version)
 
     @work(exclusive=True, group="computer")
-    async def _think(self, state: GameState, level: str, version: int) -> None:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+    async def _think(self, version: int) -> None:
+        session = self.session
         self.thinking = True
-        name = shown(self.session.seat_to_move.name)
+        name = shown(session.seat_to_move.name)
         try:
-            move = await self.computer.choose(
-                level, state, on_retry=lambda why: self.notify(
+            move = await computer_move(
+                session, self.computer, self.computer_delay, on_retry=lambda why: self.notify(
                     f"{_(why)}.", title=_("{name} is thinking").format(name=name),
                     severity="warning", markup=False))
-            await asyncio.sleep(max(0.0, self.computer_delay - (loop.time() - started)))
         except ComputerFailed as error:
             self.thinking = False
             if self.session is not None and self.session.version == version:
@@ -213,7 +209,8 @@ class GameScreen(SosScreen):
                 self.session.pause()  # last: the change it causes cancels this worker
             return
         self.thinking = False
-        self.post_message(self.ComputerMoved(move, version))
+        if move is not None:
+            self.post_message(self.ComputerMoved(move, version))
 
     @work(exclusive=True, group="hint")
     async def _hint(self, state: GameState, version: int) -> None:
@@ -231,10 +228,10 @@ class GameScreen(SosScreen):
             self.notify(_("Hint: {move}").format(move=move), timeout=3)
 
     def stop_computer(self) -> None:
-        """Forget any search under way; a running one is stopped with its process."""
+        """Forget any search under way: this screen's search is stopped with its process (the
+        pool's other owners keep theirs)."""
         self.workers.cancel_group(self, "computer")
         self.workers.cancel_group(self, "hint")
-        self.computer.cancel()
         self.thinking = False
 
     # -- actions ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_, _, explain, level_name
 from sos_tui.net import DEFAULT_PORT, SeatSpec, parse_url
 from sos_tui.net.run import HostPlan, is_loopback
+from sos_tui.session import SeatKind
 
 from ..language import SosModal
 from ..text import literal
@@ -46,8 +47,8 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
             server_url = str(parse_url(server_url, need_code=False))
         except ValueError as error:
             raise ValueError(_("Server: {error}").format(error=explain(error))) from None
-    seats = tuple(SeatSpec("computer", seat.name, seat.level) if place is None
-                  else SeatSpec("human", seat.name) if place == HERE else SeatSpec("remote")
+    seats = tuple(SeatSpec(SeatKind.COMPUTER, seat.name, seat.level) if place is None
+                  else SeatSpec(SeatKind.HUMAN, seat.name) if place == HERE else SeatSpec(SeatKind.REMOTE)
                   for seat, place in zip(record.players, places, strict=True))
     return HostPlan(record.size, record.mode.value, seats, bind, number, server_url)
 

@@ -23,7 +23,13 @@ from textual.widgets import Button, Input, Label, Static
 from sos_tui.engine import IllegalMoveError, Move, check_name, printable, shorten
 from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
-from sos_tui.net.protocol import said
+from sos_tui.net.protocol import (
+    ErrorMessage,
+    ServerMessage,
+    StateMessage,
+    UndoRequestMessage,
+    UndoResultMessage,
+)
 from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
 from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
 
@@ -205,8 +211,8 @@ class NetGameScreen(GameScreen):
             else:
                 await self.game.connect()
             self._update(None)
-            async for update in self.game.updates():
-                self._update(update.message)
+            async for message in self.game.updates():
+                self._update(message)
         except NetError as problem:
             self._lost(problem)
 
@@ -271,36 +277,37 @@ class NetGameScreen(GameScreen):
             self.action_leave()
 
     # -- what the server says ---------------------------------------------------------------
-    def _update(self, message: dict | None) -> None:
+    def _update(self, message: ServerMessage | None) -> None:
+        """Show what the server said (None: the state just taken in on connecting)."""
         game = self.game
-        kind = message.get("type") if message else "state"
-        if kind == "state":
-            self.board.interactive = bool(game.my_seats)  # a spectator watches
-            self.refresh_bindings()
-            self.seats = game.seats
-            self.state = game.state
-            self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
-            if message and message.get("change") == "move" and game.state is not None and game.state.is_over:
-                self._finished()
-        elif kind == "error":
-            self.notify(said(message), title=_("Refused"), severity="warning", timeout=4, markup=False)
-        elif kind == "undo-request":
-            name = printable(str(message.get("name")))[:40]
-            if message.get("vote"):
-                self._undo_dialog = Choice(
-                    lambda: _("{name} asks to undo the last turn. Agree?").format(name=name),
-                    lambda: _("Accept"), lambda: _("Decline"))
-                self.app.push_screen(self._undo_dialog, self._answer_undo)
-            else:
-                self.notify(_("{name} asks to undo; waiting for the others to answer.").format(name=name),
-                            timeout=4, markup=False)
-        elif kind == "undo-result":
-            dialog, self._undo_dialog = self._undo_dialog, None
-            if dialog is not None and dialog.is_current:
-                dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
-            reason = shorten(said(message, "reason"), 80)
-            text = _("Undo accepted: {reason}.") if message.get("accepted") else _("Undo declined: {reason}.")
-            self.notify(text.format(reason=reason), timeout=4, markup=False)
+        match message:
+            case None | StateMessage():
+                self.board.interactive = bool(game.my_seats)  # a spectator watches
+                self.refresh_bindings()
+                self.seats = game.seats
+                self.state = game.state
+                self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
+                if message and message.change == "move" and game.state is not None and game.state.is_over:
+                    self._finished()
+            case ErrorMessage():
+                self.notify(message.text, title=_("Refused"), severity="warning", timeout=4, markup=False)
+            case UndoRequestMessage(name=name, vote=vote):
+                name = printable(name)[:40]
+                if vote:
+                    self._undo_dialog = Choice(
+                        lambda: _("{name} asks to undo the last turn. Agree?").format(name=name),
+                        lambda: _("Accept"), lambda: _("Decline"))
+                    self.app.push_screen(self._undo_dialog, self._answer_undo)
+                else:
+                    self.notify(_("{name} asks to undo; waiting for the others to answer.").format(name=name),
+                                timeout=4, markup=False)
+            case UndoResultMessage():
+                dialog, self._undo_dialog = self._undo_dialog, None
+                if dialog is not None and dialog.is_current:
+                    dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
+                reason = shorten(message.text, 80)
+                text = _("Undo accepted: {reason}.") if message.accepted else _("Undo declined: {reason}.")
+                self.notify(text.format(reason=reason), timeout=4, markup=False)
         self._status()
 
     def _finished(self) -> None:
@@ -338,7 +345,7 @@ class NetGameScreen(GameScreen):
         elif game is None:
             lines.append(_("Connecting…"))
         elif game.phase == "lobby":
-            open_seats = sum(1 for s in game.seat_list if not s.get("name"))
+            open_seats = game.open_seats
             lines.append(ngettext("Waiting for {n} more player to join…",
                                   "Waiting for {n} more players to join…", open_seats).format(n=open_seats))
         elif game.waiting_for:
@@ -440,5 +447,5 @@ class NetGameScreen(GameScreen):
 
 
 def _host_name(plan: HostPlan) -> str | None:
-    names = [s.name for s in plan.seats if s.kind == "human"]
+    names = [s.name for s in plan.seats if s.kind is SeatKind.HUMAN]
     return names[0] if names else None

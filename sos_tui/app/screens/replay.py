@@ -372,8 +372,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         """Cancel the review: its worker, and the computer's process (terminated)."""
         if self.reviewing:
             self.reviewing = False
-            self.workers.cancel_group(self, "review")
-            self.pool.cancel()
+            self.workers.cancel_group(self, "review")  # its search stops with its process
             if self.is_open:
                 self._show_progress()
 

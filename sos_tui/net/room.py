@@ -1,0 +1,385 @@
+"""A room: one game (its ``GameSession``, once every seat is taken) and the connections in it.
+
+The room seats connections (by token, by name in an open seat, or as spectators), hands every move
+to its session with the seats the sender holds (the session refuses a seat out of turn), runs the
+undo vote, plays its computer seats through the server's pool (``session.computer_move``) and
+sends every change to everyone in it as a ``state``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, PlayerInfo
+from sos_tui.i18n import N_, _, explain
+from sos_tui.session import Change, GameSession, NotYourTurnError, SeatKind, computer_move
+from sos_tui.session.computer import STOPPED_TWICE
+
+from .errors import ProtocolError
+from .protocol import (
+    ClientMessage,
+    ClosedMessage,
+    ErrorMessage,
+    HelloMessage,
+    MoveMessage,
+    PingMessage,
+    PongMessage,
+    SeatView,
+    StateMessage,
+    UndoAnswerMessage,
+    UndoMessage,
+    UndoRequestMessage,
+    UndoResultMessage,
+    WaitingError,
+    WelcomeMessage,
+    check_ready,
+    new_token,
+)
+from .seats import SeatSpec
+
+if TYPE_CHECKING:
+    from .server import Client, Server
+
+
+@dataclass(eq=False)
+class Seat:
+    kind: SeatKind
+    name: str | None
+    level: str | None = None
+    token: str | None = None
+    client: Client | None = None
+
+    @property
+    def person(self) -> bool:
+        return self.kind is not SeatKind.COMPUTER
+
+    def info(self) -> PlayerInfo:
+        """The seat in the game record: a person or a computer."""
+        return PlayerInfo(self.name) if self.person else PlayerInfo(self.name, SeatKind.COMPUTER, self.level)
+
+    def view(self) -> SeatView:
+        """The seat in a ``state`` message."""
+        return SeatView(self.name, SeatKind.HUMAN if self.person else SeatKind.COMPUTER, self.level,
+                        self.client is not None or not self.person)
+
+
+@dataclass(eq=False)
+class UndoVote:
+    """An undo asked by seat ``by``: the seats asked to answer (``voters``), those that accepted,
+    and the timer that declines it when nobody answers in time."""
+
+    by: int
+    voters: set[int]
+    timer: asyncio.TimerHandle
+    accepted: set[int] = field(default_factory=set)
+
+
+class Room:
+    """One game: its seats, the connections in it, its session once every seat is filled."""
+
+    def __init__(self, server: Server, code: str, size: int, mode: Mode, seats: list[SeatSpec],
+                 creator: str | None = None) -> None:
+        self.server = server
+        self.code = code
+        self.size, self.mode = size, mode
+        self.creator = creator  # the address that created it over the network
+        self.seats = [Seat(s.kind, s.name, s.level) for s in seats]
+        self.tokens: dict[str, tuple[int, ...]] = {}
+        own = tuple(i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN)
+        self.owner_token = new_token() if own else None
+        if own:
+            self.tokens[self.owner_token] = own
+            for i in own:
+                self.seats[i].token = self.owner_token
+        self.clients: set[Client] = set()
+        self.session: GameSession | None = None
+        self.finished = asyncio.Event()
+        self.closed = False
+        self.active = time.monotonic()
+        self.finished_at: float | None = None
+        self.undo_vote: UndoVote | None = None
+        self._computer: asyncio.Task | None = None
+
+    # -- what it is ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        if self.session is None:
+            return "lobby"
+        return "over" if self.session.state.is_over else "playing"
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """People's seats with nobody connected (open seats have no name yet)."""
+        return [s.name for s in self.seats if s.person and s.name and s.client is None]
+
+    @property
+    def open_seats(self) -> int:
+        return sum(1 for s in self.seats if s.kind is SeatKind.REMOTE and s.name is None)
+
+    def log(self, text: str) -> None:
+        self.server.event(self, text)
+
+    # -- joining and leaving -----------------------------------------------------------------
+    def join(self, client: Client, hello: HelloMessage) -> WelcomeMessage:
+        """Seat ``client`` (back in its seats by its token, in the next open seat by its name, or
+        as a spectator); the ``welcome`` to send it. ProtocolError to refuse."""
+        if self.closed:
+            raise ProtocolError("no-room", N_("this game has ended"))
+        name, token = hello.name, hello.token
+        seats: tuple[int, ...] = ()
+        if token in self.tokens:
+            seats = self.tokens[token]
+            for i in seats:
+                old = self.seats[i].client
+                if old is not None and old is not client:
+                    old.send(ErrorMessage.of(
+                        "replaced", N_("your seat was taken up by a new connection with your token")))
+                    self._detach(old)
+                    background(old.ws.close(4000, "replaced by a new connection"))
+            self.log(_("{names} reconnected").format(names=self._names(seats)))
+        elif self.open_seats and self.phase == "lobby" and name is not None:
+            taken = {s.name.casefold() for s in self.seats if s.name}
+            if name.casefold() in taken:
+                raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
+                                                     "with another --name"), name=name)
+            index = next(i for i, s in enumerate(self.seats) if s.kind is SeatKind.REMOTE and s.name is None)
+            token = new_token()
+            seat = self.seats[index]
+            seat.name, seat.token = name, token
+            self.tokens[token] = seats = (index,)
+            self.log(_("{name} joined (seat {number})").format(name=name, number=index + 1))
+        else:
+            token = None
+            if sum(1 for c in self.clients if not c.seats) >= self.server.limits.spectators_per_room:
+                raise ProtocolError("full", N_("this game has as many spectators as it can take"))
+            self.log(_("{name} is watching").format(name=name) if name else _("someone is watching"))
+        client.room, client.seats, client.name = self, seats, name
+        for i in seats:
+            self.seats[i].client = client
+        self.clients.add(client)
+        self.active = time.monotonic()
+        return WelcomeMessage(self.code, seats, token)
+
+    def joined(self) -> None:
+        """After the welcome went out: start the game once every seat is taken, else tell everyone."""
+        if self.session is None and not self.open_seats:
+            self._start()
+        else:
+            self.send_state("join")
+
+    def _names(self, seats) -> str:
+        return ", ".join(self.seats[i].name or "?" for i in seats)
+
+    def leave(self, client: Client) -> None:
+        if client not in self.clients:
+            return
+        self._detach(client)
+        if client.seats:
+            self.log(_("{names} left").format(names=self._names(client.seats)))
+        self.send_state("leave")
+
+    def _detach(self, client: Client) -> None:
+        self.clients.discard(client)
+        for i in client.seats:
+            if self.seats[i].client is client:
+                self.seats[i].client = None
+        if self.undo_vote is not None and set(client.seats) & (self.undo_vote.voters | {self.undo_vote.by}):
+            self._undo_done(False, N_("{names} left"), names=self._names(client.seats))
+        client.room = None
+        if client.seats:
+            self._stop_computer()  # the game waits for the seat
+
+    def _start(self) -> None:
+        record = GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats))
+        seats = tuple(PlayerInfo(s.name, SeatKind.REMOTE) if s.person else s.info() for s in self.seats)
+        self.session = GameSession(record, seats=seats)
+        self.session.subscribe(self._on_change)
+        for listener in self.server.listeners:
+            self.session.subscribe(listener)
+        self.log(_("the game starts: {names}").format(names=", ".join(s.name for s in self.seats)))
+        self.session.announce_start()
+
+    # -- the game ----------------------------------------------------------------------------
+    def _on_change(self, change: Change) -> None:
+        self.active = time.monotonic()
+        if change.move is not None:
+            mover = change.state.movers[-1]
+            self.log(_("{name}: {move}").format(name=self.seats[mover].name, move=change.move))
+        if change.finished:
+            self.finished_at = time.monotonic()
+            scores = ", ".join(f"{s.name} {score}"
+                               for s, score in zip(self.seats, change.state.scores, strict=True))
+            self.log(_("game over: {result} ({scores})").format(
+                result=change.record.result_text(change.state, _), scores=scores))
+            self.finished.set()
+        elif self.finished.is_set() and not change.state.is_over:
+            self.finished.clear()  # undone after the end
+            self.finished_at = None
+        self.send_state(change.kind.value, change.move)
+
+    def state_message(self, change: str = "join", move: Move | None = None) -> StateMessage:
+        session = self.session
+        return StateMessage(
+            self.code, self.phase, self.size, self.mode, session.version if session else 0,
+            session.state.to_move if session and not session.state.is_over else None, change, move,
+            tuple(s.view() for s in self.seats), tuple(self.waiting_for),
+            sum(1 for c in self.clients if not c.seats), session.record if session else None)
+
+    def send_state(self, change: str = "join", move: Move | None = None) -> None:
+        if self.closed:
+            return
+        text = self.state_message(change, move).to_json()
+        for client in list(self.clients):
+            client.send(text)
+        self._computer_turn()
+
+    def handle(self, client: Client, message: ClientMessage) -> None:
+        """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
+        try:
+            match message:
+                case MoveMessage():
+                    self._move(client, message)
+                case UndoMessage():
+                    self._ask_undo(client)
+                case UndoAnswerMessage(accept=accept):
+                    self._answer_undo(client, accept)
+                case PingMessage(id=number):
+                    client.send(PongMessage(number))
+        except IllegalMoveError as problem:  # the session's, the engine's, check_ready's
+            code = next(code for kind, code in _REFUSALS if isinstance(problem, kind))
+            raise ProtocolError.wrap(code, problem) from None
+
+    def _playing_seat(self, client: Client, refused: str) -> GameSession:
+        """The session, for a client holding a seat; ``refused`` is the message for a spectator."""
+        if not client.seats:
+            raise ProtocolError("spectator", refused)
+        check_ready(self.session is None, self.waiting_for)
+        return self.session
+
+    def _move(self, client: Client, message: MoveMessage) -> None:
+        session = self._playing_seat(client, N_("spectators cannot move"))
+        if message.version is not None and message.version != session.version:
+            raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
+        session.play(message.move, by=client.seats)
+        if self.undo_vote is not None:
+            self._undo_done(False, N_("a move was played"))
+
+    # -- undo by agreement -------------------------------------------------------------------
+    def _ask_undo(self, client: Client) -> None:
+        session = self._playing_seat(client, N_("spectators cannot ask to undo"))
+        if self.undo_vote is not None:
+            raise ProtocolError("undo-pending", N_("an undo is already being asked"))
+        if not session.can_undo:
+            raise ProtocolError("cannot-undo", N_("there is nothing to undo"))
+        by = client.seats[0]
+        voters = {i for i, s in enumerate(self.seats) if s.person and s.token != self.seats[by].token}
+        self.log(_("{name} asks to undo").format(name=self.seats[by].name))
+        if not voters:
+            self._undo_now()
+            return
+        timer = asyncio.get_running_loop().call_later(self.server.limits.undo_timeout, self._undo_done,
+                                                      False, "nobody answered in time")
+        self.undo_vote = UndoVote(by, voters, timer)
+        for c in list(self.clients):
+            c.send(UndoRequestMessage(by, self.seats[by].name, bool(set(c.seats) & voters)))
+
+    def _answer_undo(self, client: Client, accept: bool) -> None:
+        vote = self.undo_vote
+        if vote is None:
+            raise ProtocolError("no-undo", N_("no undo is being asked"))
+        mine = set(client.seats) & vote.voters
+        if not mine:
+            raise ProtocolError("no-undo", N_("this undo is not yours to answer"))
+        if not accept:
+            self._undo_done(False, N_("{names} declined"), names=self._names(sorted(mine)))
+            return
+        vote.accepted |= mine
+        if vote.accepted >= vote.voters:
+            self._undo_done(True, N_("everyone agreed"))
+
+    def _undo_done(self, accepted: bool, why: str, **params) -> None:
+        """Settle the undo asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
+        vote, self.undo_vote = self.undo_vote, None
+        if vote is None:
+            return
+        vote.timer.cancel()
+        said = _(why).format(**params)
+        self.log(_("undo accepted: {reason}").format(reason=said) if accepted
+                 else _("undo declined: {reason}").format(reason=said))
+        result = UndoResultMessage.of(accepted, why, **params)
+        for c in list(self.clients):
+            c.send(result)
+        if accepted:
+            self._undo_now()
+
+    def _undo_now(self) -> None:
+        self._stop_computer()
+        if self.session is not None:
+            self.session.undo()
+
+    # -- computers ---------------------------------------------------------------------------
+    def _computer_turn(self) -> None:
+        session = self.session
+        if session is None or self.closed or self.waiting_for or session.computer_level is None:
+            return
+        if self._computer is None or self._computer.done():
+            self._computer = asyncio.ensure_future(self._think(session))
+
+    async def _think(self, session: GameSession) -> None:
+        name = session.seat_to_move.name
+        try:
+            move = await computer_move(session, self.server.computer, self.server.computer_delay)
+        except Exception as problem:  # the computer could not move: say so, the room lives on
+            self.log(_("{name} could not move: {error}").format(name=name, error=explain(problem)))
+            if getattr(problem, "template", None) == STOPPED_TWICE:
+                message = ErrorMessage.of(
+                    "computer", N_("the computer could not move: its process stopped twice in a row"))
+            else:
+                message = ErrorMessage.of("computer", "the computer could not move: {error}",
+                                          error=str(problem))
+            for c in list(self.clients):
+                c.send(message)
+            return
+        self._computer = None
+        if move is not None and not self.closed and not self.waiting_for:
+            session.play_computer(move, session.version)
+
+    def _stop_computer(self) -> None:
+        if self._computer is not None:
+            self._computer.cancel()
+            self._computer = None
+
+    async def close(self, why: str, **params) -> None:
+        """End the room; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
+        if self.closed:
+            return
+        self.closed = True
+        self._stop_computer()
+        if self.undo_vote is not None:
+            self.undo_vote.timer.cancel()
+            self.undo_vote = None
+        clients, closed = list(self.clients), ClosedMessage.of(why, **params)
+        for c in clients:
+            c.send(closed)
+        await asyncio.gather(*(c.ws.close(1001, closed.reason[:100]) for c in clients),
+                             return_exceptions=True)
+
+
+_REFUSALS = ((WaitingError, "waiting"), (NotYourTurnError, "not-your-turn"),
+             (IllegalMoveError, "illegal-move"))
+"""The game's refusals of a move or an undo, most specific first, and their codes on the wire."""
+
+
+_TASKS: set[asyncio.Task] = set()
+
+
+def background(coroutine) -> None:
+    """Run ``coroutine`` on its own, keeping a reference until it ends."""
+    task = asyncio.ensure_future(coroutine)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
