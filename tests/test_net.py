@@ -19,6 +19,7 @@ from sos_tui.net.protocol import (
     MAX_FRAME,
     ErrorMessage,
     ProtocolError,
+    RematchResultMessage,
     StateMessage,
     UndoResultMessage,
     new_code,
@@ -349,7 +350,7 @@ async def test_undo_is_a_request_the_other_people_accept_or_decline():
             await bo.game.play(Move.parse("O b1"))
             await ana.until(lambda: any(isinstance(m, UndoResultMessage) and "move was played" in m.reason
                                         for m in ana.seen))
-            assert len(room.session.state.moves) == 2 and room.undo_vote is None
+            assert len(room.session.state.moves) == 2 and room.vote is None
 
 
 async def test_host_creates_a_room_on_a_long_lived_server():
@@ -429,3 +430,52 @@ async def test_a_late_state_of_the_biggest_board_reaches_the_client_whole():
         async with Player(url, None) as watcher:
             assert len(watcher.game.state.moves) == 600
             assert watcher.game.waiting_for == ("Ana", "Bo")
+
+
+async def test_a_rematch_is_offered_to_the_other_people_and_the_seats_swap_who_starts():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo, Player(url, "Cy") as cy:
+            await ana.until(lambda: ana.game.phase == "playing")
+            await ana.game.offer_rematch()  # not before the game is over
+            await ana.error("not-over")
+            await play_out([ana, bo])
+            first = room.session.game_id
+            await cy.game.offer_rematch()  # a spectator has no say
+            await cy.error("spectator")
+            await bo.game.offer_rematch()
+            await ana.until(lambda: ana.game.rematch_request is not None)
+            assert ana.game.rematch_request.name == "Bo" and ana.game.rematch_request.vote
+            await cy.until(lambda: cy.game.rematch_request is not None)
+            assert not cy.game.rematch_request.vote  # told, not asked
+            await ana.game.answer_rematch(False)  # declined: nothing changes
+            await bo.until(lambda: any(isinstance(m, RematchResultMessage) and not m.accepted for m in bo.seen))
+            assert room.session.game_id == first and room.phase == "over"
+            await ana.game.offer_rematch()  # asked again the other way, and accepted
+            await bo.until(lambda: bo.game.rematch_request is not None)
+            await bo.game.offer_rematch()  # offering too is agreeing
+            for p in (ana, bo, cy):
+                await p.until(lambda p=p: p.game.phase == "playing" and p.game.record.game_id != first)
+            assert [s.name for s in room.session.record.players] == ["Bo", "Ana"]  # Bo starts now
+            assert ana.game.my_seats == (1,) and bo.game.my_seats == (0,) and cy.game.my_seats == ()
+            assert ana.game.state.moves == () and bo.game.my_turn and not ana.game.my_turn
+            await bo.game.play(Move.parse("S a1"))
+            await ana.until(lambda: ana.game.state.moves == (Move.parse("S a1"),))
+
+
+async def test_a_player_who_leaves_on_purpose_is_told_as_a_quit_and_keeps_the_seat():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana:
+            bo = Player(url, "Bo")
+            await bo.__aenter__()
+            await ana.until(lambda: ana.game.phase == "playing")
+            await bo.game.leave()
+            await ana.until(lambda: any(isinstance(m, StateMessage) and m.change == "quit" for m in ana.seen))
+            assert ana.game.waiting_for == ("Bo",)
+            async with Player(url, "Bo", tokens=bo.game.tokens) as again:  # the same token: back in the seat
+                await again.until(lambda: again.game.my_seats == (1,))
+                await ana.until(lambda: ana.game.waiting_for == ())
+            await bo.close()

@@ -333,3 +333,75 @@ async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectat
         await di.leave()
     finally:
         await server.stop()
+
+
+async def test_a_network_game_ends_and_rematches_with_the_other_player_starting():
+    from sos_tui.app.screens.game_over import GameOverScreen
+
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    app = recording(SosApp(network=plan, computer_delay=0))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        screen = app.screen
+        bo = await Friend(screen.join_url, "Bo").join()
+        await until(pilot, lambda: screen.game.phase == "playing")
+        first = screen.game.record.game_id
+        while not screen.game.state.is_over:  # O's everywhere: nobody scores, turns alternate
+            state = screen.game.state
+            move = next(m for m in state.legal_moves() if m.letter == "O")
+            if state.to_move == 0:
+                screen.board.cursor = (move.row, move.col)
+                await pilot.press("o")
+            else:
+                await bo.game.play(move)
+            await until(pilot, lambda n=len(state.moves): len(screen.game.state.moves) == n + 1)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.click("#rematch")  # offered to Bo, who agrees
+        await until(pilot, lambda: bo.game.rematch_request is not None)
+        assert bo.game.rematch_request.name == "Ana" and bo.game.rematch_request.vote
+        await bo.game.answer_rematch(True)
+        await until(pilot, lambda: screen.game.record.game_id != first and screen.game.phase == "playing")
+        assert [p.name for p in screen.game.seats] == ["Bo", "Ana"] and screen.game.my_seats == (1,)
+        assert app.notices[-1].message == "Rematch: Bo starts." and app.screen is screen
+        assert "Bo's turn" in status(app)
+        await bo.game.play(Move.parse("S b2"))
+        await until(pilot, lambda: "Your turn" in status(app))
+        await pilot.press("ctrl+q")  # mid-game, the host is asked first
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        assert app.screen.text == "Leave and end this network game for everyone?"
+        await pilot.click("#no")  # stay
+        await until(pilot, lambda: app.screen is screen)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.click("#yes")
+        await until(pilot, lambda: not app.is_running)
+    await asyncio.wait_for(bo.task, 5)  # Bo is told at once, and why
+    assert bo.game.ended and bo.game.closed_reason == "Ana ended the game"
+
+
+async def test_a_joiner_is_asked_before_leaving_and_told_when_the_other_player_quits():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = await Friend(server.url(room), "Ana").join()
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+                        and app.screen.game.phase == "playing")
+            screen = app.screen
+            await pilot.press("ctrl+l")
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            assert "Your seat stays open" in app.screen.text
+            await pilot.click("#no")  # stay
+            await until(pilot, lambda: app.screen is screen)
+            await ana.game.leave()  # on purpose: Bo is told, and may wait or leave
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            assert app.screen.text == ("Ana left the game. Their seat stays open: wait for them to come "
+                                       "back, or leave.")
+            await pilot.click("#no")  # wait
+            await until(pilot, lambda: app.screen is screen and "Waiting for Ana to reconnect" in status(app))
+            assert app.is_running
+        await ana.leave()
+    finally:
+        await server.stop()

@@ -205,13 +205,14 @@ class SosApp(App):
         if not isinstance(self.screen, JoinDialog):
             self.push_screen(JoinDialog(), self.play_network)
 
-    def leave_network(self) -> None:
-        """Close the network game; started from the command line, that ends the app."""
-        if self.network is not None:
+    def leave_network(self, new_game: bool = False) -> None:
+        """Close the network game; started from the command line, that ends the app unless the
+        player asked for a new game (``new_game``: the setup screen)."""
+        if self.network is not None and not new_game:
             self.exit()
             return
         self._back_to_game()
-        if self.session is None:
+        if new_game or self.session is None:
             self.action_new_game()
 
     def action_help(self) -> None:
@@ -259,6 +260,14 @@ class SosApp(App):
             self.call_from_thread(self.notify, message, title=_("Saved"), timeout=4, markup=False)
 
     async def action_quit(self) -> None:
+        """Quit; from a network game where this player holds a seat, after asking (the others are
+        told, and a host's quitting ends the game for everyone)."""
+        from .screens.net_game import NetGameScreen
+
+        network = next((s for s in self.screen_stack if isinstance(s, NetGameScreen)), None)
+        if network is not None and network.leaving_asks:
+            network.ask_to_leave(then=self.exit)
+            return
         self.exit()
 
     def on_unmount(self) -> None:

@@ -32,6 +32,7 @@ from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
     Address,
+    ByeMessage,
     ClosedMessage,
     CreatedMessage,
     CreateMessage,
@@ -39,6 +40,10 @@ from .protocol import (
     HelloMessage,
     Message,
     MoveMessage,
+    RematchAnswerMessage,
+    RematchMessage,
+    RematchRequestMessage,
+    RematchResultMessage,
     SeatView,
     ServerMessage,
     StateMessage,
@@ -251,8 +256,10 @@ class RemoteGame:
         self.waiting_for: tuple[str, ...] = ()
         self.spectators = 0
         self.undo_request: UndoRequestMessage | None = None
+        self.rematch_request: RematchRequestMessage | None = None
         self.last_error: ErrorMessage | None = None
         self.closed_reason: str | None = None
+        self.ended = False  # the server closed the game for good (the host ended it, it stopped)
 
     # -- the read API ----------------------------------------------------------------------
     @property
@@ -320,6 +327,12 @@ class RemoteGame:
         match message:
             case StateMessage():
                 self._state(message)
+            case WelcomeMessage():  # a rematch: this connection's seats in the new game
+                self._welcome(message)
+            case RematchRequestMessage():  # before undo-request, its base
+                self.rematch_request = message
+            case RematchResultMessage():
+                self.rematch_request = None
             case UndoRequestMessage():
                 self.undo_request = message
             case UndoResultMessage():
@@ -328,6 +341,7 @@ class RemoteGame:
                 self.last_error = message
             case ClosedMessage():
                 self.closed_reason = message.text
+                self.ended = message.template != "the server stopped"  # a stopped server may come back
 
     def _state(self, message: StateMessage) -> None:
         if message.game is not None:
@@ -399,6 +413,21 @@ class RemoteGame:
     async def answer_undo(self, accept: bool) -> None:
         self.undo_request = None
         await self._send(UndoAnswerMessage(accept))
+
+    async def offer_rematch(self) -> None:
+        """Once the game is over: offer a rematch, or agree to the one offered."""
+        self.rematch_request = None
+        await self._send(RematchMessage())
+
+    async def answer_rematch(self, accept: bool) -> None:
+        self.rematch_request = None
+        await self._send(RematchAnswerMessage(accept))
+
+    async def leave(self) -> None:
+        """Leave on purpose (the others are told so; the seat stays this player's), and close."""
+        with contextlib.suppress(NetError):
+            await self._send(ByeMessage())
+        await self.close()
 
     async def close(self) -> None:
         ws, self.ws = self.ws, None

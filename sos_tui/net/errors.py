@@ -75,8 +75,13 @@ SERVER_MESSAGES = (
     N_("this undo is not yours to answer"),
     N_("{names} declined"), N_("everyone agreed"), N_("a move was played"), N_("nobody answered in time"),
     N_("{names} left"),
+    # a rematch by agreement
+    N_("spectators cannot offer a rematch"), N_("a rematch is for a game that is over"),
+    N_("a rematch is already being asked"), N_("no rematch is being asked"),
+    N_("this question is not yours to answer"),
     # the reasons of closed
     N_("the game is over"), N_("the server stopped"), N_("closed after {minutes} minutes without a move"),
+    N_("{name} ended the game"),
     # the engine's refusals of a move or a name, passed on with their template
     "{text!r} is not a move: expected a letter and a cell, like 'S b3'",
     "{text!r} is not a move: the letter must be S or O",

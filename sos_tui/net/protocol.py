@@ -308,6 +308,31 @@ class UndoAnswerMessage(Message):
 
 
 @dataclass(frozen=True)
+class RematchMessage(Message):
+    """Once the game is over: offer a rematch (or agree to the one offered)."""
+
+    type = "rematch"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class RematchAnswerMessage(UndoAnswerMessage):
+    type = "rematch-answer"
+
+
+@dataclass(frozen=True)
+class ByeMessage(Message):
+    """A seated person leaves on purpose (the seat stays theirs): the others are told so."""
+
+    type = "bye"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
 class PingMessage(Message):
     type = "ping"
     id: int | None = None
@@ -394,7 +419,7 @@ class StateMessage(Message):
     mode: Mode
     version: int
     to_move: int | None
-    change: str  # start | move | undo | join | leave
+    change: str  # start | move | undo | join | leave | quit (left on purpose) | rematch
     move: Move | None
     seats: tuple[SeatView, ...]
     waiting_for: tuple[str, ...]
@@ -497,6 +522,18 @@ class UndoResultMessage(Said):
 
 
 @dataclass(frozen=True)
+class RematchRequestMessage(UndoRequestMessage):
+    """Seat ``by`` (``name``) offers a rematch; ``vote``: this connection is asked to answer."""
+
+    type = "rematch-request"
+
+
+@dataclass(frozen=True)
+class RematchResultMessage(UndoResultMessage):
+    type = "rematch-result"
+
+
+@dataclass(frozen=True)
 class PongMessage(Message):
     type = "pong"
     id: int | None = None
@@ -561,9 +598,10 @@ class ClosedMessage(Said):
         return cls(_str(data.get("reason"), ""), *cls._read(data))
 
 
-ClientMessage = HelloMessage | CreateMessage | MoveMessage | UndoMessage | UndoAnswerMessage | PingMessage
+ClientMessage = (HelloMessage | CreateMessage | MoveMessage | UndoMessage | UndoAnswerMessage | RematchMessage
+                 | RematchAnswerMessage | ByeMessage | PingMessage)
 ServerMessage = (WelcomeMessage | CreatedMessage | StateMessage | UndoRequestMessage | UndoResultMessage
-                 | PongMessage | ErrorMessage | ClosedMessage)
+                 | RematchRequestMessage | RematchResultMessage | PongMessage | ErrorMessage | ClosedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
 _FIRST = (HelloMessage.type, CreateMessage.type)
@@ -596,10 +634,45 @@ def parse_server(frame) -> ServerMessage:
 
 
 __all__ = [
-    "DEFAULT_PORT", "MAX_FRAME", "MAX_SERVER_FRAME", "PROTOCOL", "SERVER_MESSAGES", "Address",
-    "ClientMessage", "ClosedMessage", "CreateMessage", "CreatedMessage", "ErrorMessage", "HelloMessage",
-    "Message", "MoveMessage", "PingMessage", "PongMessage", "ProtocolError", "SeatView", "ServerMessage",
-    "StateMessage", "UndoAnswerMessage", "UndoMessage", "UndoRequestMessage", "UndoResultMessage",
-    "WaitingError", "WelcomeMessage", "check_ready", "decode", "encode", "new_code", "new_token",
-    "normal_code", "parse_client", "parse_server", "parse_url", "said",
+    "DEFAULT_PORT",
+    "MAX_FRAME",
+    "MAX_SERVER_FRAME",
+    "PROTOCOL",
+    "SERVER_MESSAGES",
+    "Address",
+    "ByeMessage",
+    "ClientMessage",
+    "ClosedMessage",
+    "CreateMessage",
+    "CreatedMessage",
+    "ErrorMessage",
+    "HelloMessage",
+    "Message",
+    "MoveMessage",
+    "PingMessage",
+    "PongMessage",
+    "ProtocolError",
+    "RematchAnswerMessage",
+    "RematchMessage",
+    "RematchRequestMessage",
+    "RematchResultMessage",
+    "SeatView",
+    "ServerMessage",
+    "StateMessage",
+    "UndoAnswerMessage",
+    "UndoMessage",
+    "UndoRequestMessage",
+    "UndoResultMessage",
+    "WaitingError",
+    "WelcomeMessage",
+    "check_ready",
+    "decode",
+    "encode",
+    "new_code",
+    "new_token",
+    "normal_code",
+    "parse_client",
+    "parse_server",
+    "parse_url",
+    "said",
 ]  # fmt: skip

@@ -20,6 +20,7 @@ from sos_tui.session.computer import STOPPED_TWICE
 
 from .errors import ProtocolError
 from .protocol import (
+    ByeMessage,
     ClientMessage,
     ClosedMessage,
     ErrorMessage,
@@ -27,6 +28,10 @@ from .protocol import (
     MoveMessage,
     PingMessage,
     PongMessage,
+    RematchAnswerMessage,
+    RematchMessage,
+    RematchRequestMessage,
+    RematchResultMessage,
     SeatView,
     StateMessage,
     UndoAnswerMessage,
@@ -67,14 +72,25 @@ class Seat:
 
 
 @dataclass(eq=False)
-class UndoVote:
-    """An undo asked by seat ``by``: the seats asked to answer (``voters``), those that accepted,
-    and the timer that declines it when nobody answers in time."""
+class Vote:
+    """An undo (during a game) or a rematch (after it) asked by seat ``by``: the seats asked to
+    answer (``voters``), those that accepted, and the timer that declines it when nobody answers
+    in time. ``what`` is ``"undo"`` or ``"rematch"``."""
 
+    what: str
     by: int
     voters: set[int]
     timer: asyncio.TimerHandle
     accepted: set[int] = field(default_factory=set)
+
+
+_VOTE_MESSAGES = {"undo": (UndoRequestMessage, UndoResultMessage),
+                  "rematch": (RematchRequestMessage, RematchResultMessage)}
+_VOTE_LOG = {
+    "undo": (N_("{name} asks to undo"), N_("undo accepted: {reason}"), N_("undo declined: {reason}")),
+    "rematch": (N_("{name} offers a rematch"), N_("rematch accepted: {reason}"),
+                N_("rematch declined: {reason}")),
+}
 
 
 class Room:
@@ -100,7 +116,7 @@ class Room:
         self.closed = False
         self.active = time.monotonic()
         self.finished_at: float | None = None
-        self.undo_vote: UndoVote | None = None
+        self.vote: Vote | None = None  # an undo or a rematch being asked
         self._computer: asyncio.Task | None = None
 
     # -- what it is ---------------------------------------------------------------------------
@@ -179,20 +195,20 @@ class Room:
         self._detach(client)
         if client.seats:
             self.log(_("{names} left").format(names=self._names(client.seats)))
-        self.send_state("leave")
+        self.send_state("quit" if client.bye else "leave")
 
     def _detach(self, client: Client) -> None:
         self.clients.discard(client)
         for i in client.seats:
             if self.seats[i].client is client:
                 self.seats[i].client = None
-        if self.undo_vote is not None and set(client.seats) & (self.undo_vote.voters | {self.undo_vote.by}):
-            self._undo_done(False, N_("{names} left"), names=self._names(client.seats))
+        if self.vote is not None and set(client.seats) & (self.vote.voters | {self.vote.by}):
+            self._vote_done(False, N_("{names} left"), names=self._names(client.seats))
         client.room = None
         if client.seats:
             self._stop_computer()  # the game waits for the seat
 
-    def _start(self) -> None:
+    def _start(self, change: str = "start") -> None:
         record = GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats))
         seats = tuple(PlayerInfo(s.name, SeatKind.REMOTE) if s.person else s.info() for s in self.seats)
         self.session = GameSession(record, seats=seats)
@@ -200,7 +216,15 @@ class Room:
         for listener in self.server.listeners:
             self.session.subscribe(listener)
         self.log(_("the game starts: {names}").format(names=", ".join(s.name for s in self.seats)))
-        self.session.announce_start()
+        if change == "start":
+            self.session.announce_start()
+        else:  # a rematch: every seated connection learns its seats in the new game, then the game
+            for client in list(self.clients):
+                if client.seats:
+                    client.send(WelcomeMessage(self.code, client.seats, self.seats[client.seats[0]].token))
+            self.finished.clear()
+            self.finished_at = None
+            self.send_state(change)
 
     # -- the game ----------------------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
@@ -244,8 +268,14 @@ class Room:
                     self._move(client, message)
                 case UndoMessage():
                     self._ask_undo(client)
+                case RematchMessage():
+                    self._ask_rematch(client)
+                case RematchAnswerMessage(accept=accept):  # before undo-answer, its base
+                    self._answer(client, "rematch", accept)
                 case UndoAnswerMessage(accept=accept):
-                    self._answer_undo(client, accept)
+                    self._answer(client, "undo", accept)
+                case ByeMessage():
+                    client.bye = True  # leaving on purpose: the others are told so when it goes
                 case PingMessage(id=number):
                     client.send(PongMessage(number))
         except IllegalMoveError as problem:  # the session's, the engine's, check_ready's
@@ -264,61 +294,96 @@ class Room:
         if message.version is not None and message.version != session.version:
             raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
         session.play(message.move, by=client.seats)
-        if self.undo_vote is not None:
-            self._undo_done(False, N_("a move was played"))
+        if self.vote is not None:
+            self._vote_done(False, N_("a move was played"))
 
-    # -- undo by agreement -------------------------------------------------------------------
+    # -- undo and rematch by agreement --------------------------------------------------------
     def _ask_undo(self, client: Client) -> None:
         session = self._playing_seat(client, N_("spectators cannot ask to undo"))
-        if self.undo_vote is not None:
-            raise ProtocolError("undo-pending", N_("an undo is already being asked"))
         if not session.can_undo:
             raise ProtocolError("cannot-undo", N_("there is nothing to undo"))
+        self._ask(client, "undo")
+
+    def _ask_rematch(self, client: Client) -> None:
+        """A rematch offered (or, with one offered by another seat, agreed to)."""
+        if not client.seats:
+            raise ProtocolError("spectator", N_("spectators cannot offer a rematch"))
+        if self.phase != "over":
+            raise ProtocolError("not-over", N_("a rematch is for a game that is over"))
+        vote = self.vote
+        if vote is not None and vote.what == "rematch" and set(client.seats) & vote.voters:
+            self._answer(client, "rematch", True)
+            return
+        self._ask(client, "rematch")
+
+    def _ask(self, client: Client, what: str) -> None:
+        """Seat ``client.seats[0]`` asks the other people at the table; with none, it happens."""
+        if self.vote is not None:
+            asking = self.vote.what == "undo"
+            raise ProtocolError("undo-pending", N_("an undo is already being asked") if asking
+                                else N_("a rematch is already being asked"))
         by = client.seats[0]
         voters = {i for i, s in enumerate(self.seats) if s.person and s.token != self.seats[by].token}
-        self.log(_("{name} asks to undo").format(name=self.seats[by].name))
+        asked, _accepted, _declined = _VOTE_LOG[what]
+        self.log(_(asked).format(name=self.seats[by].name))
         if not voters:
-            self._undo_now()
+            self._agreed(what)
             return
-        timer = asyncio.get_running_loop().call_later(self.server.limits.undo_timeout, self._undo_done,
+        timer = asyncio.get_running_loop().call_later(self.server.limits.undo_timeout, self._vote_done,
                                                       False, "nobody answered in time")
-        self.undo_vote = UndoVote(by, voters, timer)
+        self.vote = Vote(what, by, voters, timer)
+        request = _VOTE_MESSAGES[what][0]
         for c in list(self.clients):
-            c.send(UndoRequestMessage(by, self.seats[by].name, bool(set(c.seats) & voters)))
+            c.send(request(by, self.seats[by].name, bool(set(c.seats) & voters)))
 
-    def _answer_undo(self, client: Client, accept: bool) -> None:
-        vote = self.undo_vote
-        if vote is None:
-            raise ProtocolError("no-undo", N_("no undo is being asked"))
+    def _answer(self, client: Client, what: str, accept: bool) -> None:
+        vote = self.vote
+        if vote is None or vote.what != what:
+            raise ProtocolError("no-undo", N_("no undo is being asked") if what == "undo"
+                                else N_("no rematch is being asked"))
         mine = set(client.seats) & vote.voters
         if not mine:
-            raise ProtocolError("no-undo", N_("this undo is not yours to answer"))
+            raise ProtocolError("no-undo", N_("this question is not yours to answer"))
         if not accept:
-            self._undo_done(False, N_("{names} declined"), names=self._names(sorted(mine)))
+            self._vote_done(False, N_("{names} declined"), names=self._names(sorted(mine)))
             return
         vote.accepted |= mine
         if vote.accepted >= vote.voters:
-            self._undo_done(True, N_("everyone agreed"))
+            self._vote_done(True, N_("everyone agreed"))
 
-    def _undo_done(self, accepted: bool, why: str, **params) -> None:
-        """Settle the undo asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
-        vote, self.undo_vote = self.undo_vote, None
+    def _vote_done(self, accepted: bool, why: str, **params) -> None:
+        """Settle the question asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
+        vote, self.vote = self.vote, None
         if vote is None:
             return
         vote.timer.cancel()
-        said = _(why).format(**params)
-        self.log(_("undo accepted: {reason}").format(reason=said) if accepted
-                 else _("undo declined: {reason}").format(reason=said))
-        result = UndoResultMessage.of(accepted, why, **params)
+        _asked, yes, no = _VOTE_LOG[vote.what]
+        self.log(_(yes if accepted else no).format(reason=_(why).format(**params)))
+        result = _VOTE_MESSAGES[vote.what][1].of(accepted, why, **params)
         for c in list(self.clients):
             c.send(result)
         if accepted:
-            self._undo_now()
+            self._agreed(vote.what)
 
-    def _undo_now(self) -> None:
+    def _agreed(self, what: str) -> None:
         self._stop_computer()
-        if self.session is not None:
+        if what == "rematch":
+            self._rematch()
+        elif self.session is not None:
             self.session.undo()
+
+    def _rematch(self) -> None:
+        """The same table again, whoever started moving last (every seat one place earlier, as at
+        home); each person keeps their seat's token."""
+        self.seats = self.seats[1:] + self.seats[:1]
+        self.tokens = {}
+        for i, seat in enumerate(self.seats):
+            if seat.token is not None:
+                self.tokens[seat.token] = (*self.tokens.get(seat.token, ()), i)
+        for client in self.clients:
+            if client.seats:
+                client.seats = tuple(i for i, seat in enumerate(self.seats) if seat.client is client)
+        self._start("rematch")
 
     # -- computers ---------------------------------------------------------------------------
     def _computer_turn(self) -> None:
@@ -358,9 +423,9 @@ class Room:
             return
         self.closed = True
         self._stop_computer()
-        if self.undo_vote is not None:
-            self.undo_vote.timer.cancel()
-            self.undo_vote = None
+        if self.vote is not None:
+            self.vote.timer.cancel()
+            self.vote = None
         clients, closed = list(self.clients), ClosedMessage.of(why, **params)
         for c in clients:
             c.send(closed)

@@ -30,6 +30,10 @@ class SeatSpec:
     name: str | None = None
     level: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.kind in SeatKind.__members__.values() and not isinstance(self.kind, SeatKind):
+            object.__setattr__(self, "kind", SeatKind(self.kind))  # "human" given as text
+
     def to_dict(self) -> dict:
         return {"kind": str(self.kind), "name": self.name, "level": self.level}
 

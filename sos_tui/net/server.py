@@ -88,6 +88,7 @@ class Client:
     allowance: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
     strikes: int = 0
+    bye: bool = False  # said it leaves on purpose
 
     def send(self, message: Message | str) -> None:
         """Queue ``message`` without waiting; a client that reads nothing is closed."""
@@ -158,12 +159,14 @@ class Server:
         self._reaper = asyncio.ensure_future(self._reap())
         return self.port
 
-    async def stop(self) -> None:
+    async def stop(self, why: str = N_("the server stopped"), /, **params) -> None:
+        """Close every room, telling everyone ``why`` (a template of SERVER_MESSAGES, with
+        ``params``), and stop listening."""
         if self._reaper is not None:
             self._reaper.cancel()
             self._reaper = None
         for room in list(self.rooms.values()):
-            await room.close(N_("the server stopped"))
+            await room.close(why, **params)
         self.rooms.clear()
         if self._ws is not None:
             self._ws.close()

@@ -25,6 +25,8 @@ from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
 from sos_tui.net.protocol import (
     ErrorMessage,
+    RematchRequestMessage,
+    RematchResultMessage,
     ServerMessage,
     StateMessage,
     UndoRequestMessage,
@@ -187,6 +189,8 @@ class NetGameScreen(GameScreen):
         self.lost: NetError | None = None
         self._recorded: str | None = None  # the game id already put in this player's history
         self._undo_dialog: Choice | None = None
+        self._rematch_dialog: Choice | None = None
+        self._waiting: tuple[str, ...] = ()  # who the game waited for at the last state
 
     def compose(self) -> ComposeResult:
         yield Static(_("Connecting…"), id="net-status", markup=False)
@@ -253,6 +257,11 @@ class NetGameScreen(GameScreen):
             # `sos-tui join/host` could not start its game: back to the shell with the reason
             self.app.exit(explain(problem), return_code=2)
             return
+        if self.game is not None and self.game.ended:  # closed for good: nothing to reconnect to
+            self.app.push_screen(
+                Choice(lambda: _("The game has ended: {problem}.").format(problem=explain(problem)),
+                       lambda: _("Leave"), lambda: _("Stay")), self._leave_if)
+            return
         if self.game is None or (not self.game.my_seats and not problem.retry):
             self.app.push_screen(
                 Choice(lambda: _("Could not start the network game: {problem}").format(
@@ -289,6 +298,17 @@ class NetGameScreen(GameScreen):
                 self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
                 if message and message.change == "move" and game.state is not None and game.state.is_over:
                     self._finished()
+                if message is not None:
+                    self._told(message)
+                self._waiting = game.waiting_for
+            case RematchRequestMessage(name=name, vote=vote):  # before undo-request, its base
+                self._rematch_asked(printable(name)[:40], vote)
+            case RematchResultMessage():
+                self._settled(self._rematch_dialog)
+                self._rematch_dialog = None
+                if not message.accepted:
+                    self.notify(_("No rematch: {reason}.").format(reason=shorten(message.text, 80)),
+                                timeout=4, markup=False)
             case ErrorMessage():
                 self.notify(message.text, title=_("Refused"), severity="warning", timeout=4, markup=False)
             case UndoRequestMessage(name=name, vote=vote):
@@ -302,13 +322,59 @@ class NetGameScreen(GameScreen):
                     self.notify(_("{name} asks to undo; waiting for the others to answer.").format(name=name),
                                 timeout=4, markup=False)
             case UndoResultMessage():
-                dialog, self._undo_dialog = self._undo_dialog, None
-                if dialog is not None and dialog.is_current:
-                    dialog.dismiss(None)  # settled without this player's answer (a move, a timeout)
+                self._settled(self._undo_dialog)
+                self._undo_dialog = None
                 reason = shorten(message.text, 80)
                 text = _("Undo accepted: {reason}.") if message.accepted else _("Undo declined: {reason}.")
                 self.notify(text.format(reason=reason), timeout=4, markup=False)
         self._status()
+
+    @staticmethod
+    def _settled(dialog: Choice | None) -> None:
+        """A question settled without this player's answer (a move, a timeout, another's no)."""
+        if dialog is not None and dialog.is_current:
+            dialog.dismiss(None)
+
+    def _told(self, message: StateMessage) -> None:
+        """Say what just happened at the table: a rematch begun, a player gone (on purpose or
+        not), and what this player can do about it."""
+        game = self.game
+        gone = [printable(name)[:40] for name in game.waiting_for if name not in self._waiting]
+        if message.change == "rematch":
+            if isinstance(self.app.screen, GameOverScreen):
+                self.app.screen.dismiss(None)  # the last game's result gives way to the new game
+            first = game.seats[0].name if game.seats else ""
+            self.notify(_("Rematch: {name} starts.").format(name=printable(first)[:40]), timeout=4,
+                        markup=False)
+        elif gone and game.state is not None and not game.state.is_over:
+            names = names_list(gone)
+            if message.change == "quit":
+                self.app.push_screen(Choice(
+                    lambda: _("{names} left the game. Their seat stays open: wait for them to come back, "
+                              "or leave.").format(names=names), lambda: _("Leave"), lambda: _("Wait")),
+                    lambda leave: self.app.call_later(self.app.leave_network) if leave else None)
+            else:
+                self.notify(_("{names} lost the connection: the game waits for them (ctrl+l leaves).")
+                            .format(names=names), severity="warning", timeout=6, markup=False)
+
+    def _rematch_asked(self, name: str, vote: bool) -> None:
+        game = self.game
+        second = game.seats[1].name if len(game.seats) > 1 else ""  # who starts the rematch
+        if not vote:
+            self.notify(_("{name} offers a rematch; waiting for the others to answer.").format(name=name),
+                        timeout=4, markup=False)
+            return
+        self._rematch_dialog = Choice(
+            lambda: _("{name} offers a rematch ({first} starts). Play again?").format(
+                name=name, first=printable(second)[:40]),
+            lambda: _("Play again"), lambda: _("No, thanks"))
+        self.app.push_screen(self._rematch_dialog, self._answer_rematch)
+
+    def _answer_rematch(self, accept: bool | None) -> None:
+        self._rematch_dialog = None
+        if accept is not None and self.game is not None and self.game.connected \
+                and self.game.rematch_request is not None:
+            self._send(self.game.answer_rematch(accept))
 
     def _finished(self) -> None:
         game = self.game
@@ -325,12 +391,16 @@ class NetGameScreen(GameScreen):
         self.app.push_screen(GameOverScreen(state, self.game.seats), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
-        if choice == "rematch":
-            self.notify(_("For a rematch, host a new game (sos-tui host)."), timeout=4)
+        game = self.game
+        if choice == "rematch" and game is not None and game.connected and game.my_seats:
+            self.notify(_("Rematch offered: waiting for the others to agree…"), timeout=4)
+            self._send(game.offer_rematch())
         elif choice == "new":
-            self.action_leave()
+            self.app.call_later(self.app.leave_network, True)
         elif choice == "quit":
             self.app.call_later(self.app.action_quit)
+        elif choice == "review" and game is not None and game.record is not None:
+            self.app.replay(game.record, review=True)
 
     def _status(self) -> None:
         status = self.query_one("#net-status", Static)
@@ -434,16 +504,49 @@ class NetGameScreen(GameScreen):
         else:
             self.connect()
 
+    @property
+    def leaving_asks(self) -> bool:
+        """Leaving now would leave others waiting: this player holds a seat in a game under way."""
+        game = self.game
+        return (game is not None and game.connected and bool(game.my_seats) and game.state is not None
+                and game.phase == "playing")
+
+    def ask_to_leave(self, then: Callable[[], object]) -> None:
+        """Ask before leaving a game under way; ``then`` leaves (the app quits, or the screen closes).
+        A host's leaving ends the game for everyone; a joiner's seat stays open for them."""
+        if self.server is not None:
+            question = _("Leave and end this network game for everyone?")
+            yes = _("End the game")
+        else:
+            question = _("Leave this network game? Your seat stays open: the others can wait for you, "
+                         "and the same join command brings you back.")
+            yes = _("Leave")
+        self.app.push_screen(Choice(question, yes, _("Stay")),
+                             lambda leave: self._leaving(then) if leave else None)
+
+    @work(group="leave")
+    async def _leaving(self, then: Callable[[], object]) -> None:
+        """Tell the others on the way out: a joiner says goodbye, a host ends the game."""
+        if self.server is not None:
+            server, self.server = self.server, None
+            await server.stop(N_("{name} ended the game"), name=_host_name(self.plan) or _("the host"))
+        elif self.game is not None:
+            await self.game.leave()
+        then()
+
     def action_leave(self) -> None:
+        if self.leaving_asks:
+            self.ask_to_leave(then=lambda: self.app.call_later(self.app.leave_network))
+            return
         self.app.call_later(self.app.leave_network)
 
     async def on_unmount(self) -> None:
         self.workers.cancel_group(self, "net")
         if self.game is not None:
             await self.game.close()
-        if self.server is not None:
+        if self.server is not None:  # the app quit: the game ends with it
             server, self.server = self.server, None
-            await server.stop()
+            await server.stop(N_("{name} ended the game"), name=_host_name(self.plan) or _("the host"))
 
 
 def _host_name(plan: HostPlan) -> str | None:
