@@ -450,7 +450,8 @@ async def test_a_rematch_is_offered_to_the_other_people_and_the_seats_swap_who_s
             await cy.until(lambda: cy.game.rematch_request is not None)
             assert not cy.game.rematch_request.vote  # told, not asked
             await ana.game.answer_rematch(False)  # declined: nothing changes
-            await bo.until(lambda: any(isinstance(m, RematchResultMessage) and not m.accepted for m in bo.seen))
+            await bo.until(lambda: any(isinstance(m, RematchResultMessage) and not m.accepted
+                                       for m in bo.seen))
             assert room.session.game_id == first and room.phase == "over"
             await ana.game.offer_rematch()  # asked again the other way, and accepted
             await bo.until(lambda: bo.game.rematch_request is not None)

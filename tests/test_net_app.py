@@ -354,7 +354,8 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
                 await pilot.press("o")
             else:
                 await bo.game.play(move)
-            await until(pilot, lambda n=len(state.moves): len(screen.game.state.moves) == n + 1)
+            played = len(state.moves) + 1
+            await until(pilot, lambda played=played: len(screen.game.state.moves) == played)
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.click("#rematch")  # offered to Bo, who agrees
         await until(pilot, lambda: bo.game.rematch_request is not None)
