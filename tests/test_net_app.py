@@ -406,3 +406,25 @@ async def test_a_joiner_is_asked_before_leaving_and_told_when_the_other_player_q
         await ana.leave()
     finally:
         await server.stop()
+
+
+async def test_whoever_asks_for_a_rematch_or_an_undo_is_told_once_and_an_ended_game_says_so():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+    ana = await Friend(server.url(room), "Ana").join()
+    app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+                    and app.screen.game.phase == "playing")
+        await ana.game.play(Move.parse("S a1"))
+        await until(pilot, lambda: "Your turn" in status(app))
+        await pilot.press("u")  # Bo asks; Ana is asked, Bo is told once
+        await until(pilot, lambda: ana.game.undo_request is not None)
+        await pilot.pause()
+        assert [n.message for n in app.notices] == ["Asking the others to agree to an undo…"]
+        await server.stop("{name} ended the game", name="Ana")
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        assert app.screen.text == "The game has ended: Ana ended the game."
+        assert "The game has ended: Ana ended the game. ctrl+l leaves." in status(app)
+    await ana.leave()

@@ -301,8 +301,12 @@ class NetGameScreen(GameScreen):
                 if message is not None:
                     self._told(message)
                 self._waiting = game.waiting_for
+            case RematchRequestMessage(by=by) if by in game.my_seats:
+                pass  # this player's own offer: already said when it was made
             case RematchRequestMessage(name=name, vote=vote):  # before undo-request, its base
                 self._rematch_asked(printable(name)[:40], vote)
+            case UndoRequestMessage(by=by) if by in game.my_seats:
+                pass  # this player's own request: already said when it was made
             case RematchResultMessage():
                 self._settled(self._rematch_dialog)
                 self._rematch_dialog = None
@@ -409,7 +413,9 @@ class NetGameScreen(GameScreen):
             # Translators: NAME is what a friend types after --name: keep it in capitals.
             lines.append(_("Friends join with:  {command}").format(
                 command=f"sos-tui join {self.join_url} --name " + _("NAME")))
-        if self.lost is not None:
+        if self.lost is not None and game is not None and game.ended:
+            lines.append(_("The game has ended: {problem}. ctrl+l leaves.").format(problem=explain(self.lost)))
+        elif self.lost is not None:
             lines.append(_("Connection lost: {problem}. ctrl+r reconnects, ctrl+l leaves.").format(
                 problem=explain(self.lost)))
         elif game is None:
