@@ -99,7 +99,8 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     changed["footer-background"] = footer.hex
     changed["footer-line"] = legible(footer.blend(colours["foreground"], 0.2), [footer], DECORATION).hex
     changed.update((name, legible(colour, [footer]).hex) for name, colour in zip(FOOTER, keys, strict=True))
-    frames = [background, surface, panel]
+    tinted = surface + Color.parse(changed["foreground"]).with_alpha(0.05)  # a focused table, input
+    frames = [background, surface, panel, tinted]
     changed["frame"] = legible(over("background", "secondary", 0.5), frames, DECORATION).hex
     changed["frame-focus"] = legible(colours["primary"], frames, DECORATION).hex
     changed["frame-dialog"] = legible(colours["accent"], frames, DECORATION).hex
