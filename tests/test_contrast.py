@@ -125,10 +125,6 @@ async def test_the_game_screen_is_legible_in_every_theme():
     assert not found, "\n".join(found)
 
 
-# Still failing, in some themes: the replay's review chart and a border title.
-NOT_YET = pytest.mark.xfail(strict=True, reason="Textual's widgets, and a few of ours, are not legible yet")
-
-
 # A 4x4 game both players score in, drawn 2-2 by its last move (from tests/test_app_storage_screens.py).
 DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
             "O d4", "S c2", "S a2", "S c3"]
@@ -173,7 +169,6 @@ async def test_the_history_is_legible_in_every_theme(filled):
     assert not found, "\n".join(found)
 
 
-@NOT_YET
 async def test_the_replay_and_its_review_are_legible_in_every_theme():
     record = game(DRAW_4X4, size=4)
     app = SosApp(game(), computer_delay=0)

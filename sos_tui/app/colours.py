@@ -65,7 +65,9 @@ def legible(colour: Color, backgrounds: Iterable[Color], ratio: float = TEXT) ->
 def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, str]:
     """The colour variables of a theme (Textual's and the game's ``player-N``) to change so that
     what is drawn with them can be read, and the game's own ``frame`` and ``frame-focus`` (the
-    colours of panel and board borders), ``frame-dialog`` and ``footer-line`` (the footer's separator).
+    colours of panel and board borders), ``frame-dialog``, ``footer-line`` (the footer's separator),
+    the bars of the review (``bar-progress``, ``bar-complete``, ``chart-min``, ``chart-max``), and
+    those of Textual's widgets (``widgets``).
 
     An ANSI theme's colours are the terminal's, which may differ from ``terminal`` (Textual's
     idea of them): a text colour that is illegible there becomes the terminal's own foreground."""
@@ -104,6 +106,10 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     changed["frame"] = legible(over("background", "secondary", 0.5), frames, DECORATION).hex
     changed["frame-focus"] = legible(colours["primary"], frames, DECORATION).hex
     changed["frame-dialog"] = legible(colours["accent"], frames, DECORATION).hex
+    # Bars (the review's progress, its chart: Sparkline shades from its min to its max colour).
+    changed["bar-progress"] = changed["chart-max"] = legible(colours["primary"], frames, DECORATION).hex
+    changed["chart-min"] = legible(over("background", "primary", 0.3), frames, DECORATION).hex
+    changed["bar-complete"] = legible(Color.parse(variables["success"]), frames, DECORATION).hex
     changed.update(widgets(variables, {**colours, "foreground": Color.parse(changed["foreground"])}))
     return changed
 
@@ -231,7 +237,10 @@ def ansi_widgets(variables: dict[str, str], terminal: TerminalTheme) -> dict[str
 
     edges = (variables["border-blurred"], "ansi_bright_black")
     edge = next((name for name in edges if shows(name)), "ansi_default")
-    changed = {"border-blurred": edge, "placeholder": "ansi_default"}
+    bar = variables["primary"] if shows(variables["primary"]) else "ansi_default"
+    changed = {"border-blurred": edge, "placeholder": "ansi_default", "chart-max": bar, "chart-min": bar,
+               "bar-progress": bar,
+               "bar-complete": variables["success"] if shows(variables["success"]) else "ansi_default"}
     for variant in BUTTONS:
         label, frame = ("button-foreground", edge) if variant == "default" else (variant, variables[variant])
         changed[f"button-{variant}-foreground"] = variables[label]
