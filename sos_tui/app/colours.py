@@ -65,7 +65,8 @@ def legible(colour: Color, backgrounds: Iterable[Color], ratio: float = TEXT) ->
 def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, str]:
     """The colour variables of a theme (Textual's and the game's ``player-N``) to change so that
     what is drawn with them can be read, and the game's own ``frame`` and ``frame-focus`` (the
-    colours of panel and board borders), ``frame-dialog``, ``footer-line`` (the footer's separator),
+    colours of panel and board borders), ``frame-dialog``, ``frame-success``, ``-warning`` and
+    ``-error`` (dialogs' frames), ``footer-line`` (the footer's separator),
     the bars of the review (``bar-progress``, ``bar-complete``, ``chart-min``, ``chart-max``), and
     those of Textual's widgets (``widgets``).
 
@@ -80,6 +81,7 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     if colours["background"].ansi is not None:
         changed = {"frame": variables["secondary"], "frame-focus": variables["primary"],
                    "frame-dialog": variables["accent"], "footer-line": variables["foreground"],
+                   **{f"frame-{name}": variables[name] for name in ("success", "warning", "error")},
                    **ansi_readable(variables, terminal)}
         return {**changed, **ansi_widgets({**variables, **changed}, terminal)}
 
@@ -106,6 +108,8 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     changed["frame"] = legible(over("background", "secondary", 0.5), frames, DECORATION).hex
     changed["frame-focus"] = legible(colours["primary"], frames, DECORATION).hex
     changed["frame-dialog"] = legible(colours["accent"], frames, DECORATION).hex
+    for name in ("success", "warning", "error"):  # frames that say what a dialog is about
+        changed[f"frame-{name}"] = legible(Color.parse(variables[name]), frames, DECORATION).hex
     # Bars (the review's progress, its chart: Sparkline shades from its min to its max colour).
     changed["bar-progress"] = changed["chart-max"] = legible(colours["primary"], frames, DECORATION).hex
     changed["chart-min"] = legible(over("background", "primary", 0.3), frames, DECORATION).hex
