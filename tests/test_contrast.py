@@ -125,18 +125,11 @@ async def test_the_game_screen_is_legible_in_every_theme():
     assert not found, "\n".join(found)
 
 
-# Still failing, in some themes: Textual's own widgets (a Button's label on $primary and its bevel,
-# the DataTable cursor row, an Input's placeholder, the Select arrow, scrollbars), the help title
-# and Markdown bullets, the review chart's bars, a border title in the frame colour.
-NOT_YET = pytest.mark.xfail(strict=True, reason="Textual's widgets, and a few of ours, are not legible yet")
-
-
 # A 4x4 game both players score in, drawn 2-2 by its last move (from tests/test_app_storage_screens.py).
 DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
             "O d4", "S c2", "S a2", "S c3"]
 
 
-@NOT_YET
 async def test_the_game_over_dialog_is_legible_in_every_theme():
     app = SosApp(game(DRAW_4X4[:-1], size=4), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -146,7 +139,6 @@ async def test_the_game_over_dialog_is_legible_in_every_theme():
     assert not found, "\n".join(found)
 
 
-@NOT_YET
 async def test_the_help_screen_is_legible_in_every_theme():
     app = SosApp(game(), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -156,7 +148,6 @@ async def test_the_help_screen_is_legible_in_every_theme():
     assert not found, "\n".join(found)
 
 
-@NOT_YET
 async def test_the_open_dialog_is_legible_in_every_theme():
     two_saves()
     app = SosApp(game(), computer_delay=0)
@@ -168,7 +159,6 @@ async def test_the_open_dialog_is_legible_in_every_theme():
     assert not found, "\n".join(found)
 
 
-@NOT_YET
 async def test_the_history_is_legible_in_every_theme(filled):
     app = SosApp(game(), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -179,7 +169,6 @@ async def test_the_history_is_legible_in_every_theme(filled):
     assert not found, "\n".join(found)
 
 
-@NOT_YET
 async def test_the_replay_and_its_review_are_legible_in_every_theme():
     record = game(DRAW_4X4, size=4)
     app = SosApp(game(), computer_delay=0)
@@ -200,3 +189,20 @@ async def wait_for_screen(pilot, app, kind) -> None:
             return
         await pilot.pause()
     raise AssertionError(f"{kind.__name__} never came in front: {app.screen!r}")
+
+
+async def test_the_setup_screen_and_the_host_dialog_are_legible_in_every_theme():
+    """The setup screen, and the host dialog over it. (The join dialog and a network question,
+    Choice, are drawn with the same widgets and colours; checked once, left out for time.)"""
+    from sos_tui.app.screens.host_dialog import HostDialog
+    from sos_tui.app.screens.setup import SetupScreen
+
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for_screen(pilot, app, SetupScreen)
+        found = await every_theme(pilot, app, "setup")
+        app.pop_screen()  # each theme restyles every screen in the stack: the dialog alone is quicker
+        app.host_game(game([], size=6))
+        await wait_for_screen(pilot, app, HostDialog)
+        found += await every_theme(pilot, app, "host")
+    assert not found, "\n".join(found)

@@ -3,11 +3,11 @@ worker, once when the screen opens (with the filters' options) and once per filt
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, DataTable, Label, Select, Static
 from textual.worker import get_current_worker
 
@@ -72,17 +72,24 @@ def _result(entry: HistoryEntry) -> str:
     return shown(entry.result, 30)
 
 
-def stats_text(stats: Stats) -> Text:
+MUTED = "$foreground-muted"  # asides: legible in every theme, where Rich's "dim" is not
+
+
+def stats_text(stats: Stats) -> Content:
     """The statistics panel: totals, one line per opponent kind, longest SOS chain, best game."""
-    text = Text()
+    parts: list[tuple[str, str]] = []
+
+    def add(words: str, style: str = "") -> None:
+        parts.append((words, style))
+
     if not stats.games:
-        text.append(_("No games to count."), style="dim")
-        return text
-    text.append(ngettext("{n} game", "{n} games", stats.games).format(n=stats.games), style="bold")
-    text.append(_(" (from the first human player's side)") + "\n", style="dim")
-    text.append(_("Wins {wins} · Draws {draws} · Losses {losses}").format(
+        add(_("No games to count."), style=MUTED)
+        return Content.assemble(*parts)
+    add(ngettext("{n} game", "{n} games", stats.games).format(n=stats.games), style="bold")
+    add(_(" (from the first human player's side)") + "\n", style=MUTED)
+    add(_("Wins {wins} · Draws {draws} · Losses {losses}").format(
         wins=stats.wins, draws=stats.draws, losses=stats.losses) + "\n")
-    text.append(_("Average score {score}").format(score=f"{stats.average_score:.1f}") + "\n\n")
+    add(_("Average score {score}").format(score=f"{stats.average_score:.1f}") + "\n\n")
     # the table of opponents: each column as wide as its heading or its widest value
     # Translators: the statistics' columns: opponent, games, wins, draws, losses, average score
     headings = (_("Opponent"), _("Games"), _("W"), _("D"), _("L"), _("Avg"))
@@ -95,28 +102,28 @@ def stats_text(stats: Stats) -> Text:
         rest = "".join(f"  {value:>{width}}" for value, width in zip(row[1:], widths[1:], strict=True))
         return f"{row[0]:<{widths[0]}}{rest}"
 
-    text.append(line(headings) + "\n", style="bold")
+    add(line(headings) + "\n", style="bold")
     for row in rows:
-        text.append(line(row) + "\n")
-    text.append("\n")
+        add(line(row) + "\n")
+    add("\n")
     game = stats.longest_chain_game
-    text.append(_("Longest SOS chain: "), style="bold")
+    add(_("Longest SOS chain: "), style="bold")
     if game is not None:
         seat = game.chain_player
         who = shown(game.players[seat].name, 20) if seat is not None and seat < len(game.players) else "?"
-        text.append(_("{n} in one turn by {name} ({players}, {when})").format(
+        add(_("{n} in one turn by {name} ({players}, {when})").format(
             n=stats.longest_chain, name=who, players=_players(game.players), when=_when(game)) + "\n")
     else:
-        text.append(_("none yet") + "\n", style="dim")
+        add(_("none yet") + "\n", style=MUTED)
     best = stats.best_game
-    text.append(_("Best game: "), style="bold")
+    add(_("Best game: "), style="bold")
     if best is not None:
-        text.append(_("{name} won by {margin} ({score}, {players}, {when})").format(
+        add(_("{name} won by {margin} ({score}, {players}, {when})").format(
             name=shown(best.pov_name, 20), margin=best.margin, score=best.score_text,
             players=_players(best.players), when=_when(best)))
     else:
-        text.append(_("no win yet"), style="dim")
-    return text
+        add(_("no win yet"), style=MUTED)
+    return Content.assemble(*parts)
 
 
 class HistoryScreen(SosScreen[GameRecord | None]):

@@ -61,7 +61,7 @@ class HostDialog(SosModal[HostPlan | None]):
     HostDialog { align: center middle; }
     HostDialog #dialog {
         width: 76; max-width: 100%; height: auto; max-height: 100%;
-        border: thick $primary; padding: 0 2; background: $surface;
+        border: thick $frame-focus; padding: 0 2; background: $surface;
     }
     HostDialog #title { width: 1fr; content-align: center middle; text-style: bold; }
     HostDialog .row { height: auto; }
@@ -69,7 +69,7 @@ class HostDialog(SosModal[HostPlan | None]):
     HostDialog .row Select, HostDialog .row Input { width: 1fr; }
     HostDialog .computer { color: $text-muted; }
     HostDialog #note { color: $text-muted; height: auto; margin-top: 1; }
-    HostDialog #problem { color: $error; height: auto; }
+    HostDialog #problem { color: $text-error; height: auto; }
     HostDialog #buttons { height: auto; align: center middle; margin-top: 1; }
     HostDialog #buttons Button { margin: 0 1; }
     """

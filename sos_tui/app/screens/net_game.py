@@ -52,7 +52,9 @@ class Choice(SosModal[bool]):
     BINDINGS = [Binding("escape", "answer(False)", N_("No"))]
     DEFAULT_CSS = """
     Choice { align: center middle; }
-    Choice #dialog { width: 60; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
+    Choice #dialog {
+        width: 60; height: auto; border: thick $frame-focus; padding: 1 2; background: $surface;
+    }
     Choice #text { width: 100%; height: auto; }
     Choice #buttons { height: auto; margin-top: 1; align: center middle; }
     Choice Button { margin: 0 1; }
@@ -107,11 +109,11 @@ class JoinDialog(SosModal[JoinPlan | None]):
     DEFAULT_CSS = """
     JoinDialog { align: center middle; }
     JoinDialog #dialog {
-        width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface;
+        width: 70; height: auto; border: thick $frame-focus; padding: 1 2; background: $surface;
     }
     JoinDialog Label { width: 100%; }
     JoinDialog Input { margin-bottom: 1; }
-    JoinDialog #problem { color: $error; height: auto; }
+    JoinDialog #problem { color: $text-error; height: auto; }
     JoinDialog #buttons { height: auto; align: center middle; }
     """
 

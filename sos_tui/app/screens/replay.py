@@ -106,10 +106,20 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         color: $foreground-muted;
     }
     ReplayScreen #replay-status.-playing { color: $text-success; }
-    ReplayScreen #review-panel { height: auto; border: round $frame; display: none; }
+    ReplayScreen #review-panel {
+        height: auto;
+        border: round $frame;
+        border-title-color: $text;
+        border-subtitle-color: $foreground-muted;
+        display: none;
+    }
     ReplayScreen.-reviewed #review-panel { display: block; }
     ReplayScreen #review-progress { width: 1fr; }
     ReplayScreen #review-progress Bar { width: 1fr; }
+    ReplayScreen #review-progress Bar > .bar--bar { color: $bar-progress; }
+    ReplayScreen #review-progress Bar > .bar--complete { color: $bar-complete; }
+    AdvantageChart > .sparkline--max-color { color: $chart-max; }
+    AdvantageChart > .sparkline--min-color { color: $chart-min; }
     ReplayScreen #review-verdict { width: 1fr; height: 2; }
     ReplayScreen #review-chart { height: 3; width: 1fr; }
     ReplayScreen #review-cursor { width: 1fr; height: 1; color: $foreground-muted; }
