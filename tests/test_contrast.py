@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from rich.color_triplet import ColorTriplet
+from textual.screen import ModalScreen
 
 from sos_tui.app import SosApp
 from sos_tui.app.screens.game_over import GameOverScreen
@@ -80,12 +81,17 @@ def needed(char: str) -> float:
 
 
 def illegible(app, theme: str, view: str) -> list[str]:
-    """Each run of illegible characters on the screen in front: where, what, and the colours."""
+    """Each run of illegible characters on the screen in front: where, what, and the colours. In
+    front of a dialog, only the dialog's own widgets are read (the screen behind is dimmed: it is
+    not to be read while the dialog asks)."""
+    screen = app.screen
+    regions = [widget.region for widget in screen.children] if isinstance(screen, ModalScreen) else None
     found = []
     for row in drawn_cells(app):
         run = []
         for cell in [*row, None]:
-            bad = cell is not None and not cell.char.isspace() and \
+            shown = cell is not None and (regions is None or any(r.contains(cell.x, cell.y) for r in regions))
+            bad = shown and not cell.char.isspace() and \
                 contrast(cell.color, cell.bgcolor) < needed(cell.char)
             same = run and bad and (cell.color, cell.bgcolor) == (run[0].color, run[0].bgcolor)
             if run and not same:

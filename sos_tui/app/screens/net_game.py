@@ -416,7 +416,8 @@ class NetGameScreen(GameScreen):
             lines.append(_("Friends join with:  {command}").format(
                 command=f"sos-tui join {self.join_url} --name " + _("NAME")))
         if self.lost is not None and game is not None and game.ended:
-            lines.append(_("The game has ended: {problem}. ctrl+l leaves.").format(problem=explain(self.lost)))
+            lines.append(_("The game has ended: {problem}. ctrl+l leaves.").format(
+                problem=explain(self.lost)))
         elif self.lost is not None:
             lines.append(_("Connection lost: {problem}. ctrl+r reconnects, ctrl+l leaves.").format(
                 problem=explain(self.lost)))
