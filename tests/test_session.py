@@ -479,3 +479,20 @@ def test_seats_can_say_who_moves_while_the_record_keeps_people_and_computers():
     assert session.rematch().players == (BO, BOT, ANA)
     with pytest.raises(ValueError, match="name the record's players"):
         GameSession(record(ANA, BO), seats=(ANA, PlayerInfo("Cy", "remote")))
+
+
+def test_a_local_game_and_a_network_game_are_both_game_sources_that_say_what_may_be_done():
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+    from sos_tui.net import RemoteGame, TokenStore
+    from sos_tui.session import Action, GameSource
+
+    people = GameSession(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))))
+    computers = GameSession(GameRecord(3, Mode.GENERAL, (PlayerInfo("C1", "computer", "easy"),
+                                                         PlayerInfo("C2", "computer", "easy"))))
+    remote = RemoteGame("ws://127.0.0.1:9/7f3kq-x9m2c", "Cy", tokens=TokenStore())
+    assert all(isinstance(game, GameSource) for game in (people, computers, remote))
+    assert people.may(Action.MOVE) and people.may(Action.UNDO) is None  # nothing to undo yet
+    assert people.may(Action.PAUSE) is False and computers.may(Action.PAUSE)
+    assert computers.may(Action.HINT) is False and people.may(Action.HINT)
+    # not connected, no seat: a spectator of a network game may do nothing of a game's own
+    assert all(remote.may(action) is False for action in Action)

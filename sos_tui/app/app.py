@@ -22,6 +22,7 @@ from .screens.game import GameScreen
 from .screens.help import HelpScreen, key_table
 from .screens.history import HistoryScreen
 from .screens.open_dialog import OpenDialog
+from .screens.play import PlayScreen
 from .screens.replay import ReplayScreen
 from .screens.save_dialog import SaveDialog
 from .screens.setup import SetupScreen
@@ -100,10 +101,10 @@ class SosApp(App):
         for command in super().get_system_commands(screen):  # Textual's own, in the player's language
             if command.title not in _UNWANTED_COMMANDS:
                 yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
-        game = screen if isinstance(screen, GameScreen) else self.game_screen  # a network game's too
+        game = screen if isinstance(screen, PlayScreen) else self.game_screen  # a network game's too
 
         def offered(action: str) -> bool:  # what the game in front does (a network game has no redo)
-            return bool(game.check_action(action, ()))
+            return hasattr(game, f"action_{action}") and bool(game.check_action(action, ()))
 
         yield SystemCommand(_("New game"), _("Choose the board, variant and players (ctrl+n)"),
                             self.action_new_game)

@@ -17,7 +17,7 @@ import json
 import re
 import socket
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, printable
 from sos_tui.i18n import N_, _, explain
-from sos_tui.session import NotYourTurnError, SeatKind
+from sos_tui.session import Change, ChangeKind, NotYourTurnError, SeatKind
 
 from .errors import ProtocolError
 from .protocol import (
@@ -228,13 +228,18 @@ async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Sea
     return f"{address.server}/{reply.room}", reply.token, list(reply.seats)
 
 
+_CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,
+            "undo": ChangeKind.UNDO}
+"""The state messages' changes that change the game, as a session reports them."""
+
+
 class RemoteGame:
     """A game played on a server, seen from one terminal.
 
     ``connect`` joins (with the seat token kept for this address, if any); ``updates`` yields each
-    message after it is taken in; ``play`` sends a move of one of ``my_seats``. The read API
-    matches what a game screen needs of a ``GameSession``: ``state``, ``seats``, ``kind_to_move``,
-    ``seat_to_move``, ``record``, ``version``.
+    message after it is taken in; ``play`` sends a move of one of ``my_seats``. It is a
+    ``session.GameSource``, as a local ``GameSession`` is: ``state``, ``seats``, ``record``,
+    ``kind_to_move``, ``may`` and ``subscribe``.
     """
 
     def __init__(self, url: str, name: str | None, *, token: str | None = None,
@@ -260,6 +265,7 @@ class RemoteGame:
         self.last_error: ErrorMessage | None = None
         self.closed_reason: str | None = None
         self.ended = False  # the server closed the game for good (the host ended it, it stopped)
+        self._listeners: list[Callable[[Change], None]] = []
 
     # -- the read API ----------------------------------------------------------------------
     @property
@@ -297,6 +303,25 @@ class RemoteGame:
     @property
     def connected(self) -> bool:
         return self.ws is not None and self.closed_reason is None
+
+    def may(self, action: str) -> bool | None:
+        """What this terminal may do in the room now (``session.Action``): moves and undo
+        requests for a seated player, a rematch once the game is over; no redo, hint, pause or
+        replay in a network game (False: not offered at all)."""
+        seated = bool(self.my_seats)
+        if action == "move":
+            return (self.connected and self.my_turn) or None if seated else False
+        if action == "undo":
+            return self.connected or None if seated else False
+        if action == "rematch":  # offered once the game is over (the game-over dialog, the palette)
+            return seated and self.connected and self.phase == "over"
+        return False
+
+    def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``listener`` with each change of the game the server reports (a start or rematch,
+        a move, an undo), as a ``GameSession``'s listeners are."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     # -- talking to the server ---------------------------------------------------------------
     async def connect(self) -> None:
@@ -344,6 +369,7 @@ class RemoteGame:
                 self.ended = message.template != "the server stopped"  # a stopped server may come back
 
     def _state(self, message: StateMessage) -> None:
+        kind = _CHANGES.get(message.change)
         if message.game is not None:
             self.record, self.state = message.game, message.game.state
         elif self.record is None:  # the lobby: an empty board of the game to come
@@ -353,6 +379,10 @@ class RemoteGame:
         self.phase = message.phase
         self.waiting_for = message.waiting_for
         self.spectators = message.spectators
+        if kind is not None and self.record is not None:
+            change = Change(kind, self.state, self.record, message.move)
+            for listener in list(self._listeners):
+                listener(change)
 
     async def updates(self) -> AsyncIterator[ServerMessage]:
         """Every message from the server, taken in; ends with NetError when the connection goes

@@ -159,6 +159,22 @@ class GameSession:
     def can_redo(self) -> bool:
         return self._step_target(+1) is not None
 
+    def may(self, action: str) -> bool | None:
+        """What the person at this terminal may do now (``source.Action``): True; not now: None;
+        never in this game: False."""
+        person_to_move = self.kind_to_move is SeatKind.HUMAN
+        people = any(seat_kind(s) is SeatKind.HUMAN for s in self.seats)
+        answers = {
+            "move": person_to_move or None,
+            "undo": self.can_undo or None,
+            "redo": self.can_redo or None,
+            "hint": (person_to_move or None) if people else False,
+            "pause": self.has_computer,
+            "rematch": True,
+            "replay": bool(self.state.moves) or None,
+        }
+        return answers.get(str(action), False)
+
     # -- listening --------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(change)`` after every change; returns a function that unsubscribes."""

@@ -10,12 +10,10 @@ computer when it is to move, and opens the game-over dialog when a move ends the
 from __future__ import annotations
 
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, cell_name
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, cell_name
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
     HINT_LEVEL,
@@ -29,13 +27,8 @@ from sos_tui.session import (
     computer_move,
 )
 
-from ..language import SosScreen
 from ..text import shown
-from ..widgets.board import Board
-from ..widgets.footer import KeyFooter
-from ..widgets.game_view import GameView
-from ..widgets.move_log import MoveLog
-from .game_over import GameOverScreen
+from .play import PlayScreen
 
 
 def refused(move: Move, taken: str | None, error: Exception) -> str:
@@ -47,7 +40,7 @@ def refused(move: Move, taken: str | None, error: Exception) -> str:
     return explain(error)
 
 
-class GameScreen(SosScreen):
+class GameScreen(PlayScreen):
     BINDINGS = [
         Binding("H", "hint", N_("Hint"), key_display="H"),
         Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
@@ -59,14 +52,6 @@ class GameScreen(SosScreen):
         Binding("ctrl+r", "rematch", N_("Rematch"), show=False),
     ]
 
-    # Bound to the widgets with data_bind; the screen itself draws none of them (repaint=False:
-    # repainting the whole screen on every move would cost a full redraw).
-    state: reactive[GameState | None] = reactive(None, always_update=True, repaint=False)
-    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), repaint=False)
-    paused: reactive[bool] = reactive(False, repaint=False)
-    thinking: reactive[bool] = reactive(False, repaint=False)
-    letter: reactive[str] = reactive("S", repaint=False)
-
     class ComputerMoved(Message):
         """The computer's move for the session at ``version``."""
 
@@ -76,35 +61,16 @@ class GameScreen(SosScreen):
 
     def __init__(self, computer: ComputerPool, keeper: Keeper | None, computer_delay: float = 0.5,
                  mouse: bool = True) -> None:
-        super().__init__()
+        super().__init__(mouse=mouse)
         self.computer = computer
         self.keeper = keeper
         self.computer_delay = computer_delay  # the shortest a computer move takes, to follow a chain
-        self.mouse = mouse
         self.session: GameSession | None = None
         self._unsubscribe: list = []
 
-    def compose(self) -> ComposeResult:
-        yield GameView(mouse=self.mouse).data_bind(
-            GameScreen.state, GameScreen.seats, GameScreen.paused, GameScreen.thinking, GameScreen.letter)
-        yield KeyFooter()
-
-    def on_mount(self) -> None:
-        self.board.focus()
-
-    def language_changed(self) -> None:
-        """Draw every word again in the new language, in place: composing the screen again would
-        lose the board's cursor, its hint and selected letter, and the log's position."""
-        self.view.words()
-        self.refresh_bindings()
-
     @property
-    def view(self) -> GameView:
-        return self.query_one(GameView)
-
-    @property
-    def board(self) -> Board:
-        return self.query_one(Board)
+    def source(self) -> GameSession | None:
+        return self.session
 
     # -- the game ---------------------------------------------------------------------------
     def start(self, record: GameRecord) -> GameSession:
@@ -122,6 +88,7 @@ class GameScreen(SosScreen):
         return session
 
     def _on_change(self, change: Change) -> None:
+        self.refresh_bindings()  # what the game offers may have changed (an undo, a hint)
         self.stop_computer()
         self.board.hint = None
         self.paused = self.session.paused
@@ -129,11 +96,6 @@ class GameScreen(SosScreen):
         if change.finished:
             self.call_after_refresh(self._game_over, change.state)
         self._computer_turn()
-
-    def _game_over(self, state: GameState) -> None:
-        if self.session is None or self.session.state is not state or self.app.screen is not self:
-            return
-        self.app.push_screen(GameOverScreen(state, self.session.seats), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "rematch":
@@ -146,9 +108,6 @@ class GameScreen(SosScreen):
             self.app.replay(self.session.record, review=True)
 
     # -- moves: every move, from a key, a click or the computer, is played here ---------------
-    def on_board_cell_chosen(self, message: Board.CellChosen) -> None:
-        self.apply(Move(message.row, message.col, message.letter))
-
     def on_game_screen_computer_moved(self, message: ComputerMoved) -> None:
         self.apply(message.move, version=message.version)
 
@@ -177,12 +136,6 @@ class GameScreen(SosScreen):
             self.notify(refused(move, taken, error), title=_("Move refused"), severity="warning", timeout=3)
             return False
         return True
-
-    def on_board_letter_changed(self, message: Board.LetterChanged) -> None:
-        self.letter = message.letter
-
-    def on_move_log_selected(self, event: MoveLog.Selected) -> None:
-        self.board.focus()
 
     # -- the computer -----------------------------------------------------------------------
     def _computer_turn(self) -> None:

@@ -1,10 +1,12 @@
 """A game over the network: the game screen's board, scoreboard and log, fed by a ``RemoteGame``.
 
-The screen is a ``GameScreen`` without a session of its own: a worker reads the server's messages
-and pushes each state into the same reactives the widgets are bound to; a move from a key or a
-click is checked here (your seat, your turn, a legal move) and sent; the server answers with the
-new state. Hosting starts the server in this process (on the app's event loop) first, and this
-terminal plays the host's seats over loopback like any other client.
+The screen is a ``PlayScreen`` (the same game view as a local game) over a ``RemoteGame``: a worker
+reads the server's messages and pushes each state into the reactives the view is bound to; a move
+from a key or a click is checked here (your seat, your turn, a legal move) and sent; the server
+answers with the new state. It binds only what a network game offers: no hint, redo, pause or
+replay; undo is asked of the others; a rematch is agreed by everyone seated. Hosting starts the
+server in this process (on the app's event loop) first, and this terminal plays the host's seats
+over loopback like any other client.
 
 A lost connection says why and offers to reconnect; the seat token kept in the data folder gets
 the same seat back.
@@ -33,12 +35,13 @@ from sos_tui.net.protocol import (
     UndoResultMessage,
 )
 from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
-from sos_tui.session import Change, ChangeKind, ComputerPool, Keeper, NotYourTurnError, SeatKind
+from sos_tui.session import Change, ComputerPool, Keeper, NotYourTurnError, SeatKind
 
 from ..language import SosModal
 from ..text import names_list
-from .game import GameScreen, refused
+from .game import refused
 from .game_over import GameOverScreen
+from .play import PlayScreen
 
 Words = str | Callable[[], str]
 """A text, or what makes it in the current language (so a dialog says it again after a switch)."""
@@ -166,10 +169,12 @@ class JoinDialog(SosModal[JoinPlan | None]):
         self.dismiss(None)
 
 
-class NetGameScreen(GameScreen):
+class NetGameScreen(PlayScreen):
     """Play ``plan`` (a ``HostPlan`` or a ``JoinPlan``) over the network."""
 
     BINDINGS = [
+        Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
+        Binding("ctrl+s", "save", N_("Save"), show=False),
         Binding("ctrl+n", "not_here('new')", N_("New game"), show=False),
         Binding("ctrl+o", "not_here('open')", N_("Open"), show=False),
         Binding("ctrl+r", "reconnect", N_("Reconnect"), show=False),
@@ -182,7 +187,9 @@ class NetGameScreen(GameScreen):
 
     def __init__(self, plan: HostPlan | JoinPlan, computer: ComputerPool, keeper: Keeper | None,
                  mouse: bool = True, tokens: TokenStore | None = None) -> None:
-        super().__init__(computer, keeper, 0, mouse=mouse)
+        super().__init__(mouse=mouse)
+        self.computer = computer  # a hosted server's computer seats think here
+        self.keeper = keeper
         self.plan = plan
         self.tokens = tokens
         self.game: RemoteGame | None = None
@@ -193,6 +200,10 @@ class NetGameScreen(GameScreen):
         self._undo_dialog: Choice | None = None
         self._rematch_dialog: Choice | None = None
         self._waiting: tuple[str, ...] = ()  # who the game waited for at the last state
+
+    @property
+    def source(self) -> RemoteGame | None:
+        return self.game
 
     def compose(self) -> ComposeResult:
         yield Static(_("Connecting…"), id="net-status", markup=False)
@@ -214,6 +225,7 @@ class NetGameScreen(GameScreen):
         try:
             if self.game is None:
                 self.game = await self._open()
+                self.game.subscribe(self._keep)
             else:
                 await self.game.connect()
             self._update(None)
@@ -382,25 +394,29 @@ class NetGameScreen(GameScreen):
                 and self.game.rematch_request is not None:
             self._send(self.game.answer_rematch(accept))
 
-    def _finished(self) -> None:
+    def _keep(self, change: Change) -> None:
+        """A finished game this player sat in goes into their history (the host's own server keeps
+        the host's copy); a network game in progress is not autosaved here: it lives in its room."""
         game = self.game
-        record = game.record
-        if self.server is None and self.keeper is not None and record is not None \
-                and self._recorded != record.game_id and game.my_seats:
-            self._recorded = record.game_id  # the host's own server keeps the host's copy
-            self.keeper.on_change(Change(ChangeKind.MOVE, game.state, record, game.state.last_move))
-        self.call_after_refresh(self._game_over, game.state)
+        if change.finished and self.server is None and self.keeper is not None and game.my_seats \
+                and self._recorded != change.record.game_id:
+            self._recorded = change.record.game_id
+            self.keeper.on_change(change)
 
-    def _game_over(self, state) -> None:
-        if self.game is None or self.game.state is not state or self.app.screen is not self:
-            return
-        self.app.push_screen(GameOverScreen(state, self.game.seats), self._after_game)
+    def _finished(self) -> None:
+        self.call_after_refresh(self._game_over, self.game.state)
+
+    def action_rematch(self) -> None:
+        """Offer the others a rematch (or agree to theirs), once the game is over."""
+        game = self.game
+        if game is not None and game.may("rematch"):
+            self.notify(_("Rematch offered: waiting for the others to agree…"), timeout=4)
+            self._send(game.offer_rematch())
 
     def _after_game(self, choice: str | None) -> None:
         game = self.game
-        if choice == "rematch" and game is not None and game.connected and game.my_seats:
-            self.notify(_("Rematch offered: waiting for the others to agree…"), timeout=4)
-            self._send(game.offer_rematch())
+        if choice == "rematch":
+            self.action_rematch()
         elif choice == "new":
             self.app.call_later(self.app.leave_network, True)
         elif choice == "quit":
@@ -484,16 +500,6 @@ class NetGameScreen(GameScreen):
             return
         self.notify(_("Asking the others to agree to an undo…"), timeout=3)
         self._send(game.request_undo())
-
-    NOT_IN_A_NETWORK_GAME = frozenset({"hint", "redo", "pause", "rematch", "replay"})
-    """The game screen's actions that a network game has not: their keys are not offered."""
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.NOT_IN_A_NETWORK_GAME:
-            return False
-        if action == "undo":  # asked of the others, by a seated player
-            return self.game is not None and bool(self.game.my_seats)
-        return True
 
     def action_save(self) -> None:
         if self.game is not None and self.game.record is not None:

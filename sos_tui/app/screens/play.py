@@ -1,0 +1,98 @@
+"""What every screen that plays a game shares: one ``GameView``, fed from one ``GameSource``.
+
+A local game (``GameScreen``, over a ``GameSession``) and a network game (``NetGameScreen``, over a
+``RemoteGame``) are two screens of this kind. Attributes down, messages up: the screen's reactives
+(``state``, ``seats``, ``paused``, ``thinking``, ``letter``) are bound to the view; the board posts
+``CellChosen`` and the screen's ``apply`` plays it on its source. Each screen binds only the keys
+of what its game offers, and a key whose action the game never allows here (``source.may`` is
+False: no hint in a network game, no undo for a spectator) is not offered: the footer, the help
+and the palette follow.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.reactive import reactive
+
+from sos_tui.engine import GameState, Move, PlayerInfo
+from sos_tui.session import Action, GameSource
+
+from ..language import SosScreen
+from ..widgets.board import Board
+from ..widgets.footer import KeyFooter
+from ..widgets.game_view import GameView
+from ..widgets.move_log import MoveLog
+from .game_over import GameOverScreen
+
+ACTIONS = frozenset(str(action) for action in Action)
+
+
+class PlayScreen(SosScreen):
+    # Bound to the view with data_bind; the screen itself draws none of them (repaint=False:
+    # repainting the whole screen on every move would cost a full redraw).
+    state: reactive[GameState | None] = reactive(None, always_update=True, repaint=False)
+    seats: reactive[tuple[PlayerInfo, ...]] = reactive((), repaint=False)
+    paused: reactive[bool] = reactive(False, repaint=False)
+    thinking: reactive[bool] = reactive(False, repaint=False)
+    letter: reactive[str] = reactive("S", repaint=False)
+
+    def __init__(self, mouse: bool = True) -> None:
+        super().__init__()
+        self.mouse = mouse
+
+    @property
+    def source(self) -> GameSource | None:
+        """The game shown (None before there is one)."""
+        raise NotImplementedError
+
+    def apply(self, move: Move, version: int | None = None) -> bool:
+        """Play ``move`` from this terminal; a refused move is said, and changes nothing."""
+        raise NotImplementedError
+
+    def _after_game(self, choice: str | None) -> None:
+        """What the player chose on the game-over dialog."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        yield GameView(mouse=self.mouse).data_bind(
+            PlayScreen.state, PlayScreen.seats, PlayScreen.paused, PlayScreen.thinking, PlayScreen.letter)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.board.focus()
+
+    def language_changed(self) -> None:
+        """Draw every word again in the new language, in place: composing the screen again would
+        lose the board's cursor, its hint and selected letter, and the log's position."""
+        self.view.words()
+        self.refresh_bindings()
+
+    @property
+    def view(self) -> GameView:
+        return self.query_one(GameView)
+
+    @property
+    def board(self) -> Board:
+        return self.query_one(Board)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A game's action is offered unless this game never allows it from here."""
+        if action in ACTIONS and self.source is not None:
+            return self.source.may(Action(action)) is not False
+        return True
+
+    def _game_over(self, state: GameState) -> None:
+        source = self.source
+        if source is None or source.state is not state or self.app.screen is not self:
+            return
+        self.app.push_screen(GameOverScreen(state, source.seats), self._after_game)
+
+    # -- from the widgets -------------------------------------------------------------------
+    def on_board_cell_chosen(self, message: Board.CellChosen) -> None:
+        self.apply(Move(message.row, message.col, message.letter))
+
+    def on_board_letter_changed(self, message: Board.LetterChanged) -> None:
+        self.letter = message.letter
+
+    def on_move_log_selected(self, event: MoveLog.Selected) -> None:
+        self.board.focus()
