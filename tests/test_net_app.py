@@ -382,6 +382,8 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
 
 
 async def test_a_joiner_is_asked_before_leaving_and_told_when_the_other_player_quits():
+    from sos_tui.app.screens.setup import SetupScreen
+
     server = Server(computer=FirstMove())
     await server.start("127.0.0.1", 0)
     try:
@@ -404,6 +406,11 @@ async def test_a_joiner_is_asked_before_leaving_and_told_when_the_other_player_q
             await pilot.click("#no")  # wait
             await until(pilot, lambda: app.screen is screen and "Waiting for Ana to reconnect" in status(app))
             assert app.is_running
+            await pilot.press("ctrl+n")  # a new game instead: leaving this one is asked first
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await pilot.click("#yes")
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            assert not any(isinstance(s, NetGameScreen) for s in app.screen_stack)
         await ana.leave()
     finally:
         await server.stop()

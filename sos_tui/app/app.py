@@ -220,16 +220,27 @@ class SosApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(key_table(self.screen)))
 
+    def _network_asks(self, then) -> bool:
+        """A network game in the stack that asks before it is left: ask, and ``then`` if agreed."""
+        from .screens.net_game import NetGameScreen
+
+        network = next((s for s in self.screen_stack if isinstance(s, NetGameScreen)), None)
+        if network is None or not network.leaving_asks:
+            return False
+        network.ask_to_leave(then=then)
+        return True
+
     def action_new_game(self) -> None:
-        if isinstance(self.screen, SetupScreen):
+        if isinstance(self.screen, SetupScreen) or self._network_asks(then=self.action_new_game):
             return
         self.game_screen.stop_computer()
         self._back_to_game()
         self.push_screen(SetupScreen(self.game, setup=self.settings.get("setup")), self._setup_done)
 
     def action_open(self) -> None:
-        if not isinstance(self.screen, OpenDialog):
-            self.push_screen(OpenDialog(self.game), self.play_record)
+        if isinstance(self.screen, OpenDialog) or self._network_asks(then=self.action_open):
+            return
+        self.push_screen(OpenDialog(self.game), self.play_record)
 
     def action_history(self) -> None:
         if not isinstance(self.screen, HistoryScreen):
@@ -263,13 +274,8 @@ class SosApp(App):
     async def action_quit(self) -> None:
         """Quit; from a network game where this player holds a seat, after asking (the others are
         told, and a host's quitting ends the game for everyone)."""
-        from .screens.net_game import NetGameScreen
-
-        network = next((s for s in self.screen_stack if isinstance(s, NetGameScreen)), None)
-        if network is not None and network.leaving_asks:
-            network.ask_to_leave(then=self.exit)
-            return
-        self.exit()
+        if not self._network_asks(then=self.exit):
+            self.exit()
 
     def on_unmount(self) -> None:
         self.game_screen.stop_computer()

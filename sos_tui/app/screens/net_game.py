@@ -175,8 +175,8 @@ class NetGameScreen(PlayScreen):
     BINDINGS = [
         Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
         Binding("ctrl+s", "save", N_("Save"), show=False),
-        Binding("ctrl+n", "not_here('new')", N_("New game"), show=False),
-        Binding("ctrl+o", "not_here('open')", N_("Open"), show=False),
+        Binding("ctrl+n", "app.new_game", N_("New game"), show=False),  # leaving this one, asked first
+        Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
         Binding("ctrl+r", "reconnect", N_("Reconnect"), show=False),
         Binding("ctrl+l", "leave", N_("Leave"), key_display="^l"),
     ]
@@ -505,12 +505,6 @@ class NetGameScreen(PlayScreen):
         if self.game is not None and self.game.record is not None:
             self.app.save_game(self.game.record)
 
-    def action_not_here(self, what: str) -> None:
-        if what == "open":
-            self.notify(_("Leave this network game first (ctrl+l) to open another game."), timeout=3)
-        else:
-            self.notify(_("Leave this network game first (ctrl+l) to start a new game."), timeout=3)
-
     def action_reconnect(self) -> None:
         if self.lost is None:
             self.notify(_("Connected."), timeout=2)
@@ -521,10 +515,12 @@ class NetGameScreen(PlayScreen):
 
     @property
     def leaving_asks(self) -> bool:
-        """Leaving now would leave others waiting: this player holds a seat in a game under way."""
+        """Leaving now would leave others waiting: this player holds a seat in a game under way, or
+        hosts a game not over yet (its leaving ends it)."""
         game = self.game
-        return (game is not None and game.connected and bool(game.my_seats) and game.state is not None
-                and game.phase == "playing")
+        if game is None or not game.connected or game.phase == "over":
+            return False
+        return self.server is not None or (bool(game.my_seats) and game.phase == "playing")
 
     def ask_to_leave(self, then: Callable[[], object]) -> None:
         """Ask before leaving a game under way; ``then`` leaves (the app quits, or the screen closes).
