@@ -103,7 +103,7 @@ async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_dr
     assert screen.server is None  # the screen stopped its server
 
 
-async def test_join_a_server_then_lose_it_and_get_the_offer_to_reconnect():
+async def test_a_dropped_connection_comes_back_by_itself_with_the_same_seat():
     server = Server(computer=FirstMove())
     await server.start("127.0.0.1", 0)
     try:
@@ -115,17 +115,45 @@ async def test_join_a_server_then_lose_it_and_get_the_offer_to_reconnect():
             await until(pilot, lambda: "Your turn" in status(app))
             await pilot.press("s")  # the computer answers, played by the server
             await until(pilot, lambda: len(screen.state.moves) == 2)
-            assert [s.kind for s in screen.seats] == ["human", "computer"]
-            await server.stop()
-            await until(pilot, lambda: isinstance(app.screen, Choice))
-            assert "server stopped" in status(app)
-            await pilot.click("#yes")  # reconnect: nobody is there, and nothing hangs
-            await until(pilot, lambda: "cannot reach" in status(app) and isinstance(app.screen, Choice))
-            await pilot.click("#no")
-            await pilot.press("s")
-            assert app.notices[-1].message == "Not connected to the game."
+            ana = room.seats[0].client
+            await ana.ws.close()  # the connection drops; the room and the seat stay
+            await until(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
+            assert app.screen is screen and screen.game.my_seats == (0,) and "Your turn" in status(app)
+            assert not any(isinstance(s, Choice) for s in app.screen_stack)  # no dialog in the way
+            await pilot.press("down", "o")
+            await until(pilot, lambda: len(room.session.state.moves) >= 3)
     finally:
         await server.stop()
+
+
+async def test_a_game_gone_from_its_server_can_be_played_on_here():
+    from sos_tui.app.screens.game import GameScreen
+
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    port = server.port
+    room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
+    app = recording(SosApp(network=JoinPlan(server.url(room), "Ana"), computer_delay=0))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        screen = app.screen
+        await until(pilot, lambda: "Your turn" in status(app))
+        await pilot.press("s")
+        await until(pilot, lambda: len(screen.state.moves) == 2)
+        await server.stop()  # the server stops: the client keeps trying by itself
+        await until(pilot, lambda: "Reconnecting… (attempt" in status(app))
+        again = Server(computer=FirstMove())  # back on the same port, without the game
+        await again.start("127.0.0.1", port)
+        try:
+            await pilot.press("ctrl+r")  # try now
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            assert app.screen.text.startswith("The game is gone from its server: no game with that code")
+            await pilot.click("#yes")  # play on here
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            assert [str(m) for m in app.state.moves] == [str(m) for m in screen.game.record.moves]
+            assert [p.name for p in app.game.players] == ["Ana", "Computer 2"]
+        finally:
+            await again.stop()
 
 
 async def test_a_join_from_the_command_line_that_cannot_start_ends_with_the_reason_and_status_2():

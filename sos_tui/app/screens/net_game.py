@@ -14,6 +14,8 @@ the same seat back.
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Callable
 
 from textual import on, work
@@ -22,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from sos_tui.engine import IllegalMoveError, Move, check_name, printable, shorten
+from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable, shorten
 from sos_tui.i18n import N_, _, explain, ngettext
 from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
 from sos_tui.net.protocol import (
@@ -200,6 +202,7 @@ class NetGameScreen(PlayScreen):
         self._undo_dialog: Choice | None = None
         self._rematch_dialog: Choice | None = None
         self._waiting: tuple[str, ...] = ()  # who the game waited for at the last state
+        self.attempt = 0  # reconnecting: the attempt under way (0: connected, or not trying)
 
     @property
     def source(self) -> RemoteGame | None:
@@ -220,19 +223,38 @@ class NetGameScreen(PlayScreen):
     # -- the connection ---------------------------------------------------------------------
     @work(exclusive=True, group="net")
     async def connect(self) -> None:
-        self.lost = None
+        """Join (or host) the game and follow it; a connection lost is tried again by itself, with
+        the seat's token, after a growing, jittered pause (ctrl+r tries at once), until it comes
+        back or the server says the game is gone."""
+        self.lost, self.attempt = None, 0
         self._status()
-        try:
-            if self.game is None:
-                self.game = await self._open()
-                self.game.subscribe(self._keep)
-            else:
-                await self.game.connect()
-            self._update(None)
-            async for message in self.game.updates():
-                self._update(message)
-        except NetError as problem:
-            self._lost(problem)
+        while True:
+            try:
+                if self.game is None:
+                    self.game = await self._open()
+                    self.game.subscribe(self._keep)
+                else:
+                    await self.game.connect()
+                if self.attempt:
+                    self.notify(_("Reconnected."), timeout=3)
+                self.lost, self.attempt = None, 0
+                self._update(None)
+                async for message in self.game.updates():
+                    self._update(message)
+            except NetError as problem:
+                if not self._comes_back(problem):
+                    self._lost(problem)
+                    return
+                self.lost, self.attempt = problem, self.attempt + 1
+                self._status()
+                await asyncio.sleep(reconnect_delay(self.attempt))
+
+    def _comes_back(self, problem: NetError) -> bool:
+        """Worth trying again by itself: a seat in a game under way that the server has not ended
+        (a dropped connection, a server restarting)."""
+        game = self.game
+        return (game is not None and self.server is None and problem.retry and not game.ended
+                and bool(game.my_seats) and game.state is not None and not game.state.is_over)
 
     async def _open(self) -> RemoteGame:
         plan = self.plan
@@ -276,7 +298,7 @@ class NetGameScreen(PlayScreen):
                 Choice(lambda: _("The game has ended: {problem}.").format(problem=explain(problem)),
                        lambda: _("Leave"), lambda: _("Stay")), self._leave_if)
             return
-        if self.game is None or (not self.game.my_seats and not problem.retry):
+        if self.game is None or not self.game.my_seats or self.game.record is None:
             self.app.push_screen(
                 Choice(lambda: _("Could not start the network game: {problem}").format(
                     problem=explain(problem)), lambda: _("Leave"), lambda: _("Stay")),
@@ -284,16 +306,21 @@ class NetGameScreen(PlayScreen):
             return
         if self.server is not None:
             return
+        # the room is gone from its server: the moves made are here, and can be played on
         self.app.push_screen(
-            Choice(lambda: _("Connection lost: {problem}\n\nYour seat is kept for you.").format(
-                problem=explain(problem)), lambda: _("Reconnect"), lambda: _("Not now")),
-            self._reconnect_if)
+            Choice(lambda: _("The game is gone from its server: {problem}.\n\nPlay on here from the last "
+                             "position, at this one screen?").format(problem=explain(problem)),
+                   lambda: _("Play on here"), lambda: _("Leave")),
+            self._play_on_if)
 
-    def _reconnect_if(self, yes: bool | None) -> None:
-        if yes:
-            self.action_reconnect()
-        else:
-            self.notify(_("Press ctrl+r to reconnect, ctrl+l to leave."), timeout=5)
+    def _play_on_if(self, yes: bool | None) -> None:
+        if yes is None:
+            return
+        if not yes:
+            self.action_leave()
+            return
+        record = self.game.record  # everyone at this screen now: a local game with its own id
+        self.app.call_later(self.app.play_record, GameRecord.for_state(record.state, record.players))
 
     def _leave_if(self, yes: bool | None) -> None:
         if yes:
@@ -431,7 +458,10 @@ class NetGameScreen(PlayScreen):
             # Translators: NAME is what a friend types after --name: keep it in capitals.
             lines.append(_("Friends join with:  {command}").format(
                 command=f"sos-tui join {self.join_url} --name " + _("NAME")))
-        if self.lost is not None and game is not None and game.ended:
+        if self.lost is not None and self.attempt:
+            lines.append(_("Connection lost: {problem}. Reconnecting… (attempt {n}; ctrl+r now, ctrl+l "
+                           "leaves)").format(problem=explain(self.lost), n=self.attempt))
+        elif self.lost is not None and game is not None and game.ended:
             lines.append(_("The game has ended: {problem}. ctrl+l leaves.").format(
                 problem=explain(self.lost)))
         elif self.lost is not None:
@@ -506,6 +536,7 @@ class NetGameScreen(PlayScreen):
             self.app.save_game(self.game.record)
 
     def action_reconnect(self) -> None:
+        """Try again now (it is tried again by itself too)."""
         if self.lost is None:
             self.notify(_("Connected."), timeout=2)
         elif self.server is not None:
@@ -558,6 +589,12 @@ class NetGameScreen(PlayScreen):
         if self.server is not None:  # the app quit: the game ends with it
             server, self.server = self.server, None
             await server.stop(N_("{name} ended the game"), name=_host_name(self.plan) or _("the host"))
+
+
+def reconnect_delay(attempt: int) -> float:
+    """Seconds before reconnection ``attempt`` (1, 2, ...): 0.25 s doubling up to 15 s, each spread
+    by half either way so that the players of a restarted server do not all come back at once."""
+    return min(15.0, 0.25 * 2 ** (attempt - 1)) * random.uniform(0.5, 1.5)
 
 
 def _host_name(plan: HostPlan) -> str | None:
