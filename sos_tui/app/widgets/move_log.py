@@ -145,13 +145,13 @@ class MoveLog(ThemedStyles, ScrollView, can_focus=True):
         """Make the scrollable height the rows' own (the header and one line a move): the log
         never scrolls past its last move."""
         view = self.scrollable_content_region.height if self.is_mounted else 0
-        height = max(view, len(self._shown) + 1)
+        height = len(self._shown) + 1  # no taller than its rows: no scrollbar while they fit
         if height == self.virtual_size.height:
             return
         size = Size(self.scrollable_content_region.width, height)
-        if self.show_vertical_scrollbar and height > view:
-            # The scrollbar stays: only its range changes, which needs no layout pass of the screen
-            # (setting virtual_size lays out everything: 30-120 ms with a 26x26 board).
+        if self.is_mounted and self.show_vertical_scrollbar == (height > view):
+            # The scrollbar stays (shown, or not): only the range changes, which needs no layout pass
+            # of the screen (setting virtual_size lays out everything: 30-120 ms with a 26x26 board).
             self.set_reactive(MoveLog.virtual_size, size)
             self._scroll_update(size)
         else:
