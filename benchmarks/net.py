@@ -1,7 +1,11 @@
 """Network play speed, on loopback: the move round trip (a move sent until its new state comes
-back), alone and with many rooms of scripted clients playing at once against one server process.
+back), alone and with many rooms of scripted clients playing at once against one server process,
+first with rooms in memory only, then with rooms on disk (``SqliteRoomStore``: every move committed
+before it is broadcast) in the same run, and the ratio of the two; then the server with rooms on
+disk is killed (SIGKILL) and started again on the same folder, and the time until every room has
+both players back (by token) and a move played is measured.
 
-    python benchmarks/net.py                      # 1 room, then 200 rooms
+    python benchmarks/net.py                      # 1 room, then 200 rooms, each way; the restart
     python benchmarks/net.py --rooms 50 --moves 20 --think 0.05
 
 The server runs in a process of its own (``--serve``), as ``sos-tui server`` would; the scripted
@@ -19,24 +23,42 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from websockets.asyncio.client import connect
 
 from sos_tui.net import Limits, Server
+from sos_tui.net.store import SqliteRoomStore
 
 BENCH_LIMITS = Limits(max_rooms=2000, max_connections=10000, connections_per_address=10000,
-                      rooms_per_address=2000, rate=1000, burst=1000)
+                      rooms_per_address=2000, rate=1000, burst=1000, creates_per_minute=10**6,
+                      create_burst=10**6, connects_per_second=10**6, connect_burst=10**6)
 
 
-async def serve(port: int) -> None:
-    server = Server(BENCH_LIMITS, allow_create=True)
+async def serve(port: int, store_path: str | None) -> None:
+    store = SqliteRoomStore(Path(store_path)) if store_path else None
+    server = Server(BENCH_LIMITS, allow_create=True, store=store)
+    if store is not None:
+        for kept in store.load(None):
+            server.restore(kept)
     await server.start("127.0.0.1", port)
     print(server.port, flush=True)
     try:
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent goes
     finally:
         await server.stop()
+        if store is not None:
+            await store.close()
+
+
+def spawn(port: int = 0, store: Path | None = None) -> tuple[subprocess.Popen, int]:
+    command = [sys.executable, __file__, "--serve", "--port", str(port)]
+    if store is not None:
+        command += ["--store", str(store)]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    return child, int(child.stdout.readline())
 
 
 async def create(base: str, size: int) -> str:
@@ -52,6 +74,7 @@ class Seat:
 
     def __init__(self, url: str, name: str) -> None:
         self.url, self.name = url, name
+        self.token = None
         self.ws = None
         self.seat = -1
         self.version = 0
@@ -62,9 +85,10 @@ class Seat:
 
     async def join(self) -> None:
         self.ws = await connect(self.url, compression=None, max_size=2**20)
-        await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "name": self.name}))
+        await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "name": self.name,
+                                       "token": self.token}))
         welcome = json.loads(await self.ws.recv())
-        self.seat = welcome["seats"][0]
+        self.seat, self.token = welcome["seats"][0], welcome["token"]
 
     async def read(self) -> None:
         async for frame in self.ws:
@@ -81,9 +105,10 @@ class Seat:
 
 
 async def play_room(base: str, size: int, moves: int, think: float, times: list[float],
-                    start: asyncio.Event) -> None:
-    url = await create(base, size)
-    a, b = Seat(url, "A"), Seat(url, "B")
+                    start: asyncio.Event, seats: tuple[Seat, Seat] | None = None) -> tuple[Seat, Seat]:
+    """``moves`` moves in a new room (or the room of ``seats``, joined again by token)."""
+    a, b = seats or (Seat(await create(base, size), "A"), Seat("", "B"))
+    b.url = a.url
     await a.join()
     await b.join()
     readers = [asyncio.ensure_future(s.read()) for s in (a, b)]
@@ -107,7 +132,7 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
             mover.changed.clear()
             sent = time.perf_counter()
             move = f"{random.choice('SO')} {random.choice(free)}"
-            await mover.ws.send(json.dumps({"type": "move", "move": move}))
+            await mover.ws.send(json.dumps({"type": "move", "move": move, "version": version}))
             while mover.version <= version:
                 mover.changed.clear()
                 await mover.changed.wait()
@@ -118,39 +143,65 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
             task.cancel()
         await a.ws.close()
         await b.ws.close()
+    return a, b
 
 
-def report(label: str, times: list[float]) -> None:
+def report(label: str, times: list[float]) -> float:
+    """Print the figures of ``times``; their p95 in ms."""
     ms = sorted(t * 1000 for t in times)
     p95 = ms[int(0.95 * (len(ms) - 1))]
     print(f"{label}: {len(ms)} moves, median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms, "
-          f"max {ms[-1]:.2f} ms")
+          f"max {ms[-1]:.2f} ms", flush=True)
+    return p95
+
+
+async def run_rooms(base: str, rooms: int, size: int, moves: int, think: float,
+                    seats: list | None = None) -> tuple[list[float], list]:
+    times: list[float] = []
+    start = asyncio.Event()
+    tasks = [asyncio.ensure_future(play_room(base, size, moves, think, times, start,
+                                             seats[i] if seats else None)) for i in range(rooms)]
+    await asyncio.sleep(0.5 + rooms * 0.01)
+    start.set()
+    return times, await asyncio.gather(*tasks)
 
 
 async def bench(args) -> None:
-    child = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(child.stdout.readline())
-        base = f"ws://127.0.0.1:{port}"
-        for rooms, think in ((1, 0.0), (args.rooms, args.think)):
-            times: list[float] = []
-            start = asyncio.Event()
-            tasks = [asyncio.ensure_future(play_room(base, args.size, args.moves if rooms > 1 else 300,
-                                                     think, times, start)) for _ in range(rooms)]
-            await asyncio.sleep(0.5 + rooms * 0.01)
-            start.set()
-            await asyncio.gather(*tasks)
-            report(f"{rooms} room{'s' if rooms > 1 else ''}" + (f", think ~{think * 1000:.0f} ms" if think
-                                                               else ", back to back"), times)
-    finally:
-        child.stdin.close()
+    p95s = {}
+    with tempfile.TemporaryDirectory() as folder:
+        store = Path(folder) / "rooms.sqlite3"
+        for label, path in (("in memory", None), ("on disk", store)):
+            child, port = spawn(store=path)
+            base = f"ws://127.0.0.1:{port}"
+            try:
+                times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
+                report(f"{label}, 1 room, back to back", times)
+                times, tables = await run_rooms(base, args.rooms, args.size, args.moves, args.think)
+                p95s[label] = report(f"{label}, {args.rooms} rooms, think ~{args.think * 1000:.0f} ms", times)
+            finally:
+                if path is None:
+                    child.stdin.close()
+                    child.wait(10)
+        print(f"p95 on disk / in memory, {args.rooms} rooms: {p95s['on disk'] / p95s['in memory']:.2f}x",
+              flush=True)
+        child.kill()  # SIGKILL, mid-game: then the same folder again
         child.wait(10)
+        started = time.perf_counter()
+        child, port = spawn(port, store)
+        try:
+            times, _ = await run_rooms(f"ws://127.0.0.1:{port}", args.rooms, args.size, 1, 0.0, tables)
+            print(f"restart: {args.rooms} rooms playing again (both seats back by token, a move played) "
+                  f"{time.perf_counter() - started:.2f} s after the new server was started", flush=True)
+        finally:
+            child.stdin.close()
+            child.wait(10)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--store", help=argparse.SUPPRESS)
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--moves", type=int, default=30, help="moves per room in the many-room run")
     parser.add_argument("--size", type=int, default=20, help="board size (big enough for the moves)")
@@ -158,7 +209,7 @@ def main() -> None:
                         help="mean pause before a move in the many-room run, in seconds")
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(0))
+        asyncio.run(serve(args.port, args.store))
     else:
         asyncio.run(bench(args))
 

@@ -322,7 +322,7 @@ async def test_an_idle_room_is_closed_and_its_players_told():
 
 
 async def test_undo_is_a_request_the_other_people_accept_or_decline():
-    async with running() as server:
+    async with running(Limits(undo_cooldown=0)) as server:
         room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
         url = server.url(room)
         async with Player(url, "Ana") as ana, Player(url, "Bo") as bo:

@@ -19,7 +19,7 @@ from sos_tui.engine import (
     check_names,
 )
 from sos_tui.i18n import _, explain
-from sos_tui.storage import load_settings
+from sos_tui.storage import StorageError, load_settings
 
 from .common import UsageError, board_size, fail, has_terminal, int_in, seat_error, told, unknown_level
 
@@ -148,6 +148,8 @@ def host(args: argparse.Namespace) -> int:
                                                  _say, listeners=[keeper.on_change]))
             finally:
                 told(keeper.close(), "host")
+        except StorageError as error:  # the rooms database
+            return fail("host", explain(error))
         except OSError as error:
             return fail("host", _cannot_listen(args, error))
         except NetError as error:
@@ -184,6 +186,8 @@ def server(args: argparse.Namespace) -> int:
     _warn_bind("server", args.bind)
     try:
         return asyncio.run(serve_forever(args.bind, args.port, _say))
+    except StorageError as error:  # the rooms database
+        return fail("server", explain(error))
     except OSError as error:
         return fail("server", _cannot_listen(args, error))
 

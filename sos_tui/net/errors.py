@@ -57,6 +57,7 @@ SERVER_MESSAGES = (
     N_("a network game needs at least one person"),
     N_("this server has as many games as it can take; try later"),
     N_("you have as many open games on this server as it allows"),
+    N_("too many games created from your address: try again in a minute"),
     # joining
     N_("this game has ended"), N_("your seat was taken up by a new connection with your token"),
     N_("someone in this game is already called {name}: join with another --name"),
@@ -71,6 +72,7 @@ SERVER_MESSAGES = (
     N_("the computer could not move: its process stopped twice in a row"),
     # undo by agreement (errors, and the reasons of undo-result)
     N_("an undo is already being asked"), N_("there is nothing to undo"),
+    N_("your undo was declined: ask again in {seconds} s"),
     N_("\"accept\" must be true or false"), N_("no undo is being asked"),
     N_("this undo is not yours to answer"),
     N_("{names} declined"), N_("everyone agreed"), N_("a move was played"), N_("nobody answered in time"),

@@ -6,6 +6,7 @@ values, and written with ``to_json``. Nobody else reads a raw message. No Textua
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
@@ -77,6 +78,11 @@ def normal_code(text: str) -> str | None:
 def new_token() -> str:
     """A seat token: 128 random bits. Whoever holds it plays that seat."""
     return secrets.token_urlsafe(16)
+
+
+def token_hash(token: str) -> str:
+    """What a server keeps of a token (in memory and on disk): its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,9 @@ sends every change to everyone in it as a ``state``.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -42,8 +44,10 @@ from .protocol import (
     WelcomeMessage,
     check_ready,
     new_token,
+    token_hash,
 )
 from .seats import SeatSpec
+from .store import StoredRoom, StoredSeat
 
 if TYPE_CHECKING:
     from .server import Client, Server
@@ -54,7 +58,7 @@ class Seat:
     kind: SeatKind
     name: str | None
     level: str | None = None
-    token: str | None = None
+    token_hash: str | None = None  # of the token that holds it (``protocol.token_hash``)
     client: Client | None = None
 
     @property
@@ -97,19 +101,23 @@ class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
     def __init__(self, server: Server, code: str, size: int, mode: Mode, seats: list[SeatSpec],
-                 creator: str | None = None) -> None:
+                 creator: str | None = None, key: str | None = None) -> None:
         self.server = server
         self.code = code
         self.size, self.mode = size, mode
-        self.creator = creator  # the address that created it over the network
+        self.creator = creator  # the address (or IPv6 /64) that created it over the network
+        self.key = key  # a hosted room's key in the store (``host --headless``)
         self.seats = [Seat(s.kind, s.name, s.level) for s in seats]
-        self.tokens: dict[str, tuple[int, ...]] = {}
+        self.tokens: dict[str, tuple[int, ...]] = {}  # token hash -> the seats it holds
         own = tuple(i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN)
-        self.owner_token = new_token() if own else None
+        self.owner_token = new_token() if own else None  # known only to the process that made it
         if own:
-            self.tokens[self.owner_token] = own
             for i in own:
-                self.seats[i].token = self.owner_token
+                self.seats[i].token_hash = token_hash(self.owner_token)
+            self.tokens[token_hash(self.owner_token)] = own
+        self.created = time.time()
+        self.visited = False  # someone took a seat since it was made (or brought back)
+        self.undo_declined: dict[int, float] = {}  # seat -> when its undo was last declined
         self.clients: set[Client] = set()
         self.session: GameSession | None = None
         self.finished = asyncio.Event()
@@ -146,8 +154,8 @@ class Room:
             raise ProtocolError("no-room", N_("this game has ended"))
         name, token = hello.name, hello.token
         seats: tuple[int, ...] = ()
-        if token in self.tokens:
-            seats = self.tokens[token]
+        if token is not None and token_hash(token) in self.tokens:
+            seats = self.tokens[token_hash(token)]
             for i in seats:
                 old = self.seats[i].client
                 if old is not None and old is not client:
@@ -164,17 +172,18 @@ class Room:
             index = next(i for i, s in enumerate(self.seats) if s.kind is SeatKind.REMOTE and s.name is None)
             token = new_token()
             seat = self.seats[index]
-            seat.name, seat.token = name, token
-            self.tokens[token] = seats = (index,)
+            seat.name, seat.token_hash = name, token_hash(token)
+            self.tokens[seat.token_hash] = seats = (index,)
             self.log(_("{name} joined (seat {number})").format(name=name, number=index + 1))
         else:
             token = None
             if sum(1 for c in self.clients if not c.seats) >= self.server.limits.spectators_per_room:
                 raise ProtocolError("full", N_("this game has as many spectators as it can take"))
             self.log(_("{name} is watching").format(name=name) if name else _("someone is watching"))
-        client.room, client.seats, client.name = self, seats, name
+        client.room, client.seats, client.name, client.token = self, seats, name, token
         for i in seats:
             self.seats[i].client = client
+        self.visited = self.visited or bool(seats)
         self.clients.add(client)
         self.active = time.monotonic()
         return WelcomeMessage(self.code, seats, token)
@@ -208,20 +217,24 @@ class Room:
         if client.seats:
             self._stop_computer()  # the game waits for the seat
 
-    def _start(self, change: str = "start") -> None:
-        record = GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats))
+    def _open(self, record: GameRecord) -> GameSession:
+        """The session of ``record`` (a new game, or one brought back from the store)."""
         seats = tuple(PlayerInfo(s.name, SeatKind.REMOTE) if s.person else s.info() for s in self.seats)
         self.session = GameSession(record, seats=seats)
         self.session.subscribe(self._on_change)
         for listener in self.server.listeners:
             self.session.subscribe(listener)
+        return self.session
+
+    def _start(self, change: str = "start") -> None:
+        self._open(GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats)))
         self.log(_("the game starts: {names}").format(names=", ".join(s.name for s in self.seats)))
         if change == "start":
             self.session.announce_start()
         else:  # a rematch: every seated connection learns its seats in the new game, then the game
             for client in list(self.clients):
                 if client.seats:
-                    client.send(WelcomeMessage(self.code, client.seats, self.seats[client.seats[0]].token))
+                    client.send(WelcomeMessage(self.code, client.seats, client.token))
             self.finished.clear()
             self.finished_at = None
             self.send_state(change)
@@ -253,12 +266,51 @@ class Room:
             sum(1 for c in self.clients if not c.seats), session.record if session else None)
 
     def send_state(self, change: str = "join", move: Move | None = None) -> None:
+        """Tell everyone in the room how it stands, once that is on disk."""
         if self.closed:
             return
-        text = self.state_message(change, move).to_json()
-        for client in list(self.clients):
-            client.send(text)
+        text, clients = self.state_message(change, move).to_json(), list(self.clients)
+        self.after_saved(lambda: [client.send(text) for client in clients])
         self._computer_turn()
+
+    # -- on disk -----------------------------------------------------------------------------
+    def after_saved(self, then: Callable[[], object]) -> None:
+        """Keep the room as it is now (with a store), then call ``then``: whatever a client is
+        told of the room is on disk first. In order: ``then`` calls run as they were asked."""
+        store = self.server.store
+        if store is None:
+            then()
+        else:
+            store.save(self.stored()).add_done_callback(lambda _done: then())
+
+    def stored(self) -> StoredRoom:
+        session = self.session
+        return StoredRoom(
+            self.code, self.size, str(self.mode),
+            tuple(StoredSeat(str(s.kind), s.name, s.level, s.token_hash) for s in self.seats),
+            session.record if session else None, session.version if session else 0, self.created,
+            time.time(), self.key, self.creator)
+
+    async def saved(self) -> None:
+        """Return once the room as it is now is on disk (at once without a store)."""
+        done = asyncio.get_running_loop().create_future()
+        self.after_saved(lambda: done.done() or done.set_result(None))
+        await done
+
+    @classmethod
+    def restore(cls, server: Server, kept: StoredRoom) -> Room:
+        """A room brought back from the store: the same code, seats, token hashes and game (at the
+        same version); nobody is connected yet."""
+        specs = [SeatSpec(SeatKind(s.kind), s.name, s.level) for s in kept.seats]
+        room = cls(server, kept.code, kept.size, Mode(kept.mode), specs, kept.creator, kept.key)
+        room.owner_token, room.tokens, room.created = None, {}, kept.created
+        for i, (seat, stored) in enumerate(zip(room.seats, kept.seats, strict=True)):
+            seat.token_hash = stored.token_hash
+            if stored.token_hash is not None:
+                room.tokens[stored.token_hash] = (*room.tokens.get(stored.token_hash, ()), i)
+        if kept.record is not None:
+            room._open(kept.record).version = kept.version
+        return room
 
     def handle(self, client: Client, message: ClientMessage) -> None:
         """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
@@ -302,6 +354,11 @@ class Room:
         session = self._playing_seat(client, N_("spectators cannot ask to undo"))
         if not session.can_undo:
             raise ProtocolError("cannot-undo", N_("there is nothing to undo"))
+        wait = self.undo_declined.get(client.seats[0], -math.inf) + self.server.limits.undo_cooldown \
+            - time.monotonic()
+        if wait > 0:
+            raise ProtocolError("cannot-undo", N_("your undo was declined: ask again in {seconds} s"),
+                                seconds=math.ceil(wait))
         self._ask(client, "undo")
 
     def _ask_rematch(self, client: Client) -> None:
@@ -323,14 +380,15 @@ class Room:
             raise ProtocolError("undo-pending", N_("an undo is already being asked") if asking
                                 else N_("a rematch is already being asked"))
         by = client.seats[0]
-        voters = {i for i, s in enumerate(self.seats) if s.person and s.token != self.seats[by].token}
+        mine = self.seats[by].token_hash
+        voters = {i for i, s in enumerate(self.seats) if s.person and s.token_hash != mine}
         asked, _accepted, _declined = _VOTE_LOG[what]
         self.log(_(asked).format(name=self.seats[by].name))
         if not voters:
             self._agreed(what)
             return
         timer = asyncio.get_running_loop().call_later(self.server.limits.undo_timeout, self._vote_done,
-                                                      False, "nobody answered in time")
+                                                      False, N_("nobody answered in time"))
         self.vote = Vote(what, by, voters, timer)
         request = _VOTE_MESSAGES[what][0]
         for c in list(self.clients):
@@ -357,6 +415,8 @@ class Room:
         if vote is None:
             return
         vote.timer.cancel()
+        if vote.what == "undo" and not accepted and why != N_("a move was played"):
+            self.undo_declined[vote.by] = time.monotonic()
         _asked, yes, no = _VOTE_LOG[vote.what]
         self.log(_(yes if accepted else no).format(reason=_(why).format(**params)))
         result = _VOTE_MESSAGES[vote.what][1].of(accepted, why, **params)
@@ -378,8 +438,8 @@ class Room:
         self.seats = self.seats[1:] + self.seats[:1]
         self.tokens = {}
         for i, seat in enumerate(self.seats):
-            if seat.token is not None:
-                self.tokens[seat.token] = (*self.tokens.get(seat.token, ()), i)
+            if seat.token_hash is not None:
+                self.tokens[seat.token_hash] = (*self.tokens.get(seat.token_hash, ()), i)
         for client in self.clients:
             if client.seats:
                 client.seats = tuple(i for i, seat in enumerate(self.seats) if seat.client is client)
@@ -417,15 +477,19 @@ class Room:
             self._computer.cancel()
             self._computer = None
 
-    async def close(self, why: str, **params) -> None:
-        """End the room; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
-        if self.closed:
-            return
+    def freeze(self) -> None:
+        """No more changes (the server restarts): the room stands as it is on disk."""
         self.closed = True
         self._stop_computer()
         if self.vote is not None:
             self.vote.timer.cancel()
             self.vote = None
+
+    async def close(self, why: str, **params) -> None:
+        """End the room; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
+        if self.closed:
+            return
+        self.freeze()
         clients, closed = list(self.clients), ClosedMessage.of(why, **params)
         for c in clients:
             c.send(closed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import signal
 import socket
 from collections.abc import Callable
@@ -18,8 +19,9 @@ from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, TokenStore, create_room
 from .protocol import StateMessage
-from .seats import SeatSpec
+from .seats import SeatSpec, check_seats
 from .server import Limits, Server
+from .store import SqliteRoomStore
 
 Say = Callable[[str], None]
 
@@ -83,16 +85,39 @@ async def _until(stop: asyncio.Event, *awaitables) -> bool:
     return waiter in done
 
 
+def open_store() -> SqliteRoomStore:
+    """The rooms database in the data folder; StorageError (RoomStoreError) to refuse it."""
+    from sos_tui.storage.paths import rooms_db_path
+
+    return SqliteRoomStore(rooms_db_path())
+
+
+def host_key(size, mode, seats, bind: str, port: int) -> str:
+    """What names a hosted game in the rooms database: the command's settings and address, so the
+    same command run again finds its unfinished game."""
+    size, mode, specs = check_seats(size, mode, seats)
+    return json.dumps({"size": size, "mode": str(mode), "seats": [s.to_dict() for s in specs], "bind": bind,
+                       "port": port}, sort_keys=True)
+
+
 async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, port: int, say: Say,
                         *, listeners=(), computer=None, stop: asyncio.Event | None = None) -> int:
-    """One game on a server of its own: say the join URL (first), then every event; return 0 when
-    the game ends, 130 when stopped (ctrl+c)."""
+    """One game on a server of its own, kept in the rooms database: say the join URL (first), then
+    every event; return 0 when the game ends, 130 when stopped (ctrl+c, SIGTERM: the game stays on
+    disk, and the same command run again brings it back with the same code and seats)."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    server = Server(computer=computer, computer_delay=0.3, listeners=listeners)
-    await server.start(bind, port)
+    key = host_key(size, mode, seats, bind, port)
+    store = open_store()
+    server = Server(computer=computer, computer_delay=0.3, listeners=listeners, store=store)
+    stopped = True
     try:
-        room = server.create_room(size, mode, seats)
+        kept = sorted(await asyncio.to_thread(store.load, key), key=lambda k: k.active)
+        room = server.restore(kept[-1]) if kept else None
+        await server.start(bind, port)
+        if room is None:
+            room = server.create_room(size, mode, seats, key=key)
+        await room.saved()
         say(server.url(room, reachable_host(bind)))  # the first line: scripts read it
         url = server.url(room, reachable_host(bind))
         say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
@@ -102,7 +127,8 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
             await asyncio.sleep(0.5)  # the last state reaches everyone before the server goes
             await server.close_room(room, N_("the game is over"))
     finally:
-        await server.stop()
+        await (server.restart() if stopped else server.stop())
+        await store.close()
     say(_("stopped") if stopped else _("the game is over"))
     return 130 if stopped else 0
 
@@ -138,17 +164,23 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
 
 async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
                         stop: asyncio.Event | None = None) -> int:
-    """``sos-tui server``: rooms for ``host --server`` until ctrl+c."""
+    """``sos-tui server``: rooms for ``host --server`` until ctrl+c or SIGTERM, kept in the rooms
+    database: started again on the same data folder, it brings back every unfinished game."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
+    store = open_store()
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
-        f"{room.code}: {printable(text)}"))
-    await server.start(bind, port)
-    say(f"ws://{reachable_host(bind)}:{server.port}")
-    say(_("create games with: sos-tui host --server {url} ...").format(url=f"ws://{reachable_host(bind)}:{server.port}"))
+        f"{room.code}: {printable(text)}"), store=store)
     try:
+        for kept in await asyncio.to_thread(store.load, None):
+            server.restore(kept)
+        await server.start(bind, port)
+        say(f"ws://{reachable_host(bind)}:{server.port}")
+        say(_("create games with: sos-tui host --server {url} ...").format(
+            url=f"ws://{reachable_host(bind)}:{server.port}"))
         await stop.wait()
     finally:
-        await server.stop()
+        await server.restart()
+        await store.close()
     say(_("stopped"))
     return 0

@@ -76,7 +76,7 @@ def _check_seat(number: int, seat) -> SeatSpec:
         return SeatSpec(kind)
     if kind is SeatKind.HUMAN:
         return SeatSpec(kind, _name(number, seat.name))
-    level = seat.level or "medium"
+    level = "medium" if seat.level is None else seat.level
     if level not in COMPUTER_LEVELS:
         raise ProtocolError("bad-room", N_("seat {number}: level must be one of {levels}"),
                             number=number, levels=", ".join(COMPUTER_LEVELS))

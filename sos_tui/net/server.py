@@ -9,15 +9,24 @@ room. Computer seats are played by this process through a ``ComputerPool`` (or a
 Everything a client can make the server do is bounded (``Limits``): the size of a message
 (``MAX_FRAME``), messages per second per connection, refused messages before it is closed,
 connections per address, rooms, spectators per room, the time to say hello and the time a room
-may stand idle. A refusal goes to that client only, as an ``error`` message; other rooms and
+may stand idle, new connections and rooms created per second from one address (an IPv6 address
+counts as its /64, which one machine usually holds whole), how soon a declined undo may be asked
+again. A refusal goes to that client only, as an ``error`` message; other rooms and
 players never notice.
+
+With a ``store`` (``store.RoomStore``) every room is kept on disk as it changes, and a change is
+told to the room only once it is committed; ``restore`` brings the stored rooms back after a
+restart and ``restart`` stops the server leaving them on disk, closing every connection with
+1012 (service restart) so the clients come back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -44,6 +53,7 @@ from .protocol import (
 )
 from .room import Room, background
 from .seats import check_seats
+from .store import RoomStore, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +75,63 @@ class Limits:
     max_connections: int = 5000
     connections_per_address: int = 32
     rooms_per_address: int = 10  # rooms created over the network and still open
+    creates_per_minute: float = 10.0  # rooms created over the network, per address, on average
+    create_burst: int = 5  # ... at once
+    connects_per_second: float = 10.0  # new connections per address, on average
+    connect_burst: int = 50  # ... at once
     spectators_per_room: int = 32
     hello_timeout: float = 10.0  # seconds to send the first message
     room_idle: float = 3600.0  # a room with no move or join this long is closed
+    unjoined_idle: float = 600.0  # a room created over the network that nobody took a seat in
     finished_linger: float = 300.0  # a finished game's room stays this long for late viewers
     rate: float = 10.0  # messages per second, on average
     burst: int = 20  # messages at once
     strikes: int = 5  # refused messages before the connection is closed
     undo_timeout: float = 60.0  # an undo request nobody answers is declined
+    undo_cooldown: float = 30.0  # a seat whose undo was declined may ask again after this
     reap_every: float = 5.0
+
+
+@dataclass(eq=False)
+class Allowance:
+    """How many of something may happen now: refilled at ``rate`` a second up to ``burst``."""
+
+    rate: float
+    burst: float
+    left: float = math.inf
+    stamp: float = field(default_factory=time.monotonic)
+
+    def take(self) -> bool:
+        """Use one; False (nothing used) when none is left."""
+        now = time.monotonic()
+        self.left = min(float(self.burst), self.left + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
+
+    @property
+    def idle(self) -> bool:
+        """Full again: nothing to remember."""
+        return self.left + (time.monotonic() - self.stamp) * self.rate >= self.burst
+
+
+class Allowances:
+    """One ``Allowance`` per address, forgotten once full again (``prune``)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self._by: dict[str, Allowance] = {}
+
+    def take(self, address: str) -> bool:
+        allowance = self._by.get(address)
+        if allowance is None:
+            allowance = self._by[address] = Allowance(self.rate, self.burst)
+        return allowance.take()
+
+    def prune(self) -> None:
+        self._by = {address: a for address, a in self._by.items() if not a.idle}
 
 
 @dataclass(eq=False)
@@ -82,11 +140,11 @@ class Client:
 
     ws: ServerConnection
     address: str
+    allowance: Allowance
     room: Room | None = None
     seats: tuple[int, ...] = ()
     name: str | None = None
-    allowance: float = 0.0
-    stamp: float = field(default_factory=time.monotonic)
+    token: str | None = None  # the token it holds its seats by
     strikes: int = 0
     bye: bool = False  # said it leaves on purpose
 
@@ -99,16 +157,6 @@ class Client:
             return
         broadcast([ws], message if isinstance(message, str) else message.to_json())
 
-    def spend(self, rate: float, burst: int) -> bool:
-        """Take one message from the allowance (refilled at ``rate`` per second up to ``burst``)."""
-        now = time.monotonic()
-        self.allowance = min(float(burst), self.allowance + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
-
 
 class Server:
     """Rooms behind one listening socket. ``start`` binds; ``stop`` closes every connection.
@@ -120,8 +168,11 @@ class Server:
 
     def __init__(self, limits: Limits | None = None, *, computer=None, computer_delay: float = 0.0,
                  allow_create: bool = False, listeners=(),
-                 on_event: Callable[[Room, str], None] | None = None) -> None:
+                 on_event: Callable[[Room, str], None] | None = None, store: RoomStore | None = None) -> None:
         self.limits = limits or Limits()
+        self.store = store
+        self._connects = Allowances(self.limits.connects_per_second, self.limits.connect_burst)
+        self._creates = Allowances(self.limits.creates_per_minute / 60, self.limits.create_burst)
         self._computer = computer
         self._owns_computer = computer is None
         self.computer_delay = computer_delay
@@ -176,6 +227,24 @@ class Server:
             self._computer.shutdown()
             self._computer = None
 
+    async def restart(self) -> None:
+        """Stop for a restart: stop listening, finish writing, then close every connection with
+        1012 (service restart); the rooms stay in the store, to be brought back."""
+        if self._reaper is not None:
+            self._reaper.cancel()
+            self._reaper = None
+        if self._ws is not None:
+            self._ws.close(close_connections=False)
+        for room in self.rooms.values():
+            room.freeze()
+        if self.store is not None:
+            await self.store.flush()
+        clients = [c for room in self.rooms.values() for c in room.clients]
+        await asyncio.gather(*(c.ws.close(1012, "the server is restarting: come back in a moment")
+                               for c in clients), return_exceptions=True)
+        self.rooms.clear()
+        await self.stop()
+
     async def __aenter__(self) -> Server:
         return self
 
@@ -183,7 +252,7 @@ class Server:
         await self.stop()
 
     # -- rooms -------------------------------------------------------------------------------
-    def create_room(self, size: int, mode, seats, creator: str | None = None) -> Room:
+    def create_room(self, size: int, mode, seats, creator: str | None = None, key: str | None = None) -> Room:
         size, mode, specs = check_seats(size, mode, seats)
         if len(self.rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", N_("this server has as many games as it can take; try later"))
@@ -193,12 +262,22 @@ class Server:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        room = self.rooms[code] = Room(self, code, size, mode, specs, creator)
+        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key)
         self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
             size=size, mode=_(mode.value),
             seats=", ".join(s.name or pgettext("seat", "open") for s in room.seats)))
         if room.open_seats == 0:
             room._start()
+        return room
+
+    def restore(self, kept: StoredRoom) -> Room | None:
+        """Bring back a stored room (a game over is forgotten instead: None)."""
+        if kept.record is not None and kept.record.state.is_over:
+            self.store.delete(kept.code)
+            return None
+        room = self.rooms[kept.code] = Room.restore(self, kept)
+        self.event(room, _("room brought back: {size}x{size} {mode}, {moves} moves").format(
+            size=room.size, mode=_(room.mode.value), moves=len(kept.record.moves) if kept.record else 0))
         return room
 
     def url(self, room: Room, host: str | None = None) -> str:
@@ -210,6 +289,8 @@ class Server:
     async def close_room(self, room: Room, why: str, **params) -> None:
         """Close ``room``; ``why`` is a template of SERVER_MESSAGES (with ``params``)."""
         self.rooms.pop(room.code, None)
+        if self.store is not None:
+            self.store.delete(room.code)
         await room.close(why, **params)
 
     async def _reap(self) -> None:
@@ -217,8 +298,13 @@ class Server:
         while True:
             await asyncio.sleep(limits.reap_every)
             now = time.monotonic()
+            self._connects.prune()
+            self._creates.prune()
             for room in list(self.rooms.values()):
-                if room.finished_at is not None and now - room.finished_at > limits.finished_linger:
+                if room.creator is not None and not room.visited and now - room.active > limits.unjoined_idle:
+                    await self.close_room(room, N_("closed after {minutes} minutes without a move"),
+                                          minutes=int(limits.unjoined_idle // 60))
+                elif room.finished_at is not None and now - room.finished_at > limits.finished_linger:
                     await self.close_room(room, N_("the game is over"))
                 elif now - room.active > limits.room_idle:
                     await self.close_room(room, N_("closed after {minutes} minutes without a move"),
@@ -232,10 +318,13 @@ class Server:
         if self.connections[address] >= self.limits.connections_per_address:
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many connections from your address\n")
+        if not self._connects.take(source(address)):
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                      "too many new connections from your address: wait a moment\n")
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
-        client = Client(ws, _address(ws), allowance=float(self.limits.burst))
+        client = Client(ws, _address(ws), Allowance(self.limits.rate, self.limits.burst))
         self.connections[client.address] += 1
         try:
             await self._converse(client)
@@ -297,12 +386,13 @@ class Server:
         if room is None or room.closed:
             raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
                                               "have ended"))
-        client.send(room.join(client, first))
+        welcome = room.join(client, first)
+        room.after_saved(lambda: client.send(welcome))  # its token is on disk before the client has it
         return room
 
     def _take(self, client: Client, frame) -> None:
         """One message from a seated client or spectator: to its room. ProtocolError to refuse."""
-        if not client.spend(self.limits.rate, self.limits.burst):
+        if not client.allowance.take():
             raise ProtocolError("flood", N_("too many messages: at most {rate} a second"),
                                 rate=f"{self.limits.rate:g}")
         message = parse_client(frame)
@@ -314,7 +404,11 @@ class Server:
             raise ProtocolError("no-create", N_("this server only runs its own game"))
         if path:
             raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
-        room = self.create_room(message.size, message.mode, message.seats, creator=client.address)
+        creator = source(client.address)
+        if not self._creates.take(creator):
+            raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
+        room = self.create_room(message.size, message.mode, message.seats, creator=creator)
+        await room.saved()
         owned = tuple(i for i, s in enumerate(room.seats) if s.kind is SeatKind.HUMAN)
         client.send(CreatedMessage(room.code, room.owner_token, owned))
         await client.ws.close(1000, "created")
@@ -329,3 +423,16 @@ _STRIKES = {"bad-frame", "too-big", "bad-json", "bad-message", "unknown-type", "
 def _address(connection: ServerConnection) -> str:
     remote = connection.remote_address
     return str(remote[0]) if remote else "?"
+
+
+def source(address: str) -> str:
+    """Whom the per-address limits count: the address, or for IPv6 its /64 (one machine's, often)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)

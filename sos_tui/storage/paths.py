@@ -21,6 +21,7 @@ APP_NAME = "sos-tui"
 ENV_VAR = "SOS_TUI_DATA_DIR"
 AUTOSAVES_NAME = "autosaves"
 HISTORY_NAME = "history.sqlite3"
+ROOMS_NAME = "rooms.sqlite3"
 SAVES_NAME = "saves"
 
 
@@ -62,3 +63,8 @@ def autosaves_dir() -> Path:
 def history_db_path() -> Path:
     """The SQLite history of finished games (``<data>/history.sqlite3``); it may not exist yet."""
     return data_dir() / HISTORY_NAME
+
+
+def rooms_db_path() -> Path:
+    """The network rooms of ``sos-tui server`` and ``host --headless`` (``<data>/rooms.sqlite3``)."""
+    return data_dir() / ROOMS_NAME
