@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from textual.command import CommandList
+
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.help import HelpScreen
 from sos_tui.app.screens.setup import SetupScreen
@@ -18,6 +20,7 @@ from .helpers import (
     footer_shows,
     make_app,
     scoreboard_text,
+    screen_strips,
     wait_for,
 )
 
@@ -85,7 +88,7 @@ async def test_the_scoreboard_drawn_move_by_move_is_the_scoreboard_drawn_afresh(
 
         def drawn() -> list[str]:
             region = scoreboard.region
-            strips = screen._compositor.render_strips()
+            strips = screen_strips(app)
             return [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
 
         seen = set()
@@ -425,7 +428,9 @@ async def test_command_palette_offers_the_game_commands():
         await pilot.press("s")
         await pilot.press("ctrl+p")
         await pilot.press(*"rematch")
-        await pilot.pause(0.3)
+        commands = app.screen.query_one(CommandList)
+        await wait_for(pilot, lambda: commands.highlighted is not None and "Rematch" in str(
+            commands.get_option_at_index(commands.highlighted).prompt))
         await pilot.press("enter")
         await pilot.pause()
         assert app.state.move_count == 0  # a fresh game with the same settings

@@ -69,8 +69,8 @@ async def test_undo_to_the_empty_board_leaves_nothing_to_continue():
         assert first.state.move_count == 0
     again = SosApp(computer_delay=0)
     async with again.run_test(size=(100, 40)) as pilot:
-        await pilot.pause(0.2)
-        await again.workers.wait_for_complete()
+        await wait_for(pilot, lambda: isinstance(again.screen, SetupScreen))
+        await again.workers.wait_for_complete()  # the look for an autosave has ended
         await pilot.pause()
         assert isinstance(again.screen, SetupScreen)
         assert not again.screen.query_one("#resume").display
