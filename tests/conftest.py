@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # An app test makes millions of short-lived objects (a Strip per line drawn, with five caches
 # each). With Python's default thresholds (700, 10, 10) the collector runs hundreds of times a
@@ -15,6 +16,31 @@ import pytest
 # drive Textual and pytest as they ship: nothing of theirs is patched here.)
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)
+
+
+# The nightly run: `pytest --runslow` runs the tests marked `slow` too (whole-game AI ladders), and
+# loads the Hypothesis profile "slow", under which the session state machine (test_session.py)
+# runs its full count of examples. Every other run skips them, to keep the suite fast.
+settings.register_profile("slow", max_examples=150)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run the tests marked slow, and the Hypothesis profile 'slow'")
+
+
+def pytest_configure(config):
+    if config.getoption("--runslow"):
+        settings.load_profile("slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)

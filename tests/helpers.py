@@ -79,9 +79,16 @@ async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
     await pilot.pause()
 
 
+def screen_strips(app) -> list:
+    """The screen in front as the terminal shows it, one Strip a line (a dialog over the screen
+    beneath it). The one place the tests read Textual's compositor (private): change it here if
+    an upgrade renames it."""
+    return app.screen._compositor.render_strips()
+
+
 def footer_line(app) -> str:
     """The terminal's last line as drawn: the footer of the view in front."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app)
     return strips[-1].text if strips else ""
 
 
@@ -121,7 +128,7 @@ def drawn_cells(app) -> list[list[Cell]]:
         return color.get_truecolor(terminal)
 
     rows = []
-    for y, strip in enumerate(app.screen._compositor.render_strips()):
+    for y, strip in enumerate(screen_strips(app)):
         row, x = [], 0
         for text, style, control in strip:
             if control:

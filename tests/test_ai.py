@@ -193,12 +193,13 @@ def test_a_random_sample_of_book_moves_is_optimal(size, mode):
 
 
 @pytest.mark.parametrize("mode", ["general", "simple"])
-@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("size", [3, pytest.param(4, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("opponent", ["easy", "medium", "hard"])
 def test_expert_never_loses_small_boards(size, mode, opponent):
-    # games 0 and 2: the expert moves first; 1 and 3: second. 3x3: four games. 4x4, about a
-    # second a game (the expert's first solve past the book, and hard's searches): one, the
-    # expert's seat alternating by opponent and mode, so that in each mode it plays both seats
+    # A ladder check. games 0 and 2: the expert moves first; 1 and 3: second. 3x3 (every run,
+    # a tenth of a second): four games. 4x4 (slow: --runslow), up to a second a game (the
+    # expert's first solve past the book, and hard's searches): one, the expert's seat
+    # alternating by opponent and mode, so that in each mode it plays both seats
     order = ["easy", "medium", "hard"].index(opponent) + (mode == "general")
     for game in range(4) if size == 3 else [order % 2]:
         expert = computer_player("expert", seed=game)
@@ -310,7 +311,11 @@ def test_expert_takes_an_sos_on_offer_rather_than_mirroring():
     assert str(computer_player("expert", seed=3).choose_move(state)) == "S c1"  # the win, not O e6
 
 
+@pytest.mark.slow
 def test_mirroring_expert_is_never_left_without_a_safe_move(monkeypatch):
+    # Whole games (slow: --runslow). Every run checks the same fact in parts: that the mirror
+    # player always has a safe move (test_properties.py), and that expert plays the mirror
+    # (test_expert_keeps_a_simple_game_symmetric: after S b2 on 6x6, S e5).
     # hard moves first on 6x6 simple; expert's budgets cut to a tenth, so the games are quick:
     # the mirror does not depend on a budget, and expert loses none
     thrifty(monkeypatch, "hard", "expert")

@@ -16,13 +16,16 @@ from .helpers import board_of, click_offset, make_app, scoreboard_text, wait_for
 
 
 async def wait_for_human(app, pilot, seconds: float = 20) -> None:
-    for _ in range(int(seconds / 0.05)):
+    def a_person_is_to_move_or_the_game_is_over():
         state = app.state
-        if state.is_over or not app.game.players[state.to_move].is_computer:
-            await pilot.pause()
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the computer did not move in time")
+        return state.is_over or not app.game.players[state.to_move].is_computer
+
+    await wait_for(pilot, a_person_is_to_move_or_the_game_is_over, seconds)
+
+
+def searching(app) -> list:
+    """The computer's searches running now (workers of the group "computer")."""
+    return [w for w in app.workers if w.group == "computer" and w.is_running]
 
 
 async def test_human_plays_a_whole_game_against_the_computer():
@@ -69,8 +72,7 @@ async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_huma
         assert app.state.move_count >= 2 and app.state.to_move == 0
         app.game_screen.computer_delay = 5  # the computer now takes its time...
         await pilot.press("right", "o")
-        await pilot.pause(0.2)
-        assert app.workers  # ...and is thinking
+        await wait_for(pilot, lambda: searching(app))  # ...and is thinking
         board = board_of(app)
         cursor = board.cursor
         await pilot.press("down")  # the UI answers while it thinks
@@ -81,8 +83,7 @@ async def test_new_game_cancels_a_thinking_computer_and_undo_returns_to_the_huma
         await pilot.press("escape")
         await pilot.press("ctrl+n")  # new game: the search is dropped
         assert isinstance(app.screen, SetupScreen)
-        await pilot.pause(0.2)
-        assert not [w for w in app.workers if w.group == "computer" and w.is_running]
+        await wait_for(pilot, lambda: not searching(app))
 
 
 async def test_hint_shows_a_move_without_playing_it():
@@ -91,10 +92,7 @@ async def test_hint_shows_a_move_without_playing_it():
         app.game_screen.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
         await pilot.pause()
         await pilot.press("H")
-        for _ in range(200):
-            if board_of(app).hint is not None:
-                break
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: board_of(app).hint is not None)
         assert board_of(app).hint == Move(0, 1, "O")  # the SOS on offer
         assert app.state.move_count == 2  # shown, not played
         assert board_of(app).cursor == (0, 1)  # the cursor is on the hinted cell
@@ -103,22 +101,23 @@ async def test_hint_shows_a_move_without_playing_it():
 
 
 async def test_all_computer_games_play_themselves_and_pause():
-    app = make_app(size=3, names=("computer:easy", "computer:medium"), seed=5, time_limit=None)
+    # each computer move takes at least 0.2 s, so the game is still going when p is pressed
+    app = make_app(size=3, names=("computer:easy", "computer:medium"), seed=5, time_limit=None,
+                   computer_delay=0.2)
     async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(100):
-            if app.state.move_count >= 2:
-                break
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: app.state.move_count >= 2)  # they play by themselves
+        assert not app.state.is_over
         await pilot.press("p")
         paused_at = app.state.move_count
-        await pilot.pause(0.5)
-        assert app.state.move_count == paused_at
-        await pilot.press("p")
-        for _ in range(400):
-            if app.state.is_over:
-                break
-            await pilot.pause(0.05)
-        assert app.state.is_over and app.state.move_count == 9
+        assert app.session.paused
+        assert app.session.computer_level is None  # no computer is to think...
+        await wait_for(pilot, lambda: not searching(app))  # ...and the search under way is dropped
+        assert "paused" in scoreboard_text(app).lower()
+        assert app.state.move_count == paused_at and not app.state.is_over
+        await pilot.press("p")  # resume: they play on to the end
+        assert not app.session.paused and app.session.computer_level is not None
+        await wait_for(pilot, lambda: app.state.is_over, 40)
+        assert app.state.move_count == 9
 
 
 @pytest.mark.parametrize("keys", [["enter"], ["space"], "click"])

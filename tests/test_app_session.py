@@ -5,6 +5,7 @@ session layer, and fails there."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import signal
 import sqlite3
@@ -68,8 +69,8 @@ async def test_undo_to_the_empty_board_leaves_nothing_to_continue():
         assert first.state.move_count == 0
     again = SosApp(computer_delay=0)
     async with again.run_test(size=(100, 40)) as pilot:
-        await pilot.pause(0.2)
-        await again.workers.wait_for_complete()
+        await wait_for(pilot, lambda: isinstance(again.screen, SetupScreen))
+        await again.workers.wait_for_complete()  # the look for an autosave has ended
         await pilot.pause()
         assert isinstance(again.screen, SetupScreen)
         assert not again.screen.query_one("#resume").display
@@ -90,7 +91,12 @@ async def test_a_game_undone_and_finished_differently_is_one_history_entry():
     assert games[0].record.moves == app.state.moves
 
 
-async def test_a_finished_game_survives_a_locked_history_and_lands_later():
+async def test_a_finished_game_survives_a_locked_history_and_lands_later(monkeypatch):
+    from sos_tui import storage
+
+    # the app's recorder gives up on a locked history after 0.2 s, not the shipped 5 s: the
+    # same path through the app, without the wait
+    monkeypatch.setattr(storage, "Recorder", functools.partial(storage.Recorder, timeout=0.2))
     path = history_db_path()
     with History():
         pass  # create it

@@ -322,6 +322,23 @@ async def test_the_app_hands_what_it_could_not_keep_to_the_cli_at_exit(data, dis
     assert len(app.exit_notes) == 1 and "Ana vs Bo could not be saved" in app.exit_notes[0]
 
 
+async def test_the_keeper_tells_the_player_without_waiting_for_the_screen():
+    """The keeper's thread says what failed without waiting for the UI thread: as the app quits,
+    the UI thread waits for the keeper's last writes, and a wait on each other held the quit up
+    for 10 s whenever those writes failed or worked again."""
+    import threading
+
+    from tests.helpers import make_app, wait_for
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        teller = threading.Thread(target=app.keeper.on_error, args=("cannot save: disk full",))
+        teller.start()
+        teller.join(5)  # the UI thread is held here, as it is while the app quits
+        assert not teller.is_alive()
+        await wait_for(pilot, lambda: any(n.message == "cannot save: disk full" for n in app.notices))
+
+
 def test_saving_works_again_is_said_in_malay():
     from sos_tui import i18n
 

@@ -12,6 +12,9 @@ while the games behind it change). Where what a screen shows of a name does not 
 role in the game, up to six names share one game (``tables``), each still checked on its own;
 where it does (the winner, the computer a notification names), every name gets its own game. A
 failure, or a crash of the app, says which names it was with (``about``).
+
+The game screen's scoreboard and move log, and the game-over dialog, are checked per widget in a
+bare app (``Shelf``) for every name; one whole game, with one hostile name, checks them together.
 """
 
 from __future__ import annotations
@@ -20,9 +23,9 @@ import asyncio
 import contextlib
 import functools
 import json
-import time
 
 import pytest
+from textual.app import App
 from textual.geometry import Region
 from textual.widgets import DataTable, Input, Label, Select
 
@@ -35,6 +38,9 @@ from sos_tui.app.screens.open_dialog import ConfirmDelete, OpenDialog
 from sos_tui.app.screens.replay import ReplayScreen
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen
+from sos_tui.app.text import shown as shortened
+from sos_tui.app.widgets.move_log import MoveLog
+from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import (
     MAX_NAME,
     MAX_PLAYERS,
@@ -189,20 +195,23 @@ def screen_lines(app) -> list[str]:
         screens.append(screen)
         if not screen.is_modal:
             break
+    return [line for screen in screens for widget in screen.query("*") for line in drawn_lines(widget)]
+
+
+def drawn_lines(widget) -> list[str]:
+    """Every line ``widget`` draws; asserts that no drawn segment holds ESC or any character a
+    terminal acts on or hides."""
+    width, height = widget.outer_size
     lines = []
-    for widget in (widget for screen in screens for widget in screen.query("*")):
-        width, height = widget.outer_size
-        if not width or not height:
-            continue
-        for strip in widget.render_lines(Region(0, 0, width, height)):
-            for segment in strip:
-                text = segment.text
-                if text.isprintable():  # the usual case, at C speed
-                    continue
-                assert "\x1b" not in text and "\x9b" not in text, (widget, text, raw_names_in(text))
-                assert not any(hidden(c) for c in text), (widget, repr(text), raw_names_in(text))
-                text.encode("utf-8")  # no lone surrogate
-            lines.append(strip.text)
+    for strip in widget.render_lines(Region(0, 0, width, height)) if width and height else ():
+        for segment in strip:
+            text = segment.text
+            if text.isprintable():  # the usual case, at C speed
+                continue
+            assert "\x1b" not in text and "\x9b" not in text, (widget, text, raw_names_in(text))
+            assert not any(hidden(c) for c in text), (widget, repr(text), raw_names_in(text))
+            text.encode("utf-8")  # no lone surrogate
+        lines.append(strip.text)
     return lines
 
 
@@ -272,6 +281,14 @@ async def a_new_game(pilot, before) -> None:
     await wait_for(pilot, lambda: app.screen is app.game_screen and app.session is not before)
 
 
+async def settled(pilot) -> None:
+    """The app's workers have ended and what they sent has been handled (they may have started
+    others: those end too)."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+
+
 async def quiet(pilot) -> None:
     """No notification left, and no toast on the current screen: the next toast is a new one."""
     pilot.app.clear_notifications()
@@ -279,28 +296,76 @@ async def quiet(pilot) -> None:
 
 
 # -- the game screen (scoreboard, move log, notifications) and game over --------------------------
-async def test_a_game_shows_hostile_names_literally_to_its_end():
-    app = game_app(record_for("Ann"))
+class Shelf(App):
+    """A bare app with the game screen's scoreboard and move log, as wide as the game screen
+    makes them: what each draws of a name, without a whole game behind it."""
+
+    CSS = "Scoreboard { width: 36; height: auto; } MoveLog { width: 40; height: 14; }"
+
+    def compose(self):
+        yield Scoreboard()
+        yield MoveLog()
+
+
+async def test_the_scoreboard_and_the_move_log_draw_each_hostile_name_literally():
+    app = Shelf()
     async with running(app) as pilot:
-        scoreboard = app.screen.query_one("#scoreboard")
-        log = app.screen.query_one("#log")
-        for key, name in NAMES.items():  # each name in a game, which it goes on to win
+        scoreboard, log = app.query_one(Scoreboard), app.query_one(MoveLog)
+        for key, name in NAMES.items():  # each name in a game, in play and then won
             with about(key):
-                await play(pilot, record_for(name, SWEEP[:3]))
-                lines = screen_lines(app)
-                assert any(visible(name) in line for line in lines), key
-                board_lines = [scoreboard.render_line(y).text for y in range(scoreboard.size.height)]
-                assert any(visible(name) in line for line in board_lines), key
-                assert visible(name) in log.render_line(1).text, key  # move 1 was the hostile seat's
-                assert max(len(line) for line in lines) <= SIZE[0], key
-                for move in SWEEP[3:]:  # to the end: the hostile seat wins, and the game-over dialog says so
-                    assert app.game_screen.apply(Move.parse(move)), (key, move)
+                seats = (PlayerInfo(name), PlayerInfo("Bo"))
+                for moves in (SWEEP[:3], SWEEP):
+                    state = GameState.from_moves(moves, 3)
+                    scoreboard.seats, scoreboard.state = seats, state
+                    log.show(state, seats)
+                    await settle(pilot)
+                    board_lines, log_lines = drawn_lines(scoreboard), drawn_lines(log)
+                    assert shown_in(board_lines, name), key
+                    assert visible(name) in log_lines[1], key  # move 1 was the hostile seat's
+                    assert all(len(line) <= 36 for line in board_lines), key
+                    assert all(len(line) <= 40 for line in log_lines), key
+                # won: the status says who, by the name as shortened for screens (up to 40
+                # characters), cut to the scoreboard's width
+                status = f"Game over: {shortened(name)} wins"
+                assert board_lines[-1].rstrip() in {status, status[:35] + "…"}, (key, board_lines[-1])
+
+
+async def test_the_game_over_dialog_names_each_hostile_winner_literally():
+    app = Shelf()
+    async with running(app) as pilot:
+        for key, name in NAMES.items():
+            with about(key):
+                seats = (PlayerInfo(name), PlayerInfo("Bo"))
+                app.push_screen(GameOverScreen(GameState.from_moves(SWEEP, 3), seats))
                 await wait_for(pilot, lambda: in_front(app, GameOverScreen))
                 await settle(pilot)
+                assert text_of(app.screen.query_one("#result")) == f"{shortened(name)} wins!", key
                 lines = screen_lines(app)
                 assert shown_in(lines, name), key
-                assert any(f"{visible(name)}" in line and "wins" in line for line in lines) or len(
-                    printable(name)) > 12, key
+                assert any(f"{shortened(name)}: 6" in line for line in lines), key  # the final scores
+                app.pop_screen()
+                await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
+
+
+async def test_a_whole_game_with_a_hostile_name_shows_it_literally_to_its_end():
+    """The smoke test of the app as a whole: a name with escapes and a hyperlink, long enough to
+    be shortened, through the game screen to the game-over dialog."""
+    name = NAMES["osc-hyperlink"]
+    assert len(printable(name)) > 40  # so the screens shorten it
+    app = game_app(record_for(name, SWEEP[:3]))
+    async with running(app) as pilot:
+        with about("osc-hyperlink"):
+            await wait_for(pilot, lambda: app.screen is app.game_screen and app.game is not None)
+            await settle(pilot)
+            lines = screen_lines(app)
+            assert shown_in(lines, name)
+            assert max(len(line) for line in lines) <= SIZE[0]
+            for move in SWEEP[3:]:  # to the end: the hostile seat wins, and the game-over dialog says so
+                assert app.game_screen.apply(Move.parse(move)), move
+            await wait_for(pilot, lambda: in_front(app, GameOverScreen))
+            await settle(pilot)
+            assert shown_in(screen_lines(app), name)
+            assert text_of(app.screen.query_one("#result")) == f"{shortened(name)} wins!"  # folded: joined
 
 
 async def test_notifications_naming_hostile_players_are_literal():
@@ -369,7 +434,7 @@ async def test_an_autosave_whose_name_holds_a_lone_surrogate_is_listed_and_can_b
         await app.workers.wait_for_complete()  # the setup's look for an autosave has ended
         await settle(pilot)
         assert isinstance(app.screen, SetupScreen) and app.screen.resume is None  # not offered
-        screen_lines(app)
+        assert not any("An" in line and "udce9" in line for line in screen_lines(app))  # nor previewed
         await pilot.click("#open")
         await wait_for(pilot, lambda: isinstance(app.screen, OpenDialog) and app.screen.loaded)
         await settle(pilot)
@@ -393,10 +458,11 @@ async def test_setup_after_hostile_games_prefills_safe_names():
                 app.action_new_game()  # ctrl+n
                 await wait_for(pilot, lambda: in_front(app, SetupScreen))
                 await settle(pilot)
-                screen_lines(app)
+                lines = screen_lines(app)
                 values = [app.screen.query_one(f"#name-{seat}", Input).value for seat in range(len(keys))]
                 for key, value in zip(keys, values, strict=True):
                     assert value.isprintable() and len(value) <= MAX_NAME, (key, value)
+                    assert any(value in line for line in lines), (key, value)  # drawn as prefilled
                 before = app.session
                 app.screen.action_start()  # ctrl+s: whatever was prefilled is a valid name
                 await a_new_game(pilot, before)
@@ -423,7 +489,7 @@ async def test_setup_checks_the_names_typed():
             assert isinstance(app.screen, SetupScreen) and app.game is None, typed
             message = str(app.screen.query_one("#setup-message", Label).content)
             assert "Seat 1" in message and rule in message, (typed, message)
-            screen_lines(app)
+            assert any("Seat 1" in line for line in screen_lines(app)), typed  # drawn, not only set
         app.screen.query_one("#name-0", Input).value = "Ann"
         app.screen.query_one("#name-1", Input).value = " ann "
         await pilot.press("ctrl+s")
@@ -443,7 +509,9 @@ async def test_setup_ignores_a_remembered_setup_with_bad_names():
         await wait_for(pilot, lambda: in_front(app, SetupScreen))
         await settle(pilot)
         assert app.screen.query_one("#name-0", Input).value == "Player 1"
-        screen_lines(app)
+        lines = screen_lines(app)
+        assert any("Player 1" in line for line in lines)
+        assert not any("pwned" in line for line in lines)  # the remembered name shows nowhere
 
 
 # -- the save dialog ---------------------------------------------------------------------------
@@ -464,7 +532,7 @@ async def test_save_dialog_shows_hostile_names_literally():
                     assert shown_in(lines, NAMES[key]), key
                 app.screen.action_save()  # enter, or the Save button
                 await wait_for(pilot, lambda: app.screen is app.game_screen and toast_lines(app))
-                screen_lines(app)  # the "Game saved" notice
+                assert any("Game saved" in line for line in screen_lines(app)), keys  # the notice
                 assert len(list(saves_dir().glob("*.json"))) == saved, keys
 
 
@@ -583,7 +651,7 @@ async def test_replay_title_shows_hostile_names_literally():
                 await quiet(pilot)
                 app.screen.action_export()  # x: the export's notice names a path
                 await wait_for(pilot, lambda: toast_lines(app))
-                screen_lines(app)
+                assert any("Transcript saved" in line for line in screen_lines(app)), keys
 
 
 async def test_help_over_hostile_games():
@@ -620,13 +688,11 @@ async def test_history_queries_once_per_filter_change_off_the_ui_thread(hostile_
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and calls)
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert calls == [False]
         app.screen.query_one("#mode", Select).value = "simple"
         await wait_for(pilot, lambda: len(calls) == 2)
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.3)  # and no third
+        await settled(pilot)  # and no third
         assert calls == [False, False]
 
 
@@ -634,11 +700,11 @@ async def test_closing_the_history_or_open_dialog_while_it_reads_is_no_crash(hos
     import threading
 
     games, listing = History.games, open_dialog.read_saves
-    reading, read = threading.Event(), threading.Event()
+    reading, read, closed = threading.Event(), threading.Event(), threading.Event()
 
     def slow(read_them):
         reading.set()
-        time.sleep(0.4)
+        closed.wait(10)  # the read goes on until its screen has closed
         try:
             return read_them()
         finally:
@@ -657,9 +723,12 @@ async def test_closing_the_history_or_open_dialog_while_it_reads_is_no_crash(hos
         for open_screen in (app.action_history, app.action_open):
             reading.clear()
             read.clear()
+            closed.clear()
             open_screen()
             await wait_for(pilot, reading.is_set)
             await pilot.press("escape")  # closed while it reads
+            await wait_for(pilot, lambda: app.screen is app.game_screen)
+            closed.set()
             await wait_for(pilot, read.is_set)  # then the read ends
             await pilot.pause()
             assert app.screen is app.game_screen
@@ -689,6 +758,6 @@ async def test_a_read_that_ends_as_its_screen_closes_is_no_crash(hostile_history
         for open_screen in (app.action_history, app.action_open):
             open_screen()
             await wait_for(pilot, lambda: app.screen is app.game_screen)
-            await pilot.pause(0.1)
+            await settled(pilot)
         assert raised == []
         assert app.return_code is None

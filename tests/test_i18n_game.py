@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from rich.cells import cell_len
+from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.widgets import Button, Markdown
 
@@ -25,9 +26,8 @@ from sos_tui.i18n import level_name, mode_name
 from sos_tui.net import SeatSpec
 from sos_tui.net.run import HostPlan
 
-from .helpers import make_app, recording, scoreboard_text
+from .helpers import make_app, recording, scoreboard_text, screen_strips, wait_for
 from .test_app import GAME, GAME_KEYS
-from .test_net_app import until
 
 # English a player could meet on these screens; none may be left when the game speaks Malay.
 ENGLISH = [
@@ -47,7 +47,7 @@ def english_left(text: str) -> list[str]:
 
 def screen_lines(app) -> list[str]:
     """What the terminal shows now, line by line (the dialog over the screen beneath it)."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    return [strip.text for strip in screen_strips(app)]
 
 
 def screen_text(app) -> str:
@@ -147,7 +147,7 @@ async def test_the_footer_describes_the_keys_in_malay():
     malay()
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
+        await wait_for(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
         footer = screen_lines(app)[-1]
         for words in ("Petunjuk", "Buat asal", "Keluar", "Bantuan", "palet"):
             assert words in footer, words
@@ -158,12 +158,22 @@ async def test_the_footer_describes_the_keys_in_malay():
 
 # -- switching language in the middle of a game -----------------------------------------------------
 async def choose_in_palette(pilot, words: str) -> None:
+    """Open the command palette, type ``words``, and run the command it highlights once that
+    command's title holds them; the palette has closed on return."""
+    app = pilot.app
     await pilot.press("ctrl+p")
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
     await pilot.press(*words)
-    await pilot.pause(0.5)
+    commands = app.screen.query_one(CommandList)
+
+    def offered() -> bool:
+        index = commands.highlighted
+        return index is not None and words in str(commands.get_option_at_index(index).prompt)
+
+    await wait_for(pilot, offered)
     await pilot.press("enter")
-    await pilot.pause(0.3)
+    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+    await pilot.pause()
 
 
 async def test_switching_language_from_the_palette_mid_game_keeps_the_game_and_changes_the_words():
@@ -225,7 +235,7 @@ async def test_the_game_screen_fits_80x24_in_malay():
     malay()
     app = make_app(size=6, names=("Aminah", "computer:expert"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
+        await wait_for(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
         screen = app.game_screen
         lines = screen_lines(app)
         assert len(lines) == 24 and all(cell_len(line) <= 80 for line in lines)
@@ -244,8 +254,9 @@ async def test_the_game_screen_fits_80x24_in_malay():
         footer = lines[-1]
         assert "Buat asal" in footer and "^p palet" in footer  # the whole footer, to its last key
 
+        moves = app.state.move_count
         await pilot.press("s")  # the computer answers; the scoreboard keeps its size
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: app.state.move_count >= moves + 2)
         assert all(cell_len(line) <= 80 for line in screen_lines(app))
 
 
@@ -255,7 +266,7 @@ async def test_in_a_narrow_terminal_the_malay_move_log_keeps_its_headings_and_th
     async with app.run_test(size=(60, 30)) as pilot:
         await pilot.press("s")
         await pilot.pause()
-        await until(pilot, lambda: app.game_screen.view.has_class("-narrow"))
+        await wait_for(pilot, lambda: app.game_screen.view.has_class("-narrow"))
         log = app.game_screen.query_one(MoveLog)
         width = log.scrollable_content_region.width
         assert log.render_line(0).text.rstrip().endswith("Langkah Mata")
@@ -288,14 +299,14 @@ async def test_too_small_a_terminal_says_so_in_malay():
     app = make_app(size=8)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.resize_terminal(30, 10)
-        await until(pilot, lambda: app.game_screen.view.too_small)
+        await wait_for(pilot, lambda: app.game_screen.view.too_small)
         text = str(app.game_screen.query_one("#too-small").render())
         assert "terlalu kecil" in text and "44 x 15" in text and "Permainan anda selamat" in text
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         app.switch_language("en")  # a switch while it is shown
         await pilot.resize_terminal(30, 10)
-        await until(pilot, lambda: "too small" in str(app.game_screen.query_one("#too-small").render()))
+        await wait_for(pilot, lambda: "too small" in str(app.game_screen.query_one("#too-small").render()))
 
 
 # -- the network game ---------------------------------------------------------------------------------
@@ -306,7 +317,7 @@ async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_mal
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
                     and app.screen.join_url is not None)
         screen = app.screen
         status = str(screen.query_one("#net-status").render())
@@ -390,11 +401,11 @@ def test_results_and_lists_of_names_in_malay():
 
 async def test_a_language_whose_catalog_is_missing_is_a_message_not_a_crash(tmp_path, monkeypatch):
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "no-locale")
-    app = SosApp(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))), settings={})
+    app = recording(SosApp(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))), settings={}))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.pause()
         app.switch_language("ms")
         await pilot.pause()
         assert i18n.language() == "en" and "language" not in app.settings
-        assert any("Bahasa Melayu is not installed" in str(n.message) for n in app._notifications)
+        assert any("Bahasa Melayu is not installed" in n.message for n in app.notices)
         assert app.screen is app.game_screen

@@ -24,7 +24,7 @@ from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, check_name
 from sos_tui.storage import History, LoadError, load_settings, save_record, saves_dir
 
-from .helpers import wait_for
+from .helpers import screen_strips, wait_for
 from .test_app_storage_screens import ANA, BO, DRAW_4X4, P2_SWEEP, SIMPLE_P1, game
 
 SIZE = (80, 24)
@@ -64,7 +64,7 @@ def screen_lines(app, skip=()) -> list[str]:
     width = app.size.width
     regions = [widget.region for widget in skip]
     lines = []
-    for y, strip in enumerate(app.screen._compositor.render_strips()):
+    for y, strip in enumerate(screen_strips(app)):
         for region in regions:
             if region.y <= y < region.bottom:
                 strip = Strip.join([strip.crop(0, region.x), Strip.blank(region.width),
@@ -99,6 +99,23 @@ def on_a_game() -> SosApp:
     return SosApp(GameRecord(3, Mode.GENERAL, (ANA, BO)), settings={})
 
 
+async def options_drawn(pilot, select: Select) -> list[str]:
+    """The options ``select`` lists when opened, as drawn, one a line; it is closed again after."""
+    app = pilot.app
+    select.focus()
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: select.expanded)
+    await pilot.pause()
+    listed = select.query_one("SelectOverlay").region  # the list that opens (its type, by name)
+    strips = screen_strips(app)
+    border = " ▔▁▊▎▌▐▕▏┃│"
+    lines = [strips[y].crop(listed.x, listed.right).text.strip(border)
+             for y in range(listed.y, listed.bottom)]
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not select.expanded)
+    return [line for line in lines if line]
+
+
 async def test_setup_screen_is_all_malay_and_fits_80x24():
     i18n.set_language("ms")
     app = SosApp(settings={})
@@ -120,7 +137,7 @@ async def test_setup_screen_is_all_malay_and_fits_80x24():
             if widget.parent.display and widget.display:
                 assert in_view(app, widget), widget.id
         # the computer's levels are named in Malay too
-        options = [str(prompt) for prompt, _value in screen.query_one("#kind-0", Select)._options]
+        options = await options_drawn(pilot, screen.query_one("#kind-0", Select))
         assert "Komputer · sukar" in options and "Komputer · pakar" in options
 
 
@@ -229,7 +246,7 @@ async def test_history_screen_is_malay_with_results_and_statistics_at_80x24():
             assert in_view(app, widget), widget.id
         assert {"Kembali", "Ulang tayang", "Ulasan"} <= set(footer_words(screen))
         mode = screen.query_one("#mode", Select)
-        assert [str(prompt) for prompt, _value in mode._options] == ["semua", "umum", "ringkas"]
+        assert await options_drawn(pilot, mode) == ["semua", "umum", "ringkas"]
 
         mode.value = "simple"  # a filter that matches nothing says so in Malay
         screen.query_one("#size", Select).value = 4

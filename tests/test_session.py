@@ -242,7 +242,10 @@ class SessionMachine(RuleBasedStateMachine):
 
 
 TestSessionMachine = SessionMachine.TestCase
-TestSessionMachine.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+# 25 runs of 40 steps on every run; the full 150 under the Hypothesis profile "slow" (pytest --runslow)
+TestSessionMachine.settings = settings(
+    max_examples=150 if settings.get_current_profile_name() == "slow" else 25,
+    stateful_step_count=40, deadline=None)
 
 
 # -- the keeper ------------------------------------------------------------------------------

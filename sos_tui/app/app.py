@@ -261,15 +261,17 @@ class SosApp(App):
         self.push_screen(ReplayScreen(record, review=review), self.play_record)
 
     # -- storage ----------------------------------------------------------------------------
+    # notify is thread-safe and does not wait for the UI thread: the keeper's last writes happen
+    # while the UI thread waits for the keeper to stop (on_unmount), where a call_from_thread
+    # would wait for each other until close() gave up, 10 s later
     def _storage_error(self, message: str) -> None:
         """From the keeper's thread: tell the player (the keeper says a full disk once)."""
         with contextlib.suppress(RuntimeError):  # the app has stopped: nobody to tell
-            self.call_from_thread(self.notify, message, title=_("Not saved"), severity="error", timeout=8,
-                                  markup=False)
+            self.notify(message, title=_("Not saved"), severity="error", timeout=8, markup=False)
 
     def _storage_recovered(self, message: str) -> None:
         with contextlib.suppress(RuntimeError):
-            self.call_from_thread(self.notify, message, title=_("Saved"), timeout=4, markup=False)
+            self.notify(message, title=_("Saved"), timeout=4, markup=False)
 
     async def action_quit(self) -> None:
         """Quit; from a network game where this player holds a seat, after asking (the others are
