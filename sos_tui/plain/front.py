@@ -338,8 +338,8 @@ class RemoteFront(Front):
             say(_("The server refused: {reason}").format(reason=message.text))
         elif isinstance(message, UndoRequestMessage) and message.vote:
             say(_("{name} asks to take back a move; type yes or no.").format(name=printable(message.name)))
-        elif isinstance(message, UndoResultMessage):
-            say(message.text)
+        elif isinstance(message, UndoResultMessage) and not message.accepted:
+            say(_("Undo declined: {reason}.").format(reason=message.text))
         self.changed.set()
 
     async def until(self, done) -> None:
