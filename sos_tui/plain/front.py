@@ -169,7 +169,8 @@ class Front:
 
     async def score(self, rest, line):
         say(words.score(self.state, self.source.seats))
-        self.prompt()
+        if not self.state.is_over:
+            self.prompt()
 
     async def last_move(self, rest, line):
         say(self.last())
