@@ -22,6 +22,10 @@ gc.set_threshold(50_000, 20, 20)
 # loads the Hypothesis profile "slow", under which the session state machine (test_session.py)
 # runs its full count of examples. Every other run skips them, to keep the suite fast.
 settings.register_profile("slow", max_examples=150)
+# Every other run draws the same examples each time (no example database): a test that fails,
+# fails on every machine and every run, not once in a while.
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.load_profile("deterministic")
 
 
 def pytest_addoption(parser):

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from sos_tui import cli
 from sos_tui.cli import arena, play
 from sos_tui.engine import GameRecord, GameState, Mode, PlayerInfo, printable, transcript
+from sos_tui.engine.text import is_hidden
 from sos_tui.storage import History, history_db_path, save_record
 
 NAMES = {
@@ -54,9 +55,11 @@ def hostile_record(name: str, index: int = 0) -> GameRecord:
 
 
 def assert_safe(text: str) -> None:
-    """What a terminal would get: no ESC (7- or 8-bit), no hidden character, valid UTF-8."""
+    """What a terminal would get: no ESC (7- or 8-bit), no hidden character (the rule of
+    ``printable``: no control, format, private-use, unassigned, surrogate or line separator; a
+    space of another script, such as U+1680, is shown as it is), valid UTF-8."""
     assert "\x1b" not in text and "\x9b" not in text
-    assert all(c.isprintable() or c in "\n\u3000\xa0" for c in text)
+    assert all(c == "\n" or not is_hidden(c) for c in text)
     text.encode("utf-8")  # no lone surrogate
 
 

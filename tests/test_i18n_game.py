@@ -324,10 +324,10 @@ async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_mal
         assert f"Kawan menyertai dengan:  sos-tui join {screen.join_url} --name NAMA" in status
         assert "Menunggu 1 lagi pemain untuk menyertai…" in status
         await pilot.press("ctrl+n")  # a new game leaves this one: the host is asked first
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         assert app.screen.text == "Keluar dan tamatkan permainan rangkaian ini untuk semua orang?"
         await pilot.press("escape")  # stay
-        await until(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("H")  # no hints in a network game: the key is not bound there
         assert not app.notices
         assert "Tinggalkan" in screen_lines(app)[-1]

@@ -62,6 +62,8 @@ def _join_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", metavar=_("NAME"),
                         help=_("your name in the game (default: your login name)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
+    parser.add_argument("--plain", action="store_true", help=_(
+        "line mode for screen readers and scripts: one sentence per line, moves typed on standard input"))
 
 
 def _listen_options(parser: argparse.ArgumentParser) -> None:
@@ -173,6 +175,11 @@ def join(args: argparse.Namespace) -> int:
         name = check_name(args.name) if args.name is not None else _login_name()
     except ValueError as error:
         raise UsageError(_("--name: {error}").format(error=explain(error))) from None
+    if args.plain:
+        from sos_tui.plain import run_join
+
+        status, notes = run_join(url, name)
+        return told(notes, "join") or status
     if not has_terminal():
         return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
     return launch_network("join", JoinPlan(url, name), mouse=not args.no_mouse)

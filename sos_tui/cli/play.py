@@ -73,6 +73,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--load", metavar=_("FILE"), help=_("open a saved game"))
     parser.add_argument("--no-mouse", action="store_true",
                         help=_("keyboard only (for terminal multiplexers)"))
+    parser.add_argument("--plain", action="store_true", help=_(
+        "line mode for screen readers and scripts: one sentence per line, moves typed on standard input"))
+    parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # the computers' seed, for tests
 
 
 def game_from_args(args: argparse.Namespace) -> GameRecord | None:
@@ -81,6 +84,12 @@ def game_from_args(args: argparse.Namespace) -> GameRecord | None:
         return None
     seats = args.players or tuple(PlayerInfo(_("Player {number}").format(number=n)) for n in (1, 2))
     return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
+
+
+def default_game() -> GameRecord:
+    """The game of no options, where no setup screen can ask: two people on a 6x6 board."""
+    seats = tuple(PlayerInfo(_("Player {number}").format(number=n)) for n in (1, 2))
+    return GameRecord(6, Mode.GENERAL, seats)
 
 
 def launch(game: GameRecord | None, mouse: bool) -> list[str]:
@@ -102,6 +111,14 @@ def run(args: argparse.Namespace) -> int:
             game = load_record(args.load)
         except LoadError as error:
             return fail("", explain(error))
+    if args.plain:
+        from sos_tui.plain import run_local
+
+        return told(run_local(game or default_game(), args.seed))
+    if args.plain:
+        from sos_tui.plain import run_local
+
+        return told(run_local(game or default_game(), args.seed))
     if not has_terminal():
         return fail("", _("needs a terminal to play in (stdin and stdout must be a terminal); "
                           "for scripts see 'sos-tui history --json'"))

@@ -1,0 +1,409 @@
+"""Line mode's front end: a game announced as sentences and played by typed commands.
+
+``Front`` answers what any game can answer (the board, a row, a cell, the score) for a
+``GameSource``; ``LocalFront`` plays a ``GameSession`` here, its computers through a
+``ComputerPool``; ``RemoteFront`` plays a ``RemoteGame`` on a server. A line is read only when
+the one before it is done: a move waits for its turn, so a script's lines are played in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+from sos_tui.engine import (
+    COLUMNS,
+    LETTERS,
+    GameRecord,
+    GameState,
+    Move,
+    cell_name,
+    parse_cell,
+    printable,
+    shorten,
+)
+from sos_tui.engine.text import RuleError
+from sos_tui.i18n import N_, _, explain
+from sos_tui.session import (
+    HINT_LEVEL,
+    Change,
+    ChangeKind,
+    ComputerFailed,
+    ComputerPool,
+    SeatKind,
+    computer_move,
+)
+
+from . import words
+from .lines import BadLine, read_lines, say
+
+QUIT = object()
+
+HELP = (
+    N_("Moves: a letter and a cell, like S b2 or b2 o."),
+    N_("Questions: board, row 3, col b, b2? for a cell, around b2, empty, score, last, moves."),
+    N_("Also: hint, undo, redo, save FILE, review after the game, help, quit."),
+)
+
+
+class Refused(Exception):
+    """A line that cannot be done; the message says why, in the player's language."""
+
+
+def review_all(record: GameRecord) -> list:
+    """Every move's review (run in the computer's process)."""
+    from sos_tui.ai.review import review
+
+    return list(review(record))
+
+
+class Front:
+    """The game's sentences and the questions any game answers."""
+
+    def __init__(self, source) -> None:
+        self.source = source
+        self.pool: ComputerPool | None = None
+
+    @property
+    def state(self) -> GameState:
+        return self.source.state
+
+    # -- what happens ----------------------------------------------------------------------
+    def announce(self, change: Change) -> None:
+        state, seats = change.state, self.source.seats
+        scored = False
+        if change.kind is ChangeKind.START:
+            say(words.start(state, seats))
+            if state.moves:
+                say(words.score(state, seats))
+        elif change.kind is ChangeKind.MOVE and state.moves:
+            say(words.wrote(seats, state.movers[-1], state.moves[-1]))
+            for line in state.lines:
+                if line.move_index == state.move_count - 1:
+                    say(words.sos(seats, line))
+                    scored = True
+            if scored or state.is_over:
+                say(words.score(state, seats))
+        elif change.kind in (ChangeKind.UNDO, ChangeKind.REDO):
+            done = _("Undone.") if change.kind is ChangeKind.UNDO else _("Redone.")
+            say(" ".join([done, self.last(), words.score(state, seats)]))
+        else:
+            return
+        self.prompt(scored)
+
+    def prompt(self, scored: bool = False) -> None:
+        state = self.state
+        if state.is_over:
+            say(words.result(state, self.source.seats))
+            say(_("Type review for the key moments, or quit."))
+            return
+        computer = self.source.kind_to_move is SeatKind.COMPUTER
+        say(words.next_up(state, self.source.seats, scored, computer))
+
+    # -- what a line asks --------------------------------------------------------------------
+    async def handle(self, line: str):
+        """Do one input line; QUIT to stop."""
+        if isinstance(line, BadLine):
+            raise Refused(_("That line is too long to be a command.") if line == "long"
+                          else _("That line is not readable text (it is not UTF-8)."))
+        parts = line.split()
+        if not parts:
+            self.prompt()
+            return None
+        head, rest = parts[0].lower(), parts[1:]
+        if len(parts) == 1 and head.endswith("?") and len(head) > 1:
+            say(words.cell(self.state, self.source.seats, self.where(head[:-1])))
+            return None
+        command = COMMANDS.get(head)
+        if command is None:
+            if len(parts) == 1:
+                raise Refused(_("{word} is not a command; type help for the list.").format(
+                    word=_quoted(parts[0])))
+            return await self.move(parse_move(parts))
+        return await command(self, rest, line)
+
+    def where(self, text: str) -> tuple[int, int]:
+        """The cell ``text`` names on this board; Refused otherwise."""
+        try:
+            row, col = parse_cell(text)
+        except RuleError as error:
+            raise Refused(explain(error)) from None
+        size = self.state.size
+        if row >= size or col >= size:
+            off = _("{cell} is off the {size} by {size} board.")
+            raise Refused(off.format(cell=_quoted(text), size=size))
+        return row, col
+
+    def last(self) -> str:
+        state = self.state
+        if not state.moves:
+            return _("No move yet.")
+        return words.move_line(state, self.source.seats, state.move_count - 1)
+
+    async def move(self, move: Move):
+        raise NotImplementedError
+
+    async def board(self, rest, line):
+        for text in words.board(self.state):
+            say(text)
+
+    async def row(self, rest, line):
+        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= self.state.size:
+            raise Refused(_("Say which row, 1 to {size}: row 3.").format(size=self.state.size))
+        say(words.row(self.state, int(rest[0]) - 1))
+
+    async def column(self, rest, line):
+        letters = COLUMNS[: self.state.size]
+        if len(rest) != 1 or rest[0].lower() not in letters:
+            raise Refused(_("Say which column, a to {last}: col b.").format(last=letters[-1]))
+        say(words.column(self.state, letters.index(rest[0].lower())))
+
+    async def around(self, rest, line):
+        if len(rest) != 1:
+            raise Refused(_("Say which cell: around b2."))
+        say(words.around(self.state, self.where(rest[0])))
+
+    async def empty(self, rest, line):
+        say(words.empty(self.state))
+
+    async def score(self, rest, line):
+        say(words.score(self.state, self.source.seats))
+        if not self.state.is_over:
+            self.prompt()
+
+    async def last_move(self, rest, line):
+        say(self.last())
+
+    async def moves(self, rest, line):
+        if not self.state.moves:
+            say(_("No move yet."))
+        for index in range(self.state.move_count):
+            say(words.move_line(self.state, self.source.seats, index))
+
+    async def help(self, rest, line):
+        for text in HELP:
+            say(_(text))
+
+    async def quit(self, rest, line):
+        return QUIT
+
+    async def review(self, rest, line):
+        from sos_tui.ai.review import key_moments
+
+        record = self.source.record
+        if not self.state.is_over:
+            raise Refused(_("The review comes when the game is over."))
+        say(_("Reviewing the game; this takes a moment."))
+        self.pool = self.pool or ComputerPool()
+        try:
+            reviews = await self.pool.run(review_all, record)
+        except ComputerFailed as error:
+            raise Refused(explain(error)) from None
+        moments = key_moments(reviews)
+        say(_("Key moments:") if moments else _("Key moments: none, every move was best"))
+        for review in moments:
+            say(words.review_line(review, self.source.seats))
+
+    async def save(self, rest, line):
+        from sos_tui.storage import StorageError, save_record
+
+        if not rest:
+            raise Refused(_("Say where: save FILE."))
+        try:
+            path = save_record(self.source.record, Path(line.split(None, 1)[1].strip()).expanduser())
+        except (StorageError, OSError) as error:
+            raise Refused(_("Could not save: {error}").format(error=explain(error))) from None
+        say(_("Saved to {path}.").format(path=printable(str(path))))
+
+    async def undo(self, rest, line):
+        raise Refused(_("Nothing to undo."))
+
+    async def redo(self, rest, line):
+        raise Refused(_("Nothing to redo."))
+
+    async def hint(self, rest, line):
+        raise Refused(_("No hints in this game."))
+
+    async def answer(self, rest, line):
+        raise Refused(_("Nobody asked a question."))
+
+
+COMMANDS = {
+    "board": Front.board, "row": Front.row, "col": Front.column, "column": Front.column,
+    "around": Front.around, "empty": Front.empty, "score": Front.score, "last": Front.last_move,
+    "moves": Front.moves, "help": Front.help, "quit": Front.quit, "exit": Front.quit,
+    "review": Front.review, "save": Front.save,
+    "undo": lambda self, rest, line: self.undo(rest, line),
+    "redo": lambda self, rest, line: self.redo(rest, line),
+    "hint": lambda self, rest, line: self.hint(rest, line),
+    "yes": lambda self, rest, line: self.answer(True, line),
+    "no": lambda self, rest, line: self.answer(False, line),
+}
+
+
+def parse_move(parts: list[str]) -> Move:
+    """``S b2``, ``s b2`` or ``b2 s``: the engine's notation, the letter first or last."""
+    if len(parts) == 2 and parts[1].upper() in LETTERS and parts[0].upper() not in LETTERS:
+        parts = parts[::-1]
+    try:
+        return Move.parse(" ".join(parts))
+    except RuleError as error:
+        raise Refused(explain(error)) from None
+
+
+def _quoted(text: str) -> str:
+    return shorten(printable(text), 40)
+
+
+async def run_lines(front: Front, ready) -> None:
+    """Read and do lines until the input ends or ``quit``; ``ready()`` is awaited before each."""
+    lines = read_lines()
+    while True:
+        await ready()
+        line = await lines.get()
+        if line is None:
+            return
+        try:
+            if await front.handle(line) is QUIT:
+                return
+        except Refused as refusal:
+            say(str(refusal))
+        except RuleError as error:
+            say(explain(error))
+
+
+class LocalFront(Front):
+    """A game played here: people type moves, computers think in ``pool``."""
+
+    def __init__(self, session, pool: ComputerPool) -> None:
+        super().__init__(session)
+        self.session = session
+        self.pool = pool
+
+    async def computers(self) -> None:
+        """Let every computer to move play (before the next line is read)."""
+        session = self.session
+        while session.computer_level is not None:
+            try:
+                move = await computer_move(session, self.pool)
+            except ComputerFailed as error:
+                say(explain(error))
+                session.pause()
+                say(_("The game is paused: the computer cannot move."))
+                return
+            if move is not None:
+                session.play_computer(move, session.version)
+
+    async def move(self, move: Move):
+        self.session.play_human(move)
+
+    async def undo(self, rest, line):
+        if self.session.undo() is None:
+            raise Refused(_("Nothing to undo."))
+
+    async def redo(self, rest, line):
+        if self.session.redo() is None:
+            raise Refused(_("Nothing to redo."))
+
+    async def hint(self, rest, line):
+        if not self.session.may("hint"):
+            raise Refused(_("A hint is for a person to move."))
+        move = await self.pool.choose(HINT_LEVEL, self.state)
+        say(_("Hint: {letter} at {cell}.").format(letter=move.letter, cell=cell_name(move.row, move.col)))
+
+
+async def play_local(session, pool: ComputerPool) -> None:
+    front = LocalFront(session, pool)
+    session.subscribe(front.announce)
+    session.announce_start()
+    try:
+        await run_lines(front, front.computers)
+    finally:
+        pool.shutdown()
+
+
+class RemoteFront(Front):
+    """A network game: this terminal's moves go to the server, and every change comes back from it."""
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self.game = game
+        self.changed = asyncio.Event()
+
+    def heard(self, message) -> None:
+        """Say what the server says that is not a change of the game."""
+        from sos_tui.net.protocol import ErrorMessage, UndoRequestMessage, UndoResultMessage
+
+        if isinstance(message, ErrorMessage):
+            say(_("The server refused: {reason}").format(reason=message.text))
+        elif isinstance(message, UndoRequestMessage) and message.vote:
+            say(_("{name} asks to take back a move; type yes or no.").format(name=printable(message.name)))
+        elif isinstance(message, UndoResultMessage) and not message.accepted:
+            say(_("Undo declined: {reason}.").format(reason=message.text))
+        self.changed.set()
+
+    async def until(self, done) -> None:
+        while not done() and self.game.connected:
+            self.changed.clear()
+            await self.changed.wait()
+
+    async def move(self, move: Move):
+        from sos_tui.net import NetError
+
+        game = self.game
+        await self.until(lambda: game.state.is_over or (game.phase == "playing" and game.my_turn))
+        version, game.last_error = game.version, None
+        try:
+            await game.play(move)
+        except NetError as error:
+            raise Refused(explain(error)) from None
+        await self.until(lambda: game.version != version or game.last_error is not None)
+
+    async def undo(self, rest, line):
+        if not self.game.may("undo") or not self.state.moves:
+            raise Refused(_("Nothing to undo."))
+        await self.game.request_undo()
+        say(_("Asked the others to take back the last move."))
+
+    async def answer(self, accept, line):
+        if self.game.undo_request is None:
+            raise Refused(_("Nobody asked a question."))
+        await self.game.answer_undo(accept)
+
+
+async def play_remote(game, keeper=None) -> int:
+    """Join ``game`` (a connected ``RemoteGame``) and play it from the input; 0 at the input's
+    end or quit, 2 if the connection goes first."""
+    from sos_tui.net import NetError
+
+    front = RemoteFront(game)
+    game.subscribe(front.announce)
+    if keeper is not None:
+        game.subscribe(lambda change: keeper.on_change(change) if change.finished and game.my_seats else None)
+    if game.phase == "lobby":
+        say(_("Joined. The game starts when every seat is taken."))
+    elif game.state is not None:
+        front.announce(Change(ChangeKind.START, game.state, game.record))
+
+    async def listen() -> None:
+        with contextlib.suppress(NetError):
+            async for message in game.updates():
+                front.heard(message)
+        front.changed.set()
+
+    listening = asyncio.create_task(listen())
+    playing = asyncio.create_task(run_lines(front, _nothing))
+    done, _pending = await asyncio.wait({listening, playing}, return_when=asyncio.FIRST_COMPLETED)
+    if playing in done:
+        listening.cancel()
+        await game.leave()
+        playing.result()
+        return 0
+    playing.cancel()
+    say(_("The game has ended: {reason}").format(reason=game.closed_reason or _("the connection was lost")))
+    return 0 if game.state is not None and game.state.is_over else 2
+
+
+async def _nothing() -> None:
+    return None

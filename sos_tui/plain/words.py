@@ -1,0 +1,164 @@
+"""The sentences of line mode: pure functions of a position and its seats, in the player's language.
+
+Every sentence is a whole line a screen reader can say: words and cell names, no symbols. Names
+are data: shown through ``printable``, never acted on.
+"""
+
+from __future__ import annotations
+
+from sos_tui.engine import COLUMNS, GameState, Mode, Move, PlayerInfo, SosLine, cell_name, printable
+from sos_tui.i18n import N_, _, mode_name, ngettext
+
+DIRECTIONS = {(0, 1): N_("across"), (1, 0): N_("down"), (1, 1): N_("diagonally down to the right"),
+              (1, -1): N_("diagonally down to the left")}
+JUDGEMENTS = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"), "blunder": N_("a blunder")}
+
+
+def names(seats: tuple[PlayerInfo, ...]) -> list[str]:
+    return [printable(seat.name) for seat in seats]
+
+
+def listed(items: list[str]) -> str:
+    """``a, b and c``."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+def start(state: GameState, seats) -> str:
+    text = _("A {size} by {size} game, {mode} mode: {players}.") if state.mode is Mode.GENERAL \
+        else _("A {size} by {size} game, {mode} mode, first SOS wins: {players}.")
+    return text.format(size=state.size, mode=mode_name(state.mode), players=listed(names(seats)))
+
+
+def wrote(seats, mover: int, move: Move) -> str:
+    return _("{name} wrote {letter} at {cell}.").format(
+        name=names(seats)[mover], letter=move.letter, cell=cell_name(move.row, move.col))
+
+
+def sos_cells(line: SosLine) -> str:
+    """``a1, b2, c3, diagonally down to the right``."""
+    (r1, c1), _middle, (r3, c3) = line.cells
+    way = DIRECTIONS[((r3 > r1) - (r3 < r1), (c3 > c1) - (c3 < c1))]
+    return _("{cells}, {direction}").format(
+        cells=", ".join(cell_name(*cell) for cell in line.cells), direction=_(way))
+
+
+def sos(seats, line: SosLine) -> str:
+    return _("SOS for {name}: {cells}.").format(name=names(seats)[line.player], cells=sos_cells(line))
+
+
+def score(state: GameState, seats) -> str:
+    scores = ", ".join(f"{name} {points}" for name, points in zip(names(seats), state.scores, strict=True))
+    return _("Score: {scores}.").format(scores=scores)
+
+
+def next_up(state: GameState, seats, scored: bool, computer: bool) -> str:
+    """Who moves next: the line that asks a person here to move."""
+    name = names(seats)[state.to_move]
+    if computer:
+        return _("{name} is thinking.").format(name=name)
+    return (_("{name} moves again.") if scored else _("{name} to move.")).format(name=name)
+
+
+def result(state: GameState, seats) -> str:
+    shown = names(seats)
+    outcome = state.outcome
+    if outcome.winner is not None:
+        return _("Game over: {name} wins.").format(name=shown[outcome.winner])
+    return _("Game over: a draw between {names}.").format(names=listed([shown[i] for i in outcome.winners]))
+
+
+def cells_of(state: GameState, cells) -> str:
+    """The letters of ``cells`` in order, runs of empty cells counted: ``S, O, 2 empty``."""
+    parts, empties = [], 0
+    for row, col in cells:
+        letter = state.cell(row, col)
+        if letter is None:
+            empties += 1
+            continue
+        if empties:
+            parts.append(_empty(empties))
+            empties = 0
+        parts.append(letter)
+    if empties:
+        parts.append(_empty(empties))
+    return ", ".join(parts)
+
+
+def _empty(n: int) -> str:
+    return _("empty") if n == 1 else ngettext("{n} empty", "{n} empty", n).format(n=n)
+
+
+def row(state: GameState, r: int) -> str:
+    return _("Row {number}: {cells}.").format(
+        number=r + 1, cells=cells_of(state, [(r, c) for c in range(state.size)]))
+
+
+def column(state: GameState, c: int) -> str:
+    return _("Column {letter}: {cells}.").format(
+        letter=COLUMNS[c], cells=cells_of(state, [(r, c) for r in range(state.size)]))
+
+
+def board(state: GameState) -> list[str]:
+    summary = ngettext("The board is {size} by {size}, columns a to {last}, with {n} empty cell.",
+                       "The board is {size} by {size}, columns a to {last}, with {n} empty cells.",
+                       state.empty_cells)
+    return [summary.format(size=state.size, last=COLUMNS[state.size - 1], n=state.empty_cells),
+            *(row(state, r) for r in range(state.size))]
+
+
+def cell(state: GameState, seats, where: tuple[int, int]) -> str:
+    """``b2: O, written by Ana on move 3; SOS for Ana: a1, b2, c3, across.``"""
+    letter = state.cell(*where)
+    name = cell_name(*where)
+    if letter is None:
+        return _("{cell} is empty.").format(cell=name)
+    number = next(i for i, move in enumerate(state.moves) if (move.row, move.col) == where)
+    text = _("{cell}: {letter}, written by {name} on move {number}.").format(
+        cell=name, letter=letter, name=names(seats)[state.movers[number]], number=number + 1)
+    return " ".join([text, *(sos(seats, line) for line in state.lines if where in line.cells)])
+
+
+def around(state: GameState, where: tuple[int, int]) -> str:
+    r, c = where
+    near = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < state.size and 0 <= c + dc < state.size]
+    return _("Around {cell}: {cells}.").format(cell=cell_name(r, c), cells=", ".join(
+        f"{cell_name(*rc)} {state.cell(*rc) or _('empty')}" for rc in near))
+
+
+def empty(state: GameState) -> str:
+    cells = [cell_name(i // state.size, i % state.size) for i, x in enumerate(state.board) if x == "."]
+    if not cells:
+        return _("No cell is empty.")
+    return ngettext("{n} empty cell: {cells}.", "{n} empty cells: {cells}.", len(cells)).format(
+        n=len(cells), cells=", ".join(cells))
+
+
+def move_line(state: GameState, seats, index: int) -> str:
+    move = state.moves[index]
+    points = state.points_by_move[index]
+    text = _("Move {number}: {name} wrote {letter} at {cell}.").format(
+        number=index + 1, name=names(seats)[state.movers[index]], letter=move.letter,
+        cell=cell_name(move.row, move.col))
+    if points:
+        text += " " + ngettext("It made {n} SOS.", "It made {n} SOS.", points).format(n=points)
+    return text
+
+
+def review_line(review, seats) -> str:
+    """One key moment of a review: the move, how bad, what it cost, the better move."""
+    loss = review.points
+    if review.mode is Mode.GENERAL:
+        cost = ngettext("it gave away {n} point", "it gave away {n} points", loss)
+    else:
+        cost = ngettext("it gave away {n} result step", "it gave away {n} result steps", loss)
+    if not review.exact:
+        cost = _("{cost}, roughly").format(cost=cost)
+    return _("Move {number}, {name} wrote {letter} at {cell}, was {judgement}: {cost}; "
+             "{best_letter} at {best_cell} was best.").format(
+        number=review.index + 1, name=names(seats)[review.player], letter=review.move.letter,
+        cell=cell_name(review.move.row, review.move.col), judgement=_(JUDGEMENTS[review.judgement]),
+        cost=cost.format(n=loss), best_letter=review.best.letter,
+        best_cell=cell_name(review.best.row, review.best.col))

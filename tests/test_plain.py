@@ -1,0 +1,333 @@
+"""Line mode (``sos-tui --plain``, ``sos-tui join URL --plain``) as its users meet it: the installed
+command, fed through a pipe, its output read as the lines a screen reader would say."""
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+SOS = str(Path(sys.executable).with_name("sos-tui"))
+HOT_SEAT = ["--size", "3", "--players", "Ana,Bo"]
+
+
+def plain(*args: str, lines: list[str] | bytes = (), lang: str = "en") -> list[str]:
+    """Run ``sos-tui`` with ``lines`` on a pipe as its input; its output lines, checked for what
+    no screen reader may be given: an escape byte, a line over 200 characters, an error exit."""
+    data = lines if isinstance(lines, bytes) else "".join(line + "\n" for line in lines).encode()
+    done = subprocess.run([SOS, *args, "--lang", lang], input=data, capture_output=True, timeout=60)
+    return checked(done.stdout, done.returncode, done.stderr)
+
+
+def checked(out: bytes, status: int, err: bytes = b"") -> list[str]:
+    assert status == 0, err.decode(errors="replace")
+    assert b"\x1b" not in out and b"\r" not in out
+    text = out.decode("utf-8").splitlines()
+    assert all(len(line) <= 200 for line in text)
+    return text
+
+
+HOT_SEAT_LINES = ["S a1", "b2 o", "c3 s", "score", "S c1", "row 1", "col c", "b2?", "around c2", "empty",
+                  "undo", "redo", "o b1", "last", "S a3", "O c2", "board", "S a2", "b3 S"]
+
+HOT_SEAT_EN = """\
+A 3 by 3 game, general mode: Ana and Bo.
+Ana to move.
+Ana wrote S at a1.
+Bo to move.
+Bo wrote O at b2.
+Ana to move.
+Ana wrote S at c3.
+SOS for Ana: a1, b2, c3, diagonally down to the right.
+Score: Ana 1, Bo 0.
+Ana moves again.
+Score: Ana 1, Bo 0.
+Ana to move.
+Ana wrote S at c1.
+Bo to move.
+Row 1: S, empty, S.
+Column c: S, empty, S.
+b2: O, written by Bo on move 2. SOS for Ana: a1, b2, c3, diagonally down to the right.
+Around c2: b1 empty, c1 S, b2 O, b3 empty, c3 S.
+5 empty cells: b1, a2, c2, a3, b3.
+Undone. Move 3: Ana wrote S at c3. It made 1 SOS. Score: Ana 1, Bo 0.
+Ana to move.
+Redone. Move 4: Ana wrote S at c1. Score: Ana 1, Bo 0.
+Bo to move.
+Bo wrote O at b1.
+SOS for Bo: a1, b1, c1, across.
+Score: Ana 1, Bo 1.
+Bo moves again.
+Move 5: Bo wrote O at b1. It made 1 SOS.
+Bo wrote S at a3.
+SOS for Bo: c1, b2, a3, diagonally down to the left.
+Score: Ana 1, Bo 2.
+Bo moves again.
+Bo wrote O at c2.
+SOS for Bo: c1, c2, c3, down.
+Score: Ana 1, Bo 3.
+Bo moves again.
+The board is 3 by 3, columns a to c, with 2 empty cells.
+Row 1: S, O, S.
+Row 2: empty, O, O.
+Row 3: S, empty, S.
+Bo wrote S at a2.
+Ana to move.
+Ana wrote S at b3.
+Score: Ana 1, Bo 3.
+Game over: Bo wins.
+Type review for the key moments, or quit.
+"""
+
+HOT_SEAT_MS = """\
+Permainan 3 kali 3, mod umum: Ana dan Bo.
+Giliran Ana.
+Ana menulis S di a1.
+Giliran Bo.
+Bo menulis O di b2.
+Giliran Ana.
+Ana menulis S di c3.
+SOS untuk Ana: a1, b2, c3, menyerong ke bawah kanan.
+Mata: Ana 1, Bo 0.
+Ana melangkah lagi.
+Mata: Ana 1, Bo 0.
+Giliran Ana.
+Ana menulis S di c1.
+Giliran Bo.
+Baris 1: S, kosong, S.
+Lajur c: S, kosong, S.
+b2: O, ditulis oleh Bo pada langkah 2. SOS untuk Ana: a1, b2, c3, menyerong ke bawah kanan.
+Sekitar c2: b1 kosong, c1 S, b2 O, b3 kosong, c3 S.
+5 petak kosong: b1, a2, c2, a3, b3.
+Langkah dibatalkan. Langkah 3: Ana menulis S di c3. Ia membentuk 1 SOS. Mata: Ana 1, Bo 0.
+Giliran Ana.
+Langkah dibuat semula. Langkah 4: Ana menulis S di c1. Mata: Ana 1, Bo 0.
+Giliran Bo.
+Bo menulis O di b1.
+SOS untuk Bo: a1, b1, c1, melintang.
+Mata: Ana 1, Bo 1.
+Bo melangkah lagi.
+Langkah 5: Bo menulis O di b1. Ia membentuk 1 SOS.
+Bo menulis S di a3.
+SOS untuk Bo: c1, b2, a3, menyerong ke bawah kiri.
+Mata: Ana 1, Bo 2.
+Bo melangkah lagi.
+Bo menulis O di c2.
+SOS untuk Bo: c1, c2, c3, menegak.
+Mata: Ana 1, Bo 3.
+Bo melangkah lagi.
+Papan ini 3 kali 3, lajur a hingga c, dengan 2 petak kosong.
+Baris 1: S, O, S.
+Baris 2: kosong, O, O.
+Baris 3: S, kosong, S.
+Bo menulis S di a2.
+Giliran Ana.
+Ana menulis S di b3.
+Mata: Ana 1, Bo 3.
+Permainan tamat: Bo menang.
+Taip review untuk detik penting, atau quit.
+"""
+
+
+@pytest.mark.parametrize(("lang", "golden"), [("en", HOT_SEAT_EN), ("ms", HOT_SEAT_MS)])
+def test_hot_seat_game_is_told_move_by_move_and_kept_in_the_history(lang, golden):
+    assert plain("--plain", *HOT_SEAT, lines=HOT_SEAT_LINES, lang=lang) == golden.splitlines()
+    history = json.loads(subprocess.run([SOS, "history", "--json"], capture_output=True, check=True).stdout)
+    [game] = history["games"]
+    assert [p["name"] for p in game["players"]] == ["Ana", "Bo"] and game["scores"] == [1, 3]
+
+
+COMPUTER_EN = """\
+A 3 by 3 game, general mode: Ana and Computer 2.
+Ana to move.
+Ana wrote S at b2.
+Computer 2 is thinking.
+Computer 2 wrote O at b3.
+Ana to move.
+Ana wrote S at a1.
+Computer 2 is thinking.
+Computer 2 wrote S at c1.
+Ana to move.
+Ana wrote S at c3.
+Computer 2 is thinking.
+Computer 2 wrote O at b1.
+SOS for Computer 2: a1, b1, c1, across.
+Score: Ana 0, Computer 2 1.
+Computer 2 is thinking.
+Computer 2 wrote O at c2.
+SOS for Computer 2: c1, c2, c3, down.
+Score: Ana 0, Computer 2 2.
+Computer 2 is thinking.
+Computer 2 wrote S at a3.
+SOS for Computer 2: a3, b3, c3, across.
+Score: Ana 0, Computer 2 3.
+Computer 2 is thinking.
+Computer 2 wrote O at a2.
+SOS for Computer 2: a1, a2, a3, down.
+Score: Ana 0, Computer 2 4.
+Game over: Computer 2 wins.
+Type review for the key moments, or quit.
+Reviewing the game; this takes a moment.
+Key moments:
+Move 5, Ana wrote S at c3, was a blunder: it gave away 5 points; O at b1 was best.
+Move 4, Computer 2 wrote S at c1, was an inaccuracy: it gave away 1 point; S at b1 was best.
+"""
+
+COMPUTER_MS_REVIEW = """\
+Permainan tamat: Komputer 2 menang.
+Taip review untuk detik penting, atau quit.
+Mengulas permainan; ini mengambil sedikit masa.
+Detik penting:
+Langkah 5, Ana menulis S di c3, ialah satu silap besar: ia melepaskan 5 mata; O di b1 adalah yang terbaik.
+Langkah 4, Komputer 2 menulis S di c1, ialah langkah kurang tepat: ia melepaskan 1 mata; S di b1 adalah \
+yang terbaik.
+"""
+
+
+@pytest.mark.parametrize(("lang", "golden"), [("en", COMPUTER_EN), ("ms", COMPUTER_MS_REVIEW)])
+def test_a_seeded_computer_thinks_once_per_move_and_the_review_names_the_key_moments(lang, golden):
+    out = plain("--plain", "--size", "3", "--players", "Ana,computer:easy", "--seed", "7",
+                lines=["S b2", "S a1", "S c3", "review"], lang=lang)
+    assert out[-len(golden.splitlines()):] == golden.splitlines()
+    assert out[0] in ("A 3 by 3 game, general mode: Ana and Computer 2.",
+                      "Permainan 3 kali 3, mod umum: Ana dan Komputer 2.")
+
+
+def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
+    bad = (b"fly\n" b"S a1\n" b"S a1\n" b"S d4\n" b"X a1\n" b"S zz\n" b"row 9\n" b"col q\n" b"\xff\xfe b2\n"
+           + b"S" * 10_000 + b"\n" + b"d1?\n" b"review\n" b"S b1\n")
+    out = plain("--plain", *HOT_SEAT, lines=bad)
+    assert out[2:] == [
+        "fly is not a command; type help for the list.",
+        "Ana wrote S at a1.",
+        "Bo to move.",
+        "cannot play S a1: a1 already holds S",
+        "cannot play S at row 3, column 3: off the 3x3 board",
+        "'X a1' is not a move: the letter must be S or O",
+        "'zz' is not a cell: expected a column a..z and a row number, like 'b3'",
+        "Say which row, 1 to 3: row 3.",
+        "Say which column, a to c: col b.",
+        "That line is not readable text (it is not UTF-8).",
+        "That line is too long to be a command.",
+        "d1 is off the 3 by 3 board.",
+        "The review comes when the game is over.",
+        "Bo wrote S at b1.",
+        "Ana to move.",
+    ]
+
+
+def test_quit_leaves_an_autosave_that_load_continues(data_dir, tmp_path):
+    out = plain("--plain", *HOT_SEAT, lines=["S a1", "quit", "O b1"])
+    assert out[-1] == "Bo to move."  # nothing after quit was played
+    autosave = next((data_dir / "autosaves").glob("*.json"))
+    out = plain("--plain", "--load", str(autosave), lines=["last", "save " + str(tmp_path / "g.json")])
+    assert out == ["A 3 by 3 game, general mode: Ana and Bo.", "Score: Ana 0, Bo 0.", "Bo to move.",
+                   "Move 1: Ana wrote S at a1.", f"Saved to {tmp_path / 'g.json'}."]
+    assert json.loads((tmp_path / "g.json").read_text())["moves"] == ["S a1"]
+
+
+def test_help_lists_the_commands_and_no_name_is_read_as_a_command():
+    out = plain("--plain", "--size", "3", "--players", "Zoë ☃,Bo", lines=["help", "S a1"])
+    assert out[2:5] == [
+        "Moves: a letter and a cell, like S b2 or b2 o.",
+        "Questions: board, row 3, col b, b2? for a cell, around b2, empty, score, last, moves.",
+        "Also: hint, undo, redo, save FILE, review after the game, help, quit."]
+    assert out[5] == "Zoë ☃ wrote S at a1."
+
+
+class Reader:
+    """The lines a process writes, gathered by a thread, waited for with a timeout."""
+
+    def __init__(self, process: subprocess.Popen) -> None:
+        self.process, self.lines, self._queue = process, [], queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def drain(self) -> None:
+        """Take the lines left, up to the end of the output."""
+        while (line := self._queue.get(timeout=10)) is not None:
+            self.lines.append(line)
+
+    def until(self, text: str, timeout: float = 20) -> list[str]:
+        while not any(text.encode() in line for line in self.lines):
+            line = self._queue.get(timeout=timeout)
+            assert line is not None, b"".join(self.lines).decode(errors="replace")
+            self.lines.append(line)
+        return self.lines
+
+
+NET_ANA = """\
+Joined. The game starts when every seat is taken.
+A 3 by 3 game, general mode: Ana and Bo.
+Ana to move.
+Ana wrote S at a1.
+Bo to move.
+Bo wrote O at b1.
+Ana to move.
+Ana wrote S at c1.
+SOS for Ana: a1, b1, c1, across.
+Score: Ana 1, Bo 0.
+Ana moves again.
+Ana wrote S at a2.
+Bo to move.
+Bo wrote O at b2.
+Ana to move.
+Ana wrote S at c3.
+SOS for Ana: a1, b2, c3, diagonally down to the right.
+Score: Ana 2, Bo 0.
+Ana moves again.
+The board is 3 by 3, columns a to c, with 3 empty cells.
+Row 1: S, O, S.
+Row 2: S, O, empty.
+Row 3: 2 empty, S.
+Ana wrote O at b3.
+Bo to move.
+"""
+
+
+def test_a_plain_joiner_plays_a_network_game_in_either_language(tmp_path):
+    env = dict(os.environ)
+    host = subprocess.Popen([SOS, "host", "--headless", "--players", "remote,remote", "--size", "3",
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**env, "SOS_TUI_DATA_DIR": str(tmp_path / "host")})
+    players = []
+    try:
+        url = host.stdout.readline().decode().strip()
+        assert url.startswith("ws://127.0.0.1:")
+        for name, lang, moves in (("Ana", "en", "S a1\nS c1\nS a2\nS c3\nboard\nO b3\n"),
+                                  ("Bo", "ms", "O b1\nO b2\nO c2\nO a3\n")):
+            process = subprocess.Popen([SOS, "join", url, "--name", name, "--plain", "--lang", lang],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       env={**env, "SOS_TUI_DATA_DIR": str(tmp_path / name)})
+            reader = Reader(process)
+            players.append(reader)
+            reader.until("Joined." if lang == "en" else "Permainan 3 kali 3")
+            process.stdin.write(moves.encode())
+            process.stdin.flush()
+        for reader, end in zip(players, ("Type review", "Taip review"), strict=True):
+            reader.until(end)
+            reader.process.stdin.close()
+            assert reader.process.wait(timeout=20) == 0
+            reader.drain()
+        ana, bo = (checked(b"".join(r.lines), 0) for r in players)
+        assert ana[:len(NET_ANA.splitlines())] == NET_ANA.splitlines()
+        assert ana[-3:] == ["Score: Ana 2, Bo 1.", "Game over: Ana wins.",
+                            "Type review for the key moments, or quit."]
+        assert bo[:3] == ["Permainan 3 kali 3, mod umum: Ana dan Bo.", "Giliran Ana.", "Ana menulis S di a1."]
+        assert bo[-3:] == ["Mata: Ana 2, Bo 1.", "Permainan tamat: Ana menang.",
+                           "Taip review untuk detik penting, atau quit."]
+        assert "SOS untuk Bo: c1, c2, c3, menegak." in bo
+    finally:
+        for reader in players:
+            if reader.process.poll() is None:
+                reader.process.kill()
+        host.terminate()
+        host.wait(timeout=20)
