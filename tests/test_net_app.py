@@ -464,3 +464,41 @@ async def test_whoever_asks_for_a_rematch_or_an_undo_is_told_once_and_an_ended_g
         assert app.screen.text == "The game has ended: Ana ended the game."
         assert "The game has ended: Ana ended the game. ctrl+l leaves." in status(app)
     await ana.leave()
+
+
+async def test_a_host_that_crashed_offers_its_unfinished_game_again_with_the_same_code():
+    import socket
+
+    with socket.socket() as probe:  # the same command twice: the same, free, port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=port)
+    first = recording(SosApp(network=plan, computer_delay=0))
+    async with first.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, NetGameScreen) and first.screen.game is not None)
+        screen = first.screen
+        bo = await Friend(screen.join_url, "Bo").join()
+        await until(pilot, lambda: "Your turn" in status(first))
+        await pilot.press("s")
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await bo.game.play(Move.parse("O b1"))
+        await until(pilot, lambda: len(screen.state.moves) == 2)
+        url = screen.join_url
+        server, screen.server = screen.server, None  # the process dies: nothing is ended on purpose
+        await server.restart()
+        await screen._store.close()
+    again = recording(SosApp(network=plan, computer_delay=0))
+    async with again.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, Choice))
+        assert again.screen.text.startswith("Your unfinished network game is still here (2 moves)")
+        await pilot.click("#yes")  # continue
+        await until(pilot, lambda: isinstance(again.screen, NetGameScreen) and again.screen.game is not None
+                    and again.screen.game.phase == "playing")
+        screen = again.screen
+        assert screen.join_url.rsplit("/", 1)[1] == url.rsplit("/", 1)[1]  # the same code
+        assert [str(m) for m in screen.state.moves] == ["S a1", "O b1"] and screen.game.my_seats == (0,)
+        await bo.game.connect()  # Bo comes back with his token, to his seat
+        assert bo.game.my_seats == (1,)
+        await pilot.press("down", "o")
+        await until(pilot, lambda: len(screen.state.moves) == 3)
+    await bo.game.close()

@@ -36,8 +36,9 @@ from sos_tui.net.protocol import (
     UndoRequestMessage,
     UndoResultMessage,
 )
-from sos_tui.net.run import HostPlan, JoinPlan, reachable_host
+from sos_tui.net.run import HostPlan, JoinPlan, host_key, open_store, reachable_host
 from sos_tui.session import Change, ComputerPool, Keeper, NotYourTurnError, SeatKind
+from sos_tui.storage import StorageError
 
 from ..language import SosModal
 from ..text import names_list
@@ -203,6 +204,7 @@ class NetGameScreen(PlayScreen):
         self._rematch_dialog: Choice | None = None
         self._waiting: tuple[str, ...] = ()  # who the game waited for at the last state
         self.attempt = 0  # reconnecting: the attempt under way (0: connected, or not trying)
+        self._store = None  # a hosted game's rooms on disk
 
     @property
     def source(self) -> RemoteGame | None:
@@ -267,20 +269,64 @@ class NetGameScreen(PlayScreen):
             self.join_url = url
             game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens)
         else:
-            listeners = [self.keeper.on_change] if self.keeper is not None else []
-            server = Server(computer=self.computer, computer_delay=0.5, listeners=listeners)
-            try:
-                await server.start(plan.bind, plan.port)
-            except OSError as problem:
-                reason = _("cannot listen on {address}: {reason}").format(
-                    address=f"{plan.bind}:{plan.port}", reason=problem.strerror or problem)
-                raise NetError(reason, retry=False) from None
-            self.server = server
-            room = server.create_room(plan.size, plan.mode, list(plan.seats))
+            server, room = await self._host(plan)
             self.join_url = server.url(room, reachable_host(plan.bind))
+            # a game brought back: the host's seat comes back by the token kept for its address
             game = RemoteGame(server.url(room), _host_name(plan), token=room.owner_token, tokens=tokens)
         await game.connect()
         return game
+
+    async def _host(self, plan: HostPlan):
+        """Start this terminal's own server, its rooms kept on disk. The unfinished game the same
+        plan hosted before (the app closed, the computer crashed) is offered to continue, with its
+        code, seats and moves; else a new room."""
+        try:
+            store = await asyncio.to_thread(open_store)
+        except StorageError as problem:
+            raise NetError(explain(problem), retry=False) from None
+        listeners = [self.keeper.on_change] if self.keeper is not None else []
+        server = Server(computer=self.computer, computer_delay=0.5, listeners=listeners, store=store)
+        key = host_key(plan.size, plan.mode, list(plan.seats), plan.bind, plan.port)
+        kept = sorted(await asyncio.to_thread(store.load, key), key=lambda k: k.active)
+        room = None
+        if kept and kept[-1].record is not None and not kept[-1].record.state.is_over:
+            moves = len(kept[-1].record.moves)
+            go_on = await self.app.push_screen_wait(Choice(
+                lambda: ngettext("Your unfinished network game is still here ({n} move). Continue it, with "
+                                 "the same code, or start a new one?",
+                                 "Your unfinished network game is still here ({n} moves). Continue it, with "
+                                 "the same code, or start a new one?", moves).format(n=moves),
+                lambda: _("Continue"), lambda: _("New game")))
+            if go_on:
+                room = server.restore(kept[-1])
+            else:
+                for old in kept:
+                    store.delete(old.code)
+        try:
+            await server.start(plan.bind, plan.port)
+        except OSError as problem:
+            await store.close()
+            reason = _("cannot listen on {address}: {reason}").format(
+                address=f"{plan.bind}:{plan.port}", reason=problem.strerror or problem)
+            raise NetError(reason, retry=False) from None
+        self.server, self._store = server, store
+        if room is None:
+            room = server.create_room(plan.size, plan.mode, list(plan.seats), key=key)
+        await room.saved()
+        return server, room
+
+    async def _end_hosting(self) -> None:
+        """The host leaves: the game ends for everyone, and is forgotten on disk."""
+        server, self.server = self.server, None
+        if server is None:
+            return
+        for room in list(server.rooms.values()):
+            if room.session is None or not room.session.state.is_over:
+                await server.close_room(room, N_("{name} ended the game"),
+                                        name=_host_name(self.plan) or _("the host"))
+        await server.stop()
+        if self._store is not None:
+            await self._store.close()
 
     def _lost(self, problem: NetError) -> None:
         game = self.game
@@ -570,8 +616,7 @@ class NetGameScreen(PlayScreen):
     async def _leaving(self, then: Callable[[], object]) -> None:
         """Tell the others on the way out: a joiner says goodbye, a host ends the game."""
         if self.server is not None:
-            server, self.server = self.server, None
-            await server.stop(N_("{name} ended the game"), name=_host_name(self.plan) or _("the host"))
+            await self._end_hosting()
         elif self.game is not None:
             await self.game.leave()
         then()
@@ -587,8 +632,7 @@ class NetGameScreen(PlayScreen):
         if self.game is not None:
             await self.game.close()
         if self.server is not None:  # the app quit: the game ends with it
-            server, self.server = self.server, None
-            await server.stop(N_("{name} ended the game"), name=_host_name(self.plan) or _("the host"))
+            await self._end_hosting()
 
 
 def reconnect_delay(attempt: int) -> float:
