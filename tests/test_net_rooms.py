@@ -365,3 +365,23 @@ async def test_an_empty_file_is_a_new_rooms_database(tmp_path):
         await store.close()
     again = SqliteRoomStore(path)  # and is ours from then on
     await again.close()
+
+
+async def test_a_room_saved_again_keeps_its_newest_seats_and_moves(tmp_path):
+    # most saves are a move (the seats are not written again); a join or a rematch changes them
+    from sos_tui.net.store import StoredRoom, StoredSeat
+
+    def room(version: int, names: tuple[str | None, str | None]) -> StoredRoom:
+        seats = tuple(StoredSeat("human", name, None, name and f"hash-{name}") for name in names)
+        return StoredRoom("7f3kq-x9m2c", 3, "general", seats, None, version, 1.0, 2.0)
+
+    store = SqliteRoomStore(tmp_path / "rooms.sqlite3")
+    try:
+        for saved in (room(1, ("Ana", None)), room(2, ("Ana", None)), room(3, ("Ana", "Bo")),
+                      room(4, ("Ana", "Bo")), room(5, ("Bo", "Ana"))):
+            await store.save(saved)
+        [kept] = store.load(None)
+        assert kept.version == 5 and [s.name for s in kept.seats] == ["Bo", "Ana"]
+        assert [s.token_hash for s in kept.seats] == ["hash-Bo", "hash-Ana"]
+    finally:
+        await store.close()

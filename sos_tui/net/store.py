@@ -131,6 +131,7 @@ class SqliteRoomStore:
         self.path = path
         self._conn = _connect(path, timeout)
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._seats: dict[str, list] = {}  # the seats last written, by room: the writer thread's own
         self._thread = threading.Thread(target=self._write, name="sos-rooms-writer", daemon=True)
         self._thread.start()
 
@@ -195,7 +196,7 @@ class SqliteRoomStore:
             stop = STOP in batch
             batch = [job for job in batch if job is not STOP]
             try:
-                _commit(conn, [job for job, _future, _loop in batch])
+                _commit(conn, [job for job, _future, _loop in batch], self._seats)
             except (sqlite3.Error, ValueError) as problem:  # logged; the games go on in memory
                 log.error("cannot write the rooms %s: %s", self.path, problem)
             for _job, future, loop in batch:
@@ -214,9 +215,10 @@ def _settle(future: asyncio.Future) -> None:
         future.set_result(None)
 
 
-def _commit(conn: sqlite3.Connection, jobs: list) -> None:
+def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
     """Write ``jobs`` (StoredRoom to keep, code to delete, None to only wait) in one transaction;
-    of several versions of one room in the batch, only the newest is written."""
+    of several versions of one room in the batch, only the newest is written, and its seats only
+    when they changed since ``seats`` (code -> the seats last written, kept by the writer)."""
     latest: dict[str, StoredRoom | None] = {}
     for job in jobs:
         if isinstance(job, StoredRoom):
@@ -228,9 +230,10 @@ def _commit(conn: sqlite3.Connection, jobs: list) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         for code, room in latest.items():
-            conn.execute("DELETE FROM seats WHERE code = ?", (code,))
             if room is None:
+                conn.execute("DELETE FROM seats WHERE code = ?", (code,))
                 conn.execute("DELETE FROM rooms WHERE code = ?", (code,))
+                seats.pop(code, None)
                 continue
             record = None if room.record is None else json.dumps(room.record.to_dict(), ensure_ascii=False)
             conn.execute(
@@ -239,14 +242,21 @@ def _commit(conn: sqlite3.Connection, jobs: list) -> None:
                 "active_at = excluded.active_at, version = excluded.version, record = excluded.record",
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
                  record))
-            conn.executemany(
-                "INSERT INTO seats (code, seat, kind, name, level, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                [(code, i, s.kind, s.name, s.level, s.token_hash) for i, s in enumerate(room.seats)])
+            rows = [(code, i, s.kind, s.name, s.level, s.token_hash) for i, s in enumerate(room.seats)]
+            if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
+                conn.execute("DELETE FROM seats WHERE code = ?", (code,))
+                conn.executemany(
+                    "INSERT INTO seats (code, seat, kind, name, level, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                    rows)
         conn.execute("COMMIT")
     except BaseException:
+        seats.clear()  # not written after all: write them again next time
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
+    for code, room in latest.items():
+        if room is not None:
+            seats[code] = [(code, i, s.kind, s.name, s.level, s.token_hash) for i, s in enumerate(room.seats)]
 
 
 # -- opening -----------------------------------------------------------------------------------
