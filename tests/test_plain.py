@@ -331,3 +331,39 @@ def test_a_plain_joiner_plays_a_network_game_in_either_language(tmp_path):
                 reader.process.kill()
         host.terminate()
         host.wait(timeout=20)
+
+
+async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
+    import asyncio
+
+    from sos_tui.app import SosApp
+    from sos_tui.app.screens.net_game import NetGameScreen
+    from sos_tui.net import SeatSpec
+    from sos_tui.net.run import HostPlan
+
+    from .helpers import wait_for
+
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    app = SosApp(network=plan, computer_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.join_url)
+        screen = app.screen
+        bo = subprocess.Popen([SOS, "join", screen.join_url, "--name", "Bo", "--plain"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path / "bo")})
+        reader = Reader(bo)
+        try:
+            await asyncio.to_thread(reader.until, "Ana to move.")
+            await pilot.press("s")  # Ana, at the full-screen host: S a1
+            await asyncio.to_thread(reader.until, "Ana wrote S at a1.")
+            bo.stdin.write(b"b1 o\n")  # Bo, in the line mode
+            bo.stdin.flush()
+            await wait_for(pilot, lambda: len(screen.state.moves) == 2)
+            await pilot.press("right", "right", "s")  # S c1: S-O-S across
+            lines = await asyncio.to_thread(reader.until, "SOS for Ana: a1, b1, c1, across.")
+        finally:
+            bo.stdin.close()  # end of input: the line mode ends with status 0
+            status = bo.wait(timeout=20)
+        said = checked(b"".join(lines), status)
+        assert {"Ana wrote S at a1.", "Bo wrote O at b1.", "Ana wrote S at c1."} <= set(said)
+        assert [str(m) for m in screen.state.moves] == ["S a1", "O b1", "S c1"]

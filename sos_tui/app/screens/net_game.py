@@ -42,6 +42,7 @@ from sos_tui.storage import StorageError
 
 from ..language import SosModal
 from ..text import names_list
+from ..widgets.game_view import GameView
 from .game import refused
 from .game_over import GameOverScreen
 from .play import PlayScreen
@@ -375,6 +376,8 @@ class NetGameScreen(PlayScreen):
     # -- what the server says ---------------------------------------------------------------
     def _update(self, message: ServerMessage | None) -> None:
         """Show what the server said (None: the state just taken in on connecting)."""
+        if not self.query(GameView):
+            return  # the screen is being taken down (the app quits) while the server still talks
         game = self.game
         match message:
             case None | StateMessage():
@@ -498,7 +501,10 @@ class NetGameScreen(PlayScreen):
             self.app.replay(game.record, review=True)
 
     def _status(self) -> None:
-        status = self.query_one("#net-status", Static)
+        found = self.query("#net-status")
+        if not found:  # the screen is being taken down (the app quits) while the server still talks
+            return
+        status = found.first(Static)
         game, lines = self.game, []
         if self.join_url:
             # Translators: NAME is what a friend types after --name: keep it in capitals.
