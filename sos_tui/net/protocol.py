@@ -540,17 +540,10 @@ class RematchResultMessage(UndoResultMessage):
 
 
 @dataclass(frozen=True)
-class PongMessage(Message):
+class PongMessage(PingMessage):
+    """The answer to a ``ping``, with its ``id``."""
+
     type = "pong"
-    id: int | None = None
-
-    def to_dict(self) -> dict:
-        return {"type": self.type, "id": self.id}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Self:
-        number = data.get("id")
-        return cls(number if _whole(number) else None)
 
 
 @dataclass(frozen=True)
