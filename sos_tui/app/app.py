@@ -19,13 +19,12 @@ from sos_tui.session import ComputerPool, Keeper, Store
 
 from .colours import readable
 from .screens.game import GameScreen
-from .screens.help import HelpScreen, key_table
-from .screens.history import HistoryScreen
-from .screens.open_dialog import OpenDialog
 from .screens.play import PlayScreen
-from .screens.replay import ReplayScreen
-from .screens.save_dialog import SaveDialog
 from .screens.setup import SetupScreen
+
+# The screens a launch does not show (help, history, open, save, replay, network) are imported
+# where they are opened: they bring the review (the AI), the history database and Markdown, which
+# would otherwise be imported before the first screen is drawn (benchmarks/launch.py).
 from .text import shown
 
 # Okabe-Ito colours, which colour-blind players can tell apart; one set for dark themes, one for light.
@@ -217,6 +216,8 @@ class SosApp(App):
             self.action_new_game()
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen, key_table
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(key_table(self.screen)))
 
@@ -238,15 +239,21 @@ class SosApp(App):
         self.push_screen(SetupScreen(self.game, setup=self.settings.get("setup")), self._setup_done)
 
     def action_open(self) -> None:
+        from .screens.open_dialog import OpenDialog
+
         if isinstance(self.screen, OpenDialog) or self._network_asks(then=self.action_open):
             return
         self.push_screen(OpenDialog(self.game), self.play_record)
 
     def action_history(self) -> None:
+        from .screens.history import HistoryScreen
+
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen(), self.play_record)
 
     def save_game(self, record: GameRecord) -> None:
+        from .screens.save_dialog import SaveDialog
+
         if isinstance(self.screen, SaveDialog):
             return
 
@@ -258,6 +265,8 @@ class SosApp(App):
 
     def replay(self, record: GameRecord, review: bool = False) -> None:
         """Open the replay of ``record``; ``review``: with its review running."""
+        from .screens.replay import ReplayScreen
+
         self.push_screen(ReplayScreen(record, review=review), self.play_record)
 
     # -- storage ----------------------------------------------------------------------------

@@ -32,7 +32,6 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from sos_tui.ai.processes import terminate
 from sos_tui.engine import GameState, Move
 from sos_tui.i18n import N_, _, explain
 
@@ -130,12 +129,20 @@ class ComputerPool:
     def _discard(self, pool: ProcessPoolExecutor) -> None:
         if pool is self._executor:
             self._executor = None
-        terminate(pool)
+        _terminate(pool)
 
     def shutdown(self) -> None:
         if self._executor is not None:
             pool, self._executor = self._executor, None
-            terminate(pool)
+            _terminate(pool)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    # imported here: sos_tui.ai.processes brings the whole AI package (sos_tui.ai's __init__),
+    # which the app's first screen does not need; only a pool that was started is terminated
+    from sos_tui.ai.processes import terminate
+
+    terminate(pool)
 
 
 async def computer_move(session: GameSession, pool: ComputerPool, delay: float = 0.0,

@@ -11,8 +11,8 @@ from textual.content import Content
 from textual.widgets import Button, Input, Label, Select, Static
 
 from sos_tui import storage
-from sos_tui.ai import LEVELS
 from sos_tui.engine import (
+    COMPUTER_LEVELS,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_SIZE,
@@ -36,7 +36,7 @@ MAX_SEATS = MAX_PLAYERS
 def kind_options() -> list[tuple[str, str]]:
     """Who can sit in a seat: a person, or the computer at one of its levels."""
     return [(_("Human"), "human"),
-            *((_("Computer · {level}").format(level=level_name(level)), level) for level in LEVELS)]
+            *((_("Computer · {level}").format(level=level_name(level)), level) for level in COMPUTER_LEVELS)]
 
 
 def default_name(kind: str, index: int) -> str:
@@ -92,7 +92,8 @@ def remembered(setup) -> GameRecord | None:
     try:
         seats = tuple(PlayerInfo(s["name"], s.get("kind", "human"), s.get("level")) for s in setup["seats"])
         if not 2 <= len(seats) <= MAX_SEATS or any(
-                not isinstance(s.name, str) or (s.is_computer and s.level not in LEVELS) for s in seats):
+                not isinstance(s.name, str) or (s.is_computer and s.level not in COMPUTER_LEVELS)
+                for s in seats):
             return None
         if check_names(s.name for s in seats) != tuple(s.name for s in seats):
             return None

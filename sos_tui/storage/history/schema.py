@@ -25,7 +25,6 @@ import sqlite3
 import stat
 import tempfile
 from pathlib import Path
-from urllib.request import pathname2url
 
 from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_
@@ -177,6 +176,8 @@ def _check_ours(path: Path, timeout: float) -> None:
         raise _refuse(path, N_("the history {path} is a folder, not a database; it was left as it is"))
     if not stat.S_ISREG(info.st_mode):  # a named pipe would hang SQLite
         raise _refuse(path, N_("the history {path} is not a regular file; it was left as it is"))
+    from urllib.request import pathname2url  # here: urllib.request imports http, email and ssl (~12 ms)
+
     try:
         conn = sqlite3.connect(f"file:{pathname2url(str(path))}?mode=ro", uri=True, timeout=timeout)
     except sqlite3.Error as error:
