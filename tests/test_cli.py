@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -79,6 +80,27 @@ def test_the_quick_commands_import_neither_textual_nor_the_ai_nor_the_network():
             "'sos_tui.app', 'sos_tui.session') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.splitlines()[-1] == "[]"
+
+
+
+def test_the_apps_first_screen_imports_neither_the_ai_nor_the_network_nor_the_other_screens(tmp_path):
+    # what makes `sos-tui` show its setup screen fast (benchmarks/launch.py): the app, run until
+    # its first screen is drawn, has not imported what only a later screen or a search needs
+    later = ("sos_tui.ai", "sos_tui.ai.search", "sos_tui.ai.review", "sos_tui.net", "sos_tui.net.server",
+             "websockets", "markdown_it", "urllib.request", "sos_tui.app.screens.replay",
+             "sos_tui.app.screens.history", "sos_tui.app.screens.help")
+    code = ("import sys\n"
+            "from sos_tui.app import SosApp\n"
+            "async def shown(pilot):\n"
+            "    await pilot.pause()\n"
+            "    print(type(pilot.app.screen).__name__)\n"
+            "    pilot.app.exit()\n"
+            "SosApp().run(headless=True, size=(100, 40), auto_pilot=shown)\n"
+            f"print(sorted(m for m in {later!r} if m in sys.modules))")
+    env = {**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60,
+                         env=env)
+    assert out.stdout.splitlines()[-2:] == ["SetupScreen", "[]"]
 
 
 def test_players_become_seats():
