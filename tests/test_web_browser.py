@@ -1,0 +1,162 @@
+"""``sos-tui web`` in a real browser: Debian's headless Chromium driven by Selenium through
+chromium-driver (its path given, so Selenium downloads nothing). The page is opened as a player
+would, keys are typed into the terminal, and the move must reach the data folder.
+
+The screen's text is read from what the page's WebSocket receives (a hook added before the page's
+scripts run): xterm.js draws on a canvas, which has no text to read."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+
+import pytest
+
+from tests.test_web import ESCAPE, TIMEOUT, Web, autosaved_moves, until
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or shutil.which(DRIVER) is None,
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver: "
+           ".ci/run does)")
+
+HOOK = """
+window.__screen = [];
+const Native = window.WebSocket;
+window.__sent = [];
+window.WebSocket = function (...args) {
+  const socket = new Native(...args);
+  const send = socket.send.bind(socket);
+  socket.send = (data) => { window.__sent.push(data); send(data); };
+  socket.addEventListener("message", (event) => {
+    window.__screen.push(typeof event.data === "string" ? event.data
+                         : new TextDecoder().decode(event.data));
+  });
+  return socket;
+};
+window.WebSocket.prototype = Native.prototype;
+Object.assign(window.WebSocket, Native);
+"""
+
+
+@pytest.fixture
+def browser():
+    selenium = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = selenium.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1200,900", "--no-first-run"):
+        options.add_argument(argument)
+    driver = selenium.Chrome(options=options, service=Service(executable_path=DRIVER))
+    driver.set_page_load_timeout(TIMEOUT)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def screen_text(driver) -> str:
+    return ESCAPE.sub("", "".join(driver.execute_script("return window.__screen || []")))
+
+
+TOKEN = re.compile(rf"\x1b\[(\d+);(\d+)H|(?P<escape>{ESCAPE.pattern})|(?P<char>.)", re.DOTALL)
+"""A cursor position (row, column), another escape sequence, or a character drawn."""
+
+
+def screen_cells(driver) -> dict[tuple[int, int], str]:
+    """The characters on the screen by (row, column), both from 1: Textual places each run of
+    text with a cursor position (CSI row;col H); other escapes do not move it."""
+    cells, row, column = {}, 1, 1
+    stream = "".join(driver.execute_script("return window.__screen || []"))
+    for match in TOKEN.finditer(stream):
+        if match[1]:
+            row, column = int(match[1]), int(match[2])
+        elif match["char"] is not None and match["char"] >= " ":
+            cells[row, column] = match["char"]
+            column += 1
+    return cells
+
+
+def board_cell(cells: dict[tuple[int, int], str], name: str) -> tuple[int, int]:
+    """Where the board's cell ``name`` (e.g. "b2") is drawn: the row of its number on the board's
+    left edge, the column of its letter in the board's heading (``a b c d e f``)."""
+    letter, number = name[0], name[1:]
+    heading = [(r, c) for (r, c), char in cells.items() if char == "a"
+               and any(cells.get((r, c + step)) == "b" and cells.get((r, c + 2 * step)) == "c"
+                       for step in range(1, 6))]
+    heading_row, a_column = min(heading)
+    column = next(c for c in range(a_column, a_column + 60) if cells.get((heading_row, c)) == letter)
+    row = min(r for (r, c), char in cells.items()
+              if r > heading_row and char == number and a_column - 4 <= c < a_column)
+    return row, column
+
+
+def terminal_size(driver) -> tuple[int, int]:
+    """The columns and rows the page told the server its terminal has (its last resize)."""
+    for message in reversed(driver.execute_script("return window.__sent || []")):
+        if isinstance(message, str) and message.startswith('["resize"'):
+            size = json.loads(message)[1]
+            return size["width"], size["height"]
+    raise AssertionError("the page never sent its size")
+
+
+def wait_for_text(driver, text: str, since: int = 0) -> None:
+    until(lambda: text in screen_text(driver)[since:], f"{text!r} in the browser")
+
+
+def test_a_move_typed_in_chromium_reaches_the_data_folder(browser, data):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server = Web()
+    try:
+        started = time.monotonic()
+        browser.get(server.url)
+        wait_for_text(browser, "Host over the network")  # the setup screen
+        terminal = browser.find_element(By.ID, "terminal")
+        terminal.click()
+        mark = len(screen_text(browser))
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        wait_for_text(browser, "Player 1 to move", mark)
+        ActionChains(browser).send_keys("s").perform()
+        until(lambda: autosaved_moves(data) == ["S a1"], "S a1 in the data folder")
+        assert re.search(r"Player 2 to move", screen_text(browser)[mark:])
+        assert time.monotonic() - started < TIMEOUT
+    finally:
+        browser.get("about:blank")  # the tab is closed: its process ends
+        assert server.stop() == 0
+
+
+def test_a_cell_clicked_in_chromium_is_played(browser, data):
+    """The mouse: a click on the canvas at the cell b2's computed offset writes S there."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server = Web()
+    try:
+        browser.get(server.url)
+        wait_for_text(browser, "Host over the network")
+        browser.find_element(By.ID, "terminal").click()
+        mark = len(screen_text(browser))
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        wait_for_text(browser, "Player 1 to move", mark)
+        row, column = board_cell(screen_cells(browser), "b2")
+        columns, rows = terminal_size(browser)
+        screen = browser.find_element(By.CSS_SELECTOR, ".xterm-screen")
+        width, height = screen.size["width"], screen.size["height"]
+        x = (column - 0.5) * width / columns - width / 2  # Selenium's offsets are from the centre
+        y = (row - 0.5) * height / rows - height / 2
+        ActionChains(browser).move_to_element_with_offset(screen, round(x), round(y)).click().perform()
+        until(lambda: autosaved_moves(data) == ["S b2"], "S b2 in the data folder")
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0
