@@ -8,13 +8,15 @@ scripts run): xterm.js draws on a canvas, which has no text to read."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 import time
 
 import pytest
 
-from tests.test_web import ESCAPE, TIMEOUT, Web, autosaved_moves, until
+from tests.test_web import ESCAPE, SOS, TIMEOUT, Web, autosaved_moves, until
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
@@ -160,3 +162,96 @@ def test_a_cell_clicked_in_chromium_is_played(browser, data):
     finally:
         browser.get("about:blank")
         assert server.stop() == 0
+
+
+def rows_of(cells: dict[tuple[int, int], str]) -> dict[int, str]:
+    """Each screen row as a string, column 1 first."""
+    width = max(c for _r, c in cells)
+    return {row: "".join(cells.get((row, c), " ") for c in range(1, width + 1))
+            for row in sorted({r for r, _c in cells})}
+
+
+def where(cells, text: str, on_row_with: str = "") -> tuple[int, int]:
+    """The (row, column) of the middle of ``text`` on the screen, on a row that also shows
+    ``on_row_with``."""
+    for row, line in rows_of(cells).items():
+        if text in line and on_row_with in line:
+            return row, line.index(text) + 1 + len(text) // 2
+    raise AssertionError(f"{text!r} is not on the screen")
+
+
+def click(driver, row: int, column: int) -> None:
+    """Click the terminal cell (row, column), at its computed offset on the page's canvas."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    columns, rows = terminal_size(driver)
+    screen = driver.find_element(By.CSS_SELECTOR, ".xterm-screen")
+    width, height = screen.size["width"], screen.size["height"]
+    x = (column - 0.5) * width / columns - width / 2  # Selenium's offsets are from the centre
+    y = (row - 0.5) * height / rows - height / 2
+    ActionChains(driver).move_to_element_with_offset(screen, round(x), round(y)).click().perform()
+
+
+def click_text(driver, text: str, on_row_with: str = "") -> None:
+    def shown() -> bool:
+        return any(text in line and on_row_with in line for line in rows_of(screen_cells(driver)).values())
+
+    until(shown, f"{text!r} on the screen")
+    click(driver, *where(screen_cells(driver), text, on_row_with))
+
+
+def empty_cells(cells, size: int) -> list[str]:
+    return [f"{letter}{number}" for number in range(1, size + 1) for letter in "abcdefgh"[:size]
+            if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
+
+
+def screen_lines(driver) -> str:
+    return "\n".join(rows_of(screen_cells(driver)).values())
+
+
+def shows(driver, *texts: str) -> bool:
+    """Whether a row of the screen shows all of ``texts``."""
+    return any(all(text in line for text in texts) for line in rows_of(screen_cells(driver)).values())
+
+
+def test_a_game_against_the_computer_is_played_to_its_end_in_chromium(browser, data):
+    """Set up with the mouse (3x3, seat 2 the easy computer), click the first empty cell on each
+    turn until the game is over; the finished game is in the history (``sos-tui history``)."""
+    server = Web()
+    try:
+        browser.get(server.url)
+        wait_for_text(browser, "Host over the network")
+        click_text(browser, "6 x 6")
+        click_text(browser, "3 x 3", on_row_with="3 x 3")
+        until(lambda: shows(browser, "Board size", "3 x 3"), "3x3 chosen")
+        click_text(browser, "Human", on_row_with="Seat 2")
+        click_text(browser, "Computer · easy")
+        until(lambda: shows(browser, "Seat 2", "Computer · easy"), "the computer chosen")
+        click_text(browser, "Start", on_row_with="Open…")
+        wait_for_text(browser, "Player 1 to move")
+        for _turn in range(9):
+            cells = screen_cells(browser)
+            empty = empty_cells(cells, 3)
+            click(browser, *board_cell(cells, empty[0]))
+
+            def answered(before=len(empty)) -> bool:  # noqa: B008
+                screen = screen_lines(browser)
+                return "Game over" in screen or (  # an SOS plays again: maybe no answer yet
+                    "Player 1 to move" in screen and len(empty_cells(screen_cells(browser), 3)) < before)
+
+            until(answered, "the computer's answer or the end")
+            if "Game over" in screen_lines(browser):
+                break
+        else:
+            raise AssertionError("no end after nine moves on 3x3")
+        if os.environ.get("SOS_TUI_SCREENSHOT"):  # README's picture: SOS_TUI_SCREENSHOT=docs/web.png
+            browser.save_screenshot(os.environ["SOS_TUI_SCREENSHOT"])
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the screen:\n{screen_lines(browser)}") from None
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0
+    history = subprocess.run([SOS, "history", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
+    games = json.loads(history.stdout)
+    assert history.returncode == 0 and len(games["games"]) == 1, games
