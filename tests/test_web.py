@@ -31,6 +31,59 @@ SETUP = "Host over the network"  # the setup screen's last button: it has been d
 ESCAPE = re.compile(r"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
 
 
+TOKEN = re.compile(rf"\x1b\[(\d+);(\d+)H|(?P<escape>{ESCAPE.pattern})|(?P<char>.)", re.DOTALL)
+"""A cursor position (row, column), another escape sequence, or a character drawn."""
+
+
+def cells_of(stream: str) -> dict[tuple[int, int], str]:
+    """The characters on the screen by (row, column), both from 1, after the terminal output
+    ``stream``: Textual places each run of text with a cursor position (CSI row;col H); other
+    escapes do not move it."""
+    cells, row, column = {}, 1, 1
+    for match in TOKEN.finditer(stream):
+        if match[1]:
+            row, column = int(match[1]), int(match[2])
+        elif match["char"] is not None and match["char"] >= " ":
+            cells[row, column] = match["char"]
+            column += 1
+    return cells
+
+
+def board_cell(cells: dict[tuple[int, int], str], name: str) -> tuple[int, int]:
+    """Where the board's cell ``name`` (e.g. "b2") is drawn: the row of its number on the board's
+    left edge, the column of its letter in the board's heading (``a b c d e f``)."""
+    letter, number = name[0], name[1:]
+    heading = [(r, c) for (r, c), char in cells.items() if char == "a"
+               and any(cells.get((r, c + step)) == "b" and cells.get((r, c + 2 * step)) == "c"
+                       for step in range(1, 6))]
+    heading_row, a_column = min(heading)
+    column = next(c for c in range(a_column, a_column + 60) if cells.get((heading_row, c)) == letter)
+    row = min(r for (r, c), char in cells.items()
+              if r > heading_row and char == number and a_column - 4 <= c < a_column)
+    return row, column
+
+
+def rows_of(cells: dict[tuple[int, int], str]) -> dict[int, str]:
+    """Each screen row as a string, column 1 first."""
+    width = max(c for _r, c in cells)
+    return {row: "".join(cells.get((row, c), " ") for c in range(1, width + 1))
+            for row in sorted({r for r, _c in cells})}
+
+
+def where(cells, text: str, on_row_with: str = "") -> tuple[int, int]:
+    """The (row, column) of the middle of ``text`` on the screen, on a row that also shows
+    ``on_row_with``."""
+    for row, line in rows_of(cells).items():
+        if text in line and on_row_with in line:
+            return row, line.index(text) + 1 + len(text) // 2
+    raise AssertionError(f"{text!r} is not on the screen")
+
+
+def empty_cells(cells, size: int) -> list[str]:
+    return [f"{letter}{number}" for number in range(1, size + 1) for letter in "abcdefgh"[:size]
+            if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -122,17 +175,40 @@ class Tab:
     def __init__(self, socket) -> None:
         self.socket = socket
         self.text = ""
+        self.stream = ""  # everything received, escapes and all: ``cells_of`` reads the screen
 
     async def send(self, keys: str) -> None:
         await self.socket.send(json.dumps(["stdin", keys]))
 
     async def wait_for(self, text: str) -> None:
         """Read the screen until ``text`` is drawn (bounded)."""
-        async with asyncio.timeout(TIMEOUT):
-            while text not in self.text:
-                data = await self.socket.recv()
-                self.text += ESCAPE.sub("", data.decode("utf-8", "replace") if isinstance(data, bytes)
-                                        else data)
+        await self.until(lambda: text in self.text, repr(text))
+
+    async def until(self, check, what: str):
+        """Read the screen until ``check()`` holds (bounded); its value."""
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                while not (value := check()):
+                    data = await self.socket.recv()
+                    data = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+                    self.stream += data
+                    self.text += ESCAPE.sub("", data)
+        except TimeoutError:
+            screen = "\n".join(rows_of(cells_of(self.stream)).values())
+            raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}") from None
+        return value
+
+    def shows(self, *texts: str) -> bool:
+        """Whether a row of the screen shows all of ``texts``."""
+        return any(all(text in line for text in texts) for line in rows_of(cells_of(self.stream)).values())
+
+    async def click(self, row: int, column: int) -> None:
+        """A left click at the cell (row, column), as xterm.js reports it (SGR: press, release)."""
+        await self.send(f"\x1b[<0;{column};{row}M\x1b[<0;{column};{row}m")
+
+    async def click_text(self, text: str, on_row_with: str = "") -> None:
+        await self.until(lambda: self.shows(text, on_row_with), repr(text))
+        await self.click(*where(cells_of(self.stream), text, on_row_with))
 
     async def screen(self, text: str) -> None:
         self.text = ""
@@ -219,6 +295,39 @@ async def test_stopping_the_server_ends_every_tab_process_and_keeps_their_games(
         assert time.monotonic() - started < 5  # ctrl+c does not wait for the browsers
     assert not alive(app)
     assert autosaved_moves(data) == ["S a1"]
+
+
+async def test_a_game_against_the_computer_is_played_to_its_end_with_mouse_reports(web, data):
+    """Through ``/ws`` as xterm.js speaks it: SGR mouse reports choose a 3x3 board and the easy
+    computer on the setup screen and play the first empty cell each turn; the game ends and is in
+    ``sos-tui history``."""
+    server = web()
+    async with tab(server) as opened:
+        await opened.click_text("6 x 6")
+        await opened.click_text("3 x 3", on_row_with="3 x 3")
+        await opened.until(lambda: opened.shows("Board size", "3 x 3"), "3x3 chosen")
+        await opened.click_text("Human", on_row_with="Seat 2")
+        await opened.click_text("Computer · easy")
+        await opened.until(lambda: opened.shows("Seat 2", "Computer · easy"), "the computer chosen")
+        await opened.click_text("Start", on_row_with="Open…")
+        await opened.wait_for("Player 1 to move")
+        for _turn in range(9):
+            cells = cells_of(opened.stream)
+            empty = empty_cells(cells, 3)
+            await opened.click(*board_cell(cells, empty[0]))
+
+            def answered(before=len(empty)) -> bool:  # noqa: B008
+                now = len(empty_cells(cells_of(opened.stream), 3))
+                # an SOS plays again: after one, maybe no answer yet
+                return opened.shows("Game over") or (opened.shows("Player 1 to move") and now < before)
+
+            await opened.until(answered, "the computer's answer or the end")
+            if opened.shows("Game over"):
+                break
+        else:
+            raise AssertionError("no end after nine moves on 3x3")
+    history = subprocess.run([SOS, "history", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert history.returncode == 0 and len(json.loads(history.stdout)["games"]) == 1
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -16,7 +16,19 @@ import time
 
 import pytest
 
-from tests.test_web import ESCAPE, SOS, TIMEOUT, Web, autosaved_moves, until
+from tests.test_web import (
+    ESCAPE,
+    SOS,
+    TIMEOUT,
+    Web,
+    autosaved_moves,
+    board_cell,
+    cells_of,
+    empty_cells,
+    rows_of,
+    until,
+    where,
+)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
@@ -68,36 +80,8 @@ def screen_text(driver) -> str:
     return ESCAPE.sub("", "".join(driver.execute_script("return window.__screen || []")))
 
 
-TOKEN = re.compile(rf"\x1b\[(\d+);(\d+)H|(?P<escape>{ESCAPE.pattern})|(?P<char>.)", re.DOTALL)
-"""A cursor position (row, column), another escape sequence, or a character drawn."""
-
-
 def screen_cells(driver) -> dict[tuple[int, int], str]:
-    """The characters on the screen by (row, column), both from 1: Textual places each run of
-    text with a cursor position (CSI row;col H); other escapes do not move it."""
-    cells, row, column = {}, 1, 1
-    stream = "".join(driver.execute_script("return window.__screen || []"))
-    for match in TOKEN.finditer(stream):
-        if match[1]:
-            row, column = int(match[1]), int(match[2])
-        elif match["char"] is not None and match["char"] >= " ":
-            cells[row, column] = match["char"]
-            column += 1
-    return cells
-
-
-def board_cell(cells: dict[tuple[int, int], str], name: str) -> tuple[int, int]:
-    """Where the board's cell ``name`` (e.g. "b2") is drawn: the row of its number on the board's
-    left edge, the column of its letter in the board's heading (``a b c d e f``)."""
-    letter, number = name[0], name[1:]
-    heading = [(r, c) for (r, c), char in cells.items() if char == "a"
-               and any(cells.get((r, c + step)) == "b" and cells.get((r, c + 2 * step)) == "c"
-                       for step in range(1, 6))]
-    heading_row, a_column = min(heading)
-    column = next(c for c in range(a_column, a_column + 60) if cells.get((heading_row, c)) == letter)
-    row = min(r for (r, c), char in cells.items()
-              if r > heading_row and char == number and a_column - 4 <= c < a_column)
-    return row, column
+    return cells_of("".join(driver.execute_script("return window.__screen || []")))
 
 
 def terminal_size(driver) -> tuple[int, int]:
@@ -164,22 +148,6 @@ def test_a_cell_clicked_in_chromium_is_played(browser, data):
         assert server.stop() == 0
 
 
-def rows_of(cells: dict[tuple[int, int], str]) -> dict[int, str]:
-    """Each screen row as a string, column 1 first."""
-    width = max(c for _r, c in cells)
-    return {row: "".join(cells.get((row, c), " ") for c in range(1, width + 1))
-            for row in sorted({r for r, _c in cells})}
-
-
-def where(cells, text: str, on_row_with: str = "") -> tuple[int, int]:
-    """The (row, column) of the middle of ``text`` on the screen, on a row that also shows
-    ``on_row_with``."""
-    for row, line in rows_of(cells).items():
-        if text in line and on_row_with in line:
-            return row, line.index(text) + 1 + len(text) // 2
-    raise AssertionError(f"{text!r} is not on the screen")
-
-
 def click(driver, row: int, column: int) -> None:
     """Click the terminal cell (row, column), at its computed offset on the page's canvas."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -199,11 +167,6 @@ def click_text(driver, text: str, on_row_with: str = "") -> None:
 
     until(shown, f"{text!r} on the screen")
     click(driver, *where(screen_cells(driver), text, on_row_with))
-
-
-def empty_cells(cells, size: int) -> list[str]:
-    return [f"{letter}{number}" for number in range(1, size + 1) for letter in "abcdefgh"[:size]
-            if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
 
 
 def screen_lines(driver) -> str:
