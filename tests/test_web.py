@@ -284,6 +284,21 @@ async def test_a_tab_closed_mid_game_leaves_no_process_and_keeps_the_game(web, d
     assert (await asyncio.to_thread(server.get))[0] == 200
 
 
+async def test_separate_data_gives_each_tab_a_folder_kept_only_for_an_unfinished_game(web, data):
+    server = web("--separate-data")
+    async with tab(server) as opened:
+        await start_and_play(opened)
+        tabs = data / "web-tabs"
+        await asyncio.to_thread(until, lambda: [m for f in tabs.iterdir() for m in autosaved_moves(f)],
+                                "the tab's autosave")
+    async with tab(server):  # a tab that plays nothing
+        await asyncio.to_thread(until, lambda: len(list(tabs.iterdir())) == 2, "the second tab's folder")
+    await asyncio.to_thread(until, lambda: not children(server.process.pid), "the tabs' processes to end")
+    (kept,) = tabs.iterdir()
+    assert autosaved_moves(kept) == ["S a1"]
+    assert autosaved_moves(data) == []  # the server's own games are not the tabs'
+
+
 async def test_stopping_the_server_ends_every_tab_process_and_keeps_their_games(web, data):
     server = web()
     async with tab(server) as opened:
@@ -366,3 +381,5 @@ def test_each_tab_runs_this_python_on_the_package():
     from sos_tui.cli.web import app_command
 
     assert app_command() == f"exec {sys.executable} -m sos_tui"
+    separate = f"exec {sys.executable} -m sos_tui.cli.web_tab '/srv/sos tabs'"
+    assert app_command(Path("/srv/sos tabs")) == separate

@@ -46,13 +46,19 @@ def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=int_in(1), default=DEFAULT_SESSIONS, metavar="N",
                         help=_("the most tabs playing at once, each a process (default {count})").format(
                             count=DEFAULT_SESSIONS))
+    parser.add_argument("--separate-data", action="store_true", help=_(
+        "give each tab a data folder of its own (for a public server), removed when the tab closes "
+        "unless it holds an unfinished game"))
 
 
-def app_command() -> str:
+def app_command(separate: Path | None = None) -> str:
     """The shell command textual-serve runs for each tab: this Python running the package (its
-    language chosen as here: the game's setting, else the environment); ``exec`` so the shell does
-    not stay on as the app's parent."""
+    language chosen as here: the game's setting, else the environment), or with ``separate`` a
+    data folder of the tab's own under it (``web_tab``); ``exec`` so the shell does not stay on as
+    the app's parent."""
     words = [sys.executable, "-m", "sos_tui"]
+    if separate is not None:
+        words = [sys.executable, "-m", "sos_tui.cli.web_tab", str(separate)]
     return "exec " + " ".join(shlex.quote(word) for word in words)
 
 
@@ -181,7 +187,17 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail("web", _("cannot listen on {address}:{port}: {reason}").format(
             address=args.bind, port=args.port, reason=error.strerror or error))
-    server = make_server(app_command(), args.bind, args.port, public_url, args.max_sessions)
+    separate = None
+    if args.separate_data:
+        from sos_tui.i18n import explain
+        from sos_tui.storage import StorageError
+        from sos_tui.storage.paths import data_dir
+
+        try:
+            separate = data_dir() / "web-tabs"
+        except StorageError as error:
+            return fail("web", explain(error))
+    server = make_server(app_command(separate), args.bind, args.port, public_url, args.max_sessions)
     try:
         server.serve()
     except OSError as error:
