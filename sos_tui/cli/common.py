@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 
@@ -69,6 +70,12 @@ def fail(command: str, message: str) -> int:
 def has_terminal() -> bool:
     """Whether stdin and stdout are both a terminal, as the app needs."""
     return is_terminal(sys.stdin) and is_terminal(sys.stdout)
+
+
+def served() -> bool:
+    """Whether the app runs under ``sos-tui web`` (textual-serve): Textual's web driver speaks
+    to the browser over stdin and stdout, which are pipes there, not a terminal."""
+    return os.environ.get("TEXTUAL_DRIVER") == "textual.drivers.web_driver:WebDriver"
 
 
 def is_terminal(stream) -> bool:

@@ -24,6 +24,7 @@ from .common import (
     fail,
     has_terminal,
     seat_error,
+    served,
     told,
     unknown_level,
 )
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         from sos_tui.plain import run_local
 
         return told(run_local(game or default_game(), args.seed))
-    if not has_terminal():
+    if not has_terminal() and not served():
         return fail("", _("needs a terminal to play in (stdin and stdout must be a terminal); "
                           "for scripts see 'sos-tui history --json'"))
     return told(launch(game, mouse=not args.no_mouse))

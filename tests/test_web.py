@@ -1,0 +1,385 @@
+"""``sos-tui web``: the real command on a free loopback port, spoken to as a browser tab does
+(textual-serve's ``/ws``: JSON frames ``["stdin", keys]`` and ``["resize", {...}]`` in, the
+terminal's bytes out); what a player would notice is checked: the page, the game in the data
+folder, the page of a full server, no process left behind by a closed tab."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from sos_tui.cli import main
+
+SOS = str(Path(sys.executable).with_name("sos-tui"))
+TIMEOUT = 20.0
+SETUP = "Host over the network"  # the setup screen's last button: it has been drawn
+ESCAPE = re.compile(r"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|.)")
+
+
+TOKEN = re.compile(rf"\x1b\[(\d+);(\d+)H|(?P<escape>{ESCAPE.pattern})|(?P<char>.)", re.DOTALL)
+"""A cursor position (row, column), another escape sequence, or a character drawn."""
+
+
+def cells_of(stream: str) -> dict[tuple[int, int], str]:
+    """The characters on the screen by (row, column), both from 1, after the terminal output
+    ``stream``: Textual places each run of text with a cursor position (CSI row;col H); other
+    escapes do not move it."""
+    cells, row, column = {}, 1, 1
+    for match in TOKEN.finditer(stream):
+        if match[1]:
+            row, column = int(match[1]), int(match[2])
+        elif match["char"] is not None and match["char"] >= " ":
+            cells[row, column] = match["char"]
+            column += 1
+    return cells
+
+
+def board_cell(cells: dict[tuple[int, int], str], name: str) -> tuple[int, int]:
+    """Where the board's cell ``name`` (e.g. "b2") is drawn: the row of its number on the board's
+    left edge, the column of its letter in the board's heading (``a b c d e f``)."""
+    letter, number = name[0], name[1:]
+    heading = [(r, c) for (r, c), char in cells.items() if char == "a"
+               and any(cells.get((r, c + step)) == "b" and cells.get((r, c + 2 * step)) == "c"
+                       for step in range(1, 6))]
+    heading_row, a_column = min(heading)
+    column = next(c for c in range(a_column, a_column + 60) if cells.get((heading_row, c)) == letter)
+    row = min(r for (r, c), char in cells.items()
+              if r > heading_row and char == number and a_column - 4 <= c < a_column)
+    return row, column
+
+
+def rows_of(cells: dict[tuple[int, int], str]) -> dict[int, str]:
+    """Each screen row as a string, column 1 first."""
+    width = max(c for _r, c in cells)
+    return {row: "".join(cells.get((row, c), " ") for c in range(1, width + 1))
+            for row in sorted({r for r, _c in cells})}
+
+
+def where(cells, text: str, on_row_with: str = "") -> tuple[int, int]:
+    """The (row, column) of the middle of ``text`` on the screen, on a row that also shows
+    ``on_row_with``."""
+    for row, line in rows_of(cells).items():
+        if text in line and on_row_with in line:
+            return row, line.index(text) + 1 + len(text) // 2
+    raise AssertionError(f"{text!r} is not on the screen")
+
+
+def empty_cells(cells, size: int) -> list[str]:
+    return [f"{letter}{number}" for number in range(1, size + 1) for letter in "abcdefgh"[:size]
+            if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc), zombies left out."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                fields = stat.rpartition(")")[2].split()
+                if fields[0] != "Z" and int(fields[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def until(check, what: str, timeout: float = TIMEOUT):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if value := check():
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Web:
+    """``sos-tui web`` running on a free port of 127.0.0.1; stopped with ctrl+c (SIGINT)."""
+
+    def __init__(self, *args: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen([SOS, "web", "--port", str(self.port), *args],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        until(lambda: any("Serving SOS on" in line for line in self.lines) or self.process.poll() is not None,
+              "the server to start")
+        assert self.process.poll() is None, self.lines
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def get(self, path: str = "/") -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=TIMEOUT) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        return self.process.returncode
+
+
+@pytest.fixture
+def web(request):
+    servers = []
+
+    def start(*args: str) -> Web:
+        servers.append(Web(*args))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+class Tab:
+    """A browser tab's WebSocket: keys in, the screen's text (escape sequences removed) out."""
+
+    def __init__(self, socket) -> None:
+        self.socket = socket
+        self.text = ""
+        self.stream = ""  # everything received, escapes and all: ``cells_of`` reads the screen
+
+    async def send(self, keys: str) -> None:
+        await self.socket.send(json.dumps(["stdin", keys]))
+
+    async def wait_for(self, text: str) -> None:
+        """Read the screen until ``text`` is drawn (bounded)."""
+        await self.until(lambda: text in self.text, repr(text))
+
+    async def until(self, check, what: str):
+        """Read the screen until ``check()`` holds (bounded); its value."""
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                while not (value := check()):
+                    data = await self.socket.recv()
+                    data = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+                    self.stream += data
+                    self.text += ESCAPE.sub("", data)
+        except TimeoutError:
+            screen = "\n".join(rows_of(cells_of(self.stream)).values())
+            raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}") from None
+        return value
+
+    def shows(self, *texts: str) -> bool:
+        """Whether a row of the screen shows all of ``texts``."""
+        return any(all(text in line for text in texts) for line in rows_of(cells_of(self.stream)).values())
+
+    async def click(self, row: int, column: int) -> None:
+        """A left click at the cell (row, column), as xterm.js reports it (SGR: press, release)."""
+        await self.send(f"\x1b[<0;{column};{row}M\x1b[<0;{column};{row}m")
+
+    async def click_text(self, text: str, on_row_with: str = "") -> None:
+        await self.until(lambda: self.shows(text, on_row_with), repr(text))
+        await self.click(*where(cells_of(self.stream), text, on_row_with))
+
+    async def screen(self, text: str) -> None:
+        self.text = ""
+        await self.wait_for(text)
+
+
+@contextlib.asynccontextmanager
+async def tab(server: Web):
+    async with connect(f"ws://127.0.0.1:{server.port}/ws?width=100&height=30",
+                       open_timeout=TIMEOUT, close_timeout=5) as socket:
+        await socket.send(json.dumps(["resize", {"width": 100, "height": 30}]))
+        opened = Tab(socket)
+        await opened.wait_for(SETUP)
+        yield opened
+
+
+def autosaved_moves(data: Path) -> list[str]:
+    moves = []
+    for path in (data / "autosaves").glob("*.json"):
+        with contextlib.suppress(OSError, ValueError):
+            moves += json.loads(path.read_text())["moves"]
+    return moves
+
+
+async def start_and_play(opened: Tab) -> None:
+    """Enter on the setup screen starts a 6x6 game for two; ``s`` writes S on a1."""
+    opened.text = ""
+    await opened.send("\r")
+    await opened.wait_for("Player 1 to move")  # the game screen
+    await opened.send("s")
+
+
+async def test_a_tab_gets_the_page_plays_and_its_game_reaches_the_data_folder(web, data):
+    server = web()
+    status, page = await asyncio.to_thread(server.get)
+    assert status == 200
+    assert "<div>SOS</div>" in page  # the page's heading: the game's name, not the command line
+    assert f'data-session-websocket-url="ws://127.0.0.1:{server.port}/ws"' in page
+    async with tab(server) as opened:
+        await start_and_play(opened)
+        await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")
+    await asyncio.to_thread(until, lambda: not children(server.process.pid), "the tab's process to end")
+    assert autosaved_moves(data) == ["S a1"]
+    assert server.stop() == 0
+
+
+async def test_the_tab_over_the_limit_gets_a_page_that_says_so(web):
+    server = web("--max-sessions", "1")
+    async with tab(server):
+        status, page = await asyncio.to_thread(server.get)
+        assert status == 503 and "runs at most 1 games at once" in page
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(f"ws://127.0.0.1:{server.port}/ws", open_timeout=TIMEOUT):
+                pass
+        assert refused.value.response.status_code == 503
+        assert b"Close another tab or try again later" in refused.value.response.body
+    # the tab closed: its seat is free again
+    until(lambda: server.get()[0] == 200, "the free seat")
+    async with tab(server) as opened:
+        assert SETUP in opened.text
+
+
+async def test_a_tab_closed_mid_game_leaves_no_process_and_keeps_the_game(web, data):
+    server = web()
+    async with tab(server) as opened:
+        await start_and_play(opened)
+        await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")
+        (app,) = children(server.process.pid)
+        opened.socket.transport.abort()  # the tab is gone: no closing handshake
+    await asyncio.to_thread(until, lambda: not alive(app), "the tab's process to end")
+    assert autosaved_moves(data) == ["S a1"]
+    assert server.process.poll() is None  # the server keeps serving
+    assert (await asyncio.to_thread(server.get))[0] == 200
+
+
+async def test_separate_data_gives_each_tab_a_folder_kept_only_for_an_unfinished_game(web, data):
+    server = web("--separate-data")
+    async with tab(server) as opened:
+        await start_and_play(opened)
+        tabs = data / "web-tabs"
+        await asyncio.to_thread(until, lambda: [m for f in tabs.iterdir() for m in autosaved_moves(f)],
+                                "the tab's autosave")
+    async with tab(server):  # a tab that plays nothing
+        await asyncio.to_thread(until, lambda: len(list(tabs.iterdir())) == 2, "the second tab's folder")
+    await asyncio.to_thread(until, lambda: not children(server.process.pid), "the tabs' processes to end")
+    (kept,) = tabs.iterdir()
+    assert autosaved_moves(kept) == ["S a1"]
+    assert autosaved_moves(data) == []  # the server's own games are not the tabs'
+
+
+async def test_stopping_the_server_ends_every_tab_process_and_keeps_their_games(web, data):
+    server = web()
+    async with tab(server) as opened:
+        await start_and_play(opened)
+        await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")
+        (app,) = children(server.process.pid)
+        started = time.monotonic()
+        assert await asyncio.to_thread(server.stop) == 0
+        assert time.monotonic() - started < 5  # ctrl+c does not wait for the browsers
+    assert not alive(app)
+    assert autosaved_moves(data) == ["S a1"]
+
+
+async def test_a_game_against_the_computer_is_played_to_its_end_with_mouse_reports(web, data):
+    """Through ``/ws`` as xterm.js speaks it: SGR mouse reports choose a 3x3 board and the easy
+    computer on the setup screen and play the first empty cell each turn; the game ends and is in
+    ``sos-tui history``."""
+    server = web()
+    async with tab(server) as opened:
+        await opened.click_text("6 x 6")
+        await opened.click_text("3 x 3", on_row_with="3 x 3")
+        await opened.until(lambda: opened.shows("Board size", "3 x 3"), "3x3 chosen")
+        await opened.click_text("Human", on_row_with="Seat 2")
+        await opened.click_text("Computer · easy")
+        await opened.until(lambda: opened.shows("Seat 2", "Computer · easy"), "the computer chosen")
+        await opened.click_text("Start", on_row_with="Open…")
+        await opened.wait_for("Player 1 to move")
+        for _turn in range(9):
+            cells = cells_of(opened.stream)
+            empty = empty_cells(cells, 3)
+            await opened.click(*board_cell(cells, empty[0]))
+
+            def answered(before=len(empty)) -> bool:  # noqa: B008
+                now = len(empty_cells(cells_of(opened.stream), 3))
+                # an SOS plays again: after one, maybe no answer yet
+                return opened.shows("Game over") or (opened.shows("Player 1 to move") and now < before)
+
+            await opened.until(answered, "the computer's answer or the end")
+            if opened.shows("Game over"):
+                break
+        else:
+            raise AssertionError("no end after nine moves on 3x3")
+    history = subprocess.run([SOS, "history", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert history.returncode == 0 and len(json.loads(history.stdout)["games"]) == 1
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["web", "--port", "0"], "--port"),
+    (["web", "--port", "http"], "--port"),
+    (["web", "--max-sessions", "0"], "--max-sessions"),
+    (["web", "--public-url", "sos.example.org"], "--public-url: expected http://HOST"),
+    (["web", "--public-url", "ftp://sos.example.org"], "--public-url: expected http://HOST"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sos-tui web: ") and message in err and err.count("\n") == 1
+
+
+def test_a_port_taken_is_one_line_and_exit_2():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([SOS, "web", "--port", str(port)], capture_output=True, text=True,
+                                timeout=TIMEOUT)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"sos-tui web: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_another_address_is_warned_about(capsys, monkeypatch):
+    from sos_tui.cli import web
+
+    monkeypatch.setattr(web, "make_server", lambda *args: type("S", (), {"serve": lambda self: None})())
+    assert main(["web", "--bind", "0.0.0.0", "--port", str(free_port())]) == 0
+    assert capsys.readouterr().err.startswith("sos-tui web: warning: listening on 0.0.0.0")
+
+
+def test_each_tab_runs_this_python_on_the_package():
+    from sos_tui.cli.web import app_command
+
+    assert app_command() == f"exec {sys.executable} -m sos_tui"
+    separate = f"exec {sys.executable} -m sos_tui.cli.web_tab '/srv/sos tabs'"
+    assert app_command(Path("/srv/sos tabs")) == separate

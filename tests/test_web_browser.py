@@ -1,0 +1,220 @@
+"""``sos-tui web`` in a real browser: Debian's headless Chromium driven by Selenium through
+chromium-driver (its path given, so Selenium downloads nothing). The page is opened as a player
+would, keys are typed into the terminal, and the move must reach the data folder.
+
+The screen's text is read from what the page's WebSocket receives (a hook added before the page's
+scripts run): xterm.js draws on a canvas, which has no text to read."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from tests.test_web import (
+    ESCAPE,
+    SOS,
+    TIMEOUT,
+    Web,
+    autosaved_moves,
+    board_cell,
+    cells_of,
+    empty_cells,
+    rows_of,
+    until,
+    where,
+)
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or shutil.which(DRIVER) is None,
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver: "
+           ".ci/run does)")
+
+HOOK = """
+window.__screen = [];
+const Native = window.WebSocket;
+window.__sent = [];
+window.WebSocket = function (...args) {
+  const socket = new Native(...args);
+  const send = socket.send.bind(socket);
+  socket.send = (data) => { window.__sent.push(data); send(data); };
+  socket.addEventListener("message", (event) => {
+    window.__screen.push(typeof event.data === "string" ? event.data
+                         : new TextDecoder().decode(event.data));
+  });
+  return socket;
+};
+window.WebSocket.prototype = Native.prototype;
+Object.assign(window.WebSocket, Native);
+"""
+
+
+@pytest.fixture
+def browser():
+    selenium = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = selenium.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1200,900", "--no-first-run"):
+        options.add_argument(argument)
+    driver = selenium.Chrome(options=options, service=Service(executable_path=DRIVER))
+    driver.set_page_load_timeout(TIMEOUT)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def screen_text(driver) -> str:
+    return ESCAPE.sub("", "".join(driver.execute_script("return window.__screen || []")))
+
+
+def screen_cells(driver) -> dict[tuple[int, int], str]:
+    return cells_of("".join(driver.execute_script("return window.__screen || []")))
+
+
+def terminal_size(driver) -> tuple[int, int]:
+    """The columns and rows the page told the server its terminal has (its last resize)."""
+    for message in reversed(driver.execute_script("return window.__sent || []")):
+        if isinstance(message, str) and message.startswith('["resize"'):
+            size = json.loads(message)[1]
+            return size["width"], size["height"]
+    raise AssertionError("the page never sent its size")
+
+
+def wait_for_text(driver, text: str, since: int = 0) -> None:
+    until(lambda: text in screen_text(driver)[since:], f"{text!r} in the browser")
+
+
+def test_a_move_typed_in_chromium_reaches_the_data_folder(browser, data):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server = Web()
+    try:
+        started = time.monotonic()
+        browser.get(server.url)
+        wait_for_text(browser, "Host over the network")  # the setup screen
+        terminal = browser.find_element(By.ID, "terminal")
+        terminal.click()
+        mark = len(screen_text(browser))
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        wait_for_text(browser, "Player 1 to move", mark)
+        ActionChains(browser).send_keys("s").perform()
+        until(lambda: autosaved_moves(data) == ["S a1"], "S a1 in the data folder")
+        assert re.search(r"Player 2 to move", screen_text(browser)[mark:])
+        assert time.monotonic() - started < TIMEOUT
+    finally:
+        browser.get("about:blank")  # the tab is closed: its process ends
+        assert server.stop() == 0
+
+
+def test_a_cell_clicked_in_chromium_is_played(browser, data):
+    """The mouse: a click on the canvas at the cell b2's computed offset writes S there."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    server = Web()
+    try:
+        browser.get(server.url)
+        wait_for_text(browser, "Host over the network")
+        browser.find_element(By.ID, "terminal").click()
+        mark = len(screen_text(browser))
+        ActionChains(browser).send_keys(Keys.ENTER).perform()
+        wait_for_text(browser, "Player 1 to move", mark)
+        row, column = board_cell(screen_cells(browser), "b2")
+        columns, rows = terminal_size(browser)
+        screen = browser.find_element(By.CSS_SELECTOR, ".xterm-screen")
+        width, height = screen.size["width"], screen.size["height"]
+        x = (column - 0.5) * width / columns - width / 2  # Selenium's offsets are from the centre
+        y = (row - 0.5) * height / rows - height / 2
+        ActionChains(browser).move_to_element_with_offset(screen, round(x), round(y)).click().perform()
+        until(lambda: autosaved_moves(data) == ["S b2"], "S b2 in the data folder")
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0
+
+
+def click(driver, row: int, column: int) -> None:
+    """Click the terminal cell (row, column), at its computed offset on the page's canvas."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    columns, rows = terminal_size(driver)
+    screen = driver.find_element(By.CSS_SELECTOR, ".xterm-screen")
+    width, height = screen.size["width"], screen.size["height"]
+    x = (column - 0.5) * width / columns - width / 2  # Selenium's offsets are from the centre
+    y = (row - 0.5) * height / rows - height / 2
+    ActionChains(driver).move_to_element_with_offset(screen, round(x), round(y)).click().perform()
+
+
+def click_text(driver, text: str, on_row_with: str = "") -> None:
+    def shown() -> bool:
+        return any(text in line and on_row_with in line for line in rows_of(screen_cells(driver)).values())
+
+    until(shown, f"{text!r} on the screen")
+    click(driver, *where(screen_cells(driver), text, on_row_with))
+
+
+def screen_lines(driver) -> str:
+    return "\n".join(rows_of(screen_cells(driver)).values())
+
+
+def shows(driver, *texts: str) -> bool:
+    """Whether a row of the screen shows all of ``texts``."""
+    return any(all(text in line for text in texts) for line in rows_of(screen_cells(driver)).values())
+
+
+def test_a_game_against_the_computer_is_played_to_its_end_in_chromium(browser, data):
+    """Set up with the mouse (3x3, seat 2 the easy computer), click the first empty cell on each
+    turn until the game is over; the finished game is in the history (``sos-tui history``)."""
+    server = Web()
+    try:
+        browser.get(server.url)
+        wait_for_text(browser, "Host over the network")
+        click_text(browser, "6 x 6")
+        click_text(browser, "3 x 3", on_row_with="3 x 3")
+        until(lambda: shows(browser, "Board size", "3 x 3"), "3x3 chosen")
+        click_text(browser, "Human", on_row_with="Seat 2")
+        click_text(browser, "Computer · easy")
+        until(lambda: shows(browser, "Seat 2", "Computer · easy"), "the computer chosen")
+        click_text(browser, "Start", on_row_with="Open…")
+        wait_for_text(browser, "Player 1 to move")
+        for _turn in range(9):
+            cells = screen_cells(browser)
+            empty = empty_cells(cells, 3)
+            click(browser, *board_cell(cells, empty[0]))
+
+            def answered(before=len(empty)) -> bool:  # noqa: B008
+                screen = screen_lines(browser)
+                return "Game over" in screen or (  # an SOS plays again: maybe no answer yet
+                    "Player 1 to move" in screen and len(empty_cells(screen_cells(browser), 3)) < before)
+
+            until(answered, "the computer's answer or the end")
+            if "Game over" in screen_lines(browser):
+                break
+        else:
+            raise AssertionError("no end after nine moves on 3x3")
+        if os.environ.get("SOS_TUI_SCREENSHOT"):  # README's picture: SOS_TUI_SCREENSHOT=docs/web.png
+            browser.save_screenshot(os.environ["SOS_TUI_SCREENSHOT"])
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the screen:\n{screen_lines(browser)}") from None
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0
+    history = subprocess.run([SOS, "history", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
+    games = json.loads(history.stdout)
+    assert history.returncode == 0 and len(games["games"]) == 1, games
