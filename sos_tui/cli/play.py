@@ -116,10 +116,6 @@ def run(args: argparse.Namespace) -> int:
         from sos_tui.plain import run_local
 
         return told(run_local(game or default_game(), args.seed))
-    if args.plain:
-        from sos_tui.plain import run_local
-
-        return told(run_local(game or default_game(), args.seed))
     if not has_terminal() and not served():
         return fail("", _("needs a terminal to play in (stdin and stdout must be a terminal); "
                           "for scripts see 'sos-tui history --json'"))
