@@ -259,7 +259,7 @@ async def test_the_tab_over_the_limit_gets_a_page_that_says_so(web):
     server = web("--max-sessions", "1")
     async with tab(server):
         status, page = await asyncio.to_thread(server.get)
-        assert status == 503 and "runs at most 1 games at once" in page
+        assert status == 503 and "runs at most 1 game at once" in page
         with pytest.raises(InvalidStatus) as refused:
             async with connect(f"ws://127.0.0.1:{server.port}/ws", open_timeout=TIMEOUT):
                 pass

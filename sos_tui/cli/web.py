@@ -15,7 +15,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from sos_tui.i18n import _
+from sos_tui.i18n import _, ngettext
 
 from .common import UsageError, fail, int_in
 from .net import _warn_bind
@@ -77,8 +77,11 @@ def full_page(limit: int) -> str:
     from html import escape
 
     title = escape(_("SOS: no free table"))
-    text = escape(_("This server runs at most {count} games at once, and that many are being played. "
-                    "Close another tab or try again later.").format(count=limit))
+    text = escape(ngettext(
+        "This server runs at most {count} game at once, and that many are being played. "
+        "Close another tab or try again later.",
+        "This server runs at most {count} games at once, and that many are being played. "
+        "Close another tab or try again later.", limit).format(count=limit))
     return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title></head>'
             f"<body><h1>{title}</h1><p>{text}</p></body></html>\n")
 
