@@ -322,6 +322,26 @@ async def test_hosting_needs_two_people_at_the_table_and_a_friends_seat():
         plan_for(record, default_places(record), "127.0.0.1", "7531", "http://example.org")
 
 
+async def test_a_public_web_servers_tab_hosts_for_its_other_tabs_only(monkeypatch):
+    from sos_tui.app.screens.host_dialog import HostDialog, default_places, plan_for
+    from sos_tui.engine import GameRecord, Mode, PlayerInfo
+    from sos_tui.storage.paths import CONFINE_VAR
+
+    monkeypatch.setenv(CONFINE_VAR, "1")
+    record = GameRecord(5, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo")))
+    with pytest.raises(ValueError, match="hosts games for its own tabs only"):
+        plan_for(record, default_places(record), "0.0.0.0", "0", "")
+    assert plan_for(record, default_places(record), "127.0.0.1", "0", "").bind == "127.0.0.1"
+    assert plan_for(record, default_places(record), "0.0.0.0", "0", "ws://example.org:7531").server_url
+    app = SosApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.push_screen(HostDialog(record))
+        await pilot.pause()
+        bind = app.screen.query_one("#bind")
+        assert [value for _label, value in bind._options] == ["127.0.0.1"]
+        assert "other tabs of this web page" in str(app.screen.query_one("#note").render())
+
+
 async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectator_fewer():
     from sos_tui.app.screens.help import HelpScreen
 

@@ -898,3 +898,24 @@ def test_six_long_names_in_any_script_still_make_a_file_name_that_saves(tmp_path
     assert len(name.encode("utf-8")) <= 255 and name.endswith("… 3x3.json")
     assert load_record(save_record(record, unique_save_path(record, tmp_path))) == record
     assert export_transcript(record, tmp_path).exists()
+
+
+def test_a_public_web_servers_tab_opens_and_saves_only_inside_its_data_folder(tmp_path, monkeypatch):
+    """``sos-tui web --separate-data``: a visitor must not read or write the server's files."""
+    from sos_tui.storage.paths import CONFINE_VAR
+
+    outside = tmp_path / "elsewhere.json"
+    save_record(make_record([]), outside)
+    save_record(make_record([]), saves_dir() / "kept.json")
+    (saves_dir() / "escape.json").symlink_to(outside)
+    monkeypatch.setenv(CONFINE_VAR, "1")
+    assert resolve_open_path("kept") == saves_dir() / "kept.json"
+    assert resolve_save_path("mine") == saves_dir() / "mine.json"
+    for typed in (str(outside), "../../elsewhere.json", "escape", "/etc/passwd"):
+        with pytest.raises(LoadError, match="only its own saved games can be opened"):
+            resolve_open_path(typed)
+    for typed in (str(tmp_path / "new.json"), "../../new", "~/new"):
+        with pytest.raises(StorageError, match="saved only in its saves folder"):
+            resolve_save_path(typed, make_record([]))
+    monkeypatch.delenv(CONFINE_VAR)
+    assert resolve_open_path(str(outside)) == outside  # a player's own machine: any path

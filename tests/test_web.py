@@ -130,8 +130,8 @@ class Web:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        until(lambda: any("Serving SOS on" in line for line in self.lines) or self.process.poll() is not None,
-              "the server to start")
+        until(lambda: any(f":{self.port} " in line for line in self.lines) or self.process.poll() is not None,
+              "the server to start")  # "Serving SOS on http://127.0.0.1:PORT (...)", in any language
         assert self.process.poll() is None, self.lines
 
     def _read(self) -> None:
@@ -377,9 +377,59 @@ def test_another_address_is_warned_about(capsys, monkeypatch):
     assert capsys.readouterr().err.startswith("sos-tui web: warning: listening on 0.0.0.0")
 
 
-def test_each_tab_runs_this_python_on_the_package():
+def test_each_tab_runs_this_python_on_the_package_with_the_options_given_here():
     from sos_tui.cli.web import app_command
 
-    assert app_command() == f"exec {sys.executable} -m sos_tui"
-    separate = f"exec {sys.executable} -m sos_tui.cli.web_tab '/srv/sos tabs'"
-    assert app_command(Path("/srv/sos tabs")) == separate
+    tab = f"exec {sys.executable} -m sos_tui.cli.web_tab"
+    assert app_command() == tab
+    assert app_command(Path("/srv/sos tabs")) == f"{tab} --separate '/srv/sos tabs'"
+    assert app_command(None, "ms", mouse=False) == f"{tab} --lang ms --no-mouse"
+
+
+def test_malformed_mouse_reports_are_taken_out_of_what_a_tab_types():
+    from sos_tui.cli.web import tab_input
+
+    assert tab_input("s\x1b[<32;NaN;NaNMo") == "so"
+    assert tab_input("\x1b[<35;NaN;12m\x1b[<0;3;4M") == "\x1b[<0;3;4M"  # a good report stays
+    assert tab_input("\x1b[A\r") == "\x1b[A\r"
+
+
+async def test_a_malformed_mouse_report_types_nothing_into_the_game(web):
+    """xterm.js's ``ESC[<32;NaN;NaNM`` (a tab changing focus) would reach a name field as keys."""
+    server = web()
+    async with tab(server) as opened:
+        await opened.click_text("Player 1", on_row_with="Seat 1")
+        await opened.send("\x1b[<32;NaN;NaNM" + "\x1b[<0;NaN;NaNm" + "Zed")
+        await opened.until(lambda: opened.shows("Zed"), "the name typed")
+        assert not opened.shows("NaN") and not opened.shows("[<")
+
+
+async def test_no_mouse_turns_the_browsers_mouse_reporting_off_and_clicks_play_nothing(web, data):
+    server = web("--no-mouse")
+    async with tab(server) as opened:
+        assert "\x1b[?1000l" in opened.stream.rpartition("\x1b[?1000h")[2]  # off, after Textual's on
+        await start_and_play(opened)  # the keyboard plays
+        await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")
+        await opened.click(*board_cell(cells_of(opened.stream), "b2"))
+        await opened.send("o")  # O where the cursor is (a1 taken: refused), not on the clicked b2
+        await opened.wait_for("Move refused")
+    await asyncio.to_thread(until, lambda: not children(server.process.pid), "the tab's process to end")
+    assert autosaved_moves(data) == ["S a1"]
+
+
+async def test_lang_is_passed_on_to_the_tabs(web):
+    server = web("--lang", "ms")
+    url = f"ws://127.0.0.1:{server.port}/ws?width=100&height=30"
+    async with connect(url, open_timeout=TIMEOUT) as socket:
+        opened = Tab(socket)
+        await opened.wait_for("Hos melalui rangkaian")
+
+
+async def test_a_message_no_page_sends_is_dropped_and_the_tab_plays_on(web, data):
+    server = web()
+    async with tab(server) as opened:
+        for junk in ("not json", "{}", "[]", "[1, 2]", '["stdin", 5]', '["resize", {"width": -1}]',
+                     '["resize", "big"]', '["nonsense"]'):
+            await opened.socket.send(junk)
+        await start_and_play(opened)
+        await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")

@@ -119,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(command, str(error))
     try:
         args = build_parser().parse_args(argv)
+        args.lang = lang  # as given (or None): sos-tui web passes it on to its tabs
         return args.run(args)
     except Exit as done:  # --help, --version
         return done.status

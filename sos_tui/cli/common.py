@@ -72,10 +72,16 @@ def has_terminal() -> bool:
     return is_terminal(sys.stdin) and is_terminal(sys.stdout)
 
 
+TEXTUAL_WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+"""What textual-serve puts in ``TEXTUAL_DRIVER`` for the apps it runs."""
+OUR_WEB_DRIVER = "sos_tui.app.web_driver:WebDriver"
+"""What a tab of ``sos-tui web`` puts there instead (``web_tab``)."""
+
+
 def served() -> bool:
-    """Whether the app runs under ``sos-tui web`` (textual-serve): Textual's web driver speaks
-    to the browser over stdin and stdout, which are pipes there, not a terminal."""
-    return os.environ.get("TEXTUAL_DRIVER") == "textual.drivers.web_driver:WebDriver"
+    """Whether the app runs under ``sos-tui web`` (textual-serve): a web driver speaks to the
+    browser over stdin and stdout, which are pipes there, not a terminal."""
+    return os.environ.get("TEXTUAL_DRIVER") in (TEXTUAL_WEB_DRIVER, OUR_WEB_DRIVER)
 
 
 def is_terminal(stream) -> bool:

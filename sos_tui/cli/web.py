@@ -10,7 +10,9 @@ textual-serve (aiohttp) is imported only when this command runs."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -48,18 +50,45 @@ def _options(parser: argparse.ArgumentParser) -> None:
                             count=DEFAULT_SESSIONS))
     parser.add_argument("--separate-data", action="store_true", help=_(
         "give each tab a data folder of its own (for a public server), removed when the tab closes "
-        "unless it holds an unfinished game"))
+        "unless it holds an unfinished game; typed paths are then confined to it, and games are "
+        "hosted for the other tabs only"))
+    parser.add_argument("--no-mouse", action="store_true",
+                        help=_("the tabs play by keyboard only, and the mouse selects text"))
 
 
-def app_command(separate: Path | None = None) -> str:
-    """The shell command textual-serve runs for each tab: this Python running the package (its
-    language chosen as here: the game's setting, else the environment), or with ``separate`` a
-    data folder of the tab's own under it (``web_tab``); ``exec`` so the shell does not stay on as
-    the app's parent."""
-    words = [sys.executable, "-m", "sos_tui"]
+def app_command(separate: Path | None = None, lang: str | None = None, mouse: bool = True) -> str:
+    """The shell command textual-serve runs for each tab: this Python running ``web_tab`` (the
+    play command, drawn by our web driver), with ``separate`` in a data folder of the tab's own
+    under it; ``lang`` when ``--lang`` was given here (else the tab chooses as ``sos-tui`` does:
+    the game's setting, else the environment). ``exec`` so the shell does not stay on as the app's
+    parent."""
+    words = [sys.executable, "-m", "sos_tui.cli.web_tab"]
     if separate is not None:
-        words = [sys.executable, "-m", "sos_tui.cli.web_tab", str(separate)]
+        words += ["--separate", str(separate)]
+    if lang is not None:
+        words += ["--lang", lang]
+    if not mouse:
+        words.append("--no-mouse")
     return "exec " + " ".join(shlex.quote(word) for word in words)
+
+
+MALFORMED_MOUSE = re.compile(r"\x1b\[<(?!-?\d+;-?\d+;-?\d+[mM])[^mM\x1b]{0,32}[mM]")
+"""A mouse report (SGR) whose numbers are not numbers: xterm.js sends ``ESC[<32;NaN;NaNM`` while a
+tab changes focus, which Textual would type into the game as keys (its issue #6573)."""
+
+
+def tab_input(data: str) -> str:
+    """What a tab typed, without malformed mouse reports."""
+    return MALFORMED_MOUSE.sub("", data)
+
+
+def terminal_size(value: object) -> tuple[int, int] | None:
+    """A tab's ``["resize", {"width": W, "height": H}]`` as (W, H), or None if it is not one."""
+    if isinstance(value, dict):
+        width, height = value.get("width"), value.get("height")
+        if all(type(n) is int and 1 <= n <= 1000 for n in (width, height)):
+            return width, height
+    return None
 
 
 def check_public_url(url: str) -> str:
@@ -160,6 +189,30 @@ def make_server(command: str, bind: str, port: int, public_url: str | None, max_
             finally:
                 del self.tabs[task]
 
+        async def _process_messages(self, websocket: web.WebSocketResponse, app_service) -> None:
+            """A tab's messages to its app, as textual-serve passes them on, but nothing taken on
+            trust: a message that is not one of the page's is dropped (textual-serve would end the
+            tab on it), and so are malformed mouse reports (``tab_input``)."""
+            async for message in websocket:
+                try:
+                    envelope = json.loads(message.data) if message.type == web.WSMsgType.TEXT else None
+                except ValueError:
+                    continue
+                if not (isinstance(envelope, list) and envelope and isinstance(envelope[0], str)):
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                if kind == "stdin" and isinstance(data, str):
+                    if typed := tab_input(data):
+                        await app_service.send_bytes(typed.encode("utf-8", "replace"))
+                elif kind == "resize" and (size := terminal_size(data)):
+                    await app_service.set_terminal_size(*size)
+                elif kind == "ping" and isinstance(data, str):
+                    await websocket.send_json(["pong", data[:64]])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
+
         async def on_shutdown(self, app) -> None:
             """Stopping (ctrl+c): every tab's handler is cancelled, which asks its app to quit
             (an unfinished game is autosaved); once the apps are gone the browsers' connections are
@@ -200,7 +253,8 @@ def run(args: argparse.Namespace) -> int:
             separate = data_dir() / "web-tabs"
         except StorageError as error:
             return fail("web", explain(error))
-    server = make_server(app_command(separate), args.bind, args.port, public_url, args.max_sessions)
+    command = app_command(separate, getattr(args, "lang", None), mouse=not args.no_mouse)
+    server = make_server(command, args.bind, args.port, public_url, args.max_sessions)
     try:
         server.serve()
     except OSError as error:

@@ -1,10 +1,13 @@
-"""One tab of ``sos-tui web --separate-data``: ``sos-tui`` (the play command) in a data folder
-of its own, made under the folder given, and removed when the app ends unless it holds an
-unfinished game (an autosave).
+"""One tab of ``sos-tui web``: ``sos-tui`` (the play command) in the tab's one process.
 
-    python -m sos_tui.cli.web_tab FOLDER
+    python -m sos_tui.cli.web_tab [--separate FOLDER] [SOS-TUI OPTIONS ...]
 
-Run by textual-serve for each tab (``sos_tui.cli.web.app_command``), in the tab's one process."""
+Run by textual-serve for each tab (``sos_tui.cli.web.app_command``). The app is drawn by
+``sos_tui.app.web_driver`` (which honours ``--no-mouse``). With ``--separate FOLDER`` (``sos-tui web
+--separate-data``, a public server) the tab plays in a data folder of its own made under FOLDER,
+removed when the app ends unless it holds an unfinished game (an autosave), and confined to it
+(``storage.paths.CONFINE_VAR``): typed paths name only files there, and hosting listens on
+loopback only."""
 
 from __future__ import annotations
 
@@ -14,20 +17,34 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sos_tui.cli.common import OUR_WEB_DRIVER, TEXTUAL_WEB_DRIVER  # imports no Textual
+
 
 def main(argv: list[str]) -> int:
-    (base,) = argv
-    Path(base).mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="tab-", dir=base))
-    os.environ["SOS_TUI_DATA_DIR"] = str(folder)
-    from sos_tui.cli import main as sos_tui
+    # before anything imports Textual, which reads TEXTUAL_DRIVER once
+    if os.environ.get("TEXTUAL_DRIVER") == TEXTUAL_WEB_DRIVER:
+        os.environ["TEXTUAL_DRIVER"] = OUR_WEB_DRIVER
+    from sos_tui.storage.paths import CONFINE_VAR, ENV_VAR
 
+    if argv[:1] != ["--separate"]:
+        return _play(argv)
+    base, rest = Path(argv[1]), argv[2:]
+    base.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="tab-", dir=base))
+    os.environ[ENV_VAR] = str(folder)
+    os.environ[CONFINE_VAR] = "1"
     try:
-        return sos_tui([])
+        return _play(rest)
     finally:
         autosaves = folder / "autosaves"
         if not (autosaves.is_dir() and any(autosaves.iterdir())):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _play(argv: list[str]) -> int:
+    from sos_tui.cli import main as sos_tui
+
+    return sos_tui(argv)
 
 
 if __name__ == "__main__":

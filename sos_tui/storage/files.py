@@ -28,7 +28,7 @@ from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_, _
 
 from .errors import HistoryError, LoadError, Reason, StorageError, describe, shown_path
-from .paths import autosaves_dir, history_db_path, saves_dir
+from .paths import autosaves_dir, history_db_path, saves_dir, within_data
 
 __all__ = [
     "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path",
@@ -323,8 +323,9 @@ def unique_save_path(record: GameRecord, folder: PathLike | None = None) -> Path
 def resolve_save_path(text: str, record: GameRecord | None = None) -> Path:
     """Where a typed name is saved: ``~`` expanded, a relative path or bare name inside the saves
     folder, ``.json`` added when missing; an existing folder means a fresh default name inside it
-    (``record`` gives the name). Raises StorageError for an empty name or when the saves folder
-    cannot be made."""
+    (``record`` gives the name). Raises StorageError for an empty name, when the saves folder
+    cannot be made, or for a path outside the data folder in a public web server's tab
+    (``paths.confined``)."""
     if not text.strip():
         raise StorageError(N_("no file name given"))
     path = Path(text.strip()).expanduser()
@@ -334,25 +335,32 @@ def resolve_save_path(text: str, record: GameRecord | None = None) -> Path:
         return unique_save_path(record, path) if record is not None else path / "game.json"
     if path.suffix.lower() != ".json":
         path = path.with_name(path.name + ".json")
+    if not within_data(path):
+        raise StorageError(N_("on this server games are saved only in its saves folder: give a name, "
+                              "not a path"))
     return path
 
 
 def resolve_open_path(text: str) -> Path:
     """The file a typed path means: ``~`` expanded; a relative name is looked for in the saves
-    folder first (also with ``.json`` added), then taken as it is. Raises LoadError when empty."""
+    folder first (also with ``.json`` added), then taken as it is. Raises LoadError when empty, or
+    for a file outside the data folder in a public web server's tab (``paths.confined``)."""
     if not text.strip():
         raise LoadError(text, N_("no file name given"))
     path = Path(text.strip()).expanduser()
-    if path.is_absolute():
-        return path
-    try:
-        folder = saves_dir()
-    except StorageError:
-        return path
-    candidates = [folder / path]
-    if path.suffix.lower() != ".json":
-        candidates.append(folder / path.with_name(path.name + ".json"))
-    return next((candidate for candidate in candidates if _exists(candidate)), path)
+    if not path.is_absolute():
+        try:
+            folder = saves_dir()
+        except StorageError:
+            folder = None
+        if folder is not None:
+            candidates = [folder / path]
+            if path.suffix.lower() != ".json":
+                candidates.append(folder / path.with_name(path.name + ".json"))
+            path = next((candidate for candidate in candidates if _exists(candidate)), path)
+    if not within_data(path):
+        raise LoadError(text, N_("on this server only its own saved games can be opened"))
+    return path
 
 
 def _is_dir(path: Path) -> bool:

@@ -19,6 +19,10 @@ from .errors import StorageError, describe, shown_path
 
 APP_NAME = "sos-tui"
 ENV_VAR = "SOS_TUI_DATA_DIR"
+CONFINE_VAR = "SOS_TUI_CONFINE"
+"""Set (to anything) for the tabs of ``sos-tui web --separate-data``, a public server: a path the
+player types may only name a file in the data folder, and a game is hosted on this machine's own
+loopback only, since a visitor must not read, write or listen as the server's user."""
 AUTOSAVES_NAME = "autosaves"
 HISTORY_NAME = "history.sqlite3"
 ROOMS_NAME = "rooms.sqlite3"
@@ -48,6 +52,22 @@ def data_dir() -> Path:
     else:
         folder = platformdirs.user_data_path(APP_NAME, appauthor=False)
     return _ensure(folder)
+
+
+def confined() -> bool:
+    """Whether this process is a public web server's tab (``CONFINE_VAR``)."""
+    return bool(os.environ.get(CONFINE_VAR))
+
+
+def within_data(path: Path) -> bool:
+    """Whether ``path`` (symbolic links followed) lies in the data folder: always true unless
+    ``confined()``."""
+    if not confined():
+        return True
+    try:
+        return path.expanduser().resolve().is_relative_to(data_dir().resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def saves_dir() -> Path:

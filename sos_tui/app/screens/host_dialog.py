@@ -14,6 +14,7 @@ from sos_tui.i18n import N_, _, explain, level_name
 from sos_tui.net import DEFAULT_PORT, SeatSpec, parse_url
 from sos_tui.net.run import HostPlan, is_loopback
 from sos_tui.session import SeatKind
+from sos_tui.storage.paths import confined
 
 from ..language import SosModal
 from ..text import literal
@@ -42,6 +43,9 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
     if not 0 <= number <= 65535:
         raise ValueError(_("The port is a number from 1 to 65535 (0: any free port)."))
     server_url = server.strip() or None
+    if server_url is None and confined() and not is_loopback(bind):
+        raise ValueError(_("This web server hosts games for its own tabs only: to play friends elsewhere, "
+                           "host on a sos-tui server."))
     if server_url is not None:
         try:
             server_url = str(parse_url(server_url, need_code=False))
@@ -94,8 +98,9 @@ class HostDialog(SosModal[HostPlan | None]):
                         yield Select(where, value=place, allow_blank=False, id=f"place-{i}", compact=True)
             with Horizontal(classes="row"):
                 yield Label(_("Listen on"), classes="label")
-                yield Select([(_("This computer only"), LOOPBACK), (_("Every network of this computer"),
-                                                                     EVERYWHERE)],
+                binds = [(_("This computer only"), LOOPBACK),
+                         (_("Every network of this computer"), EVERYWHERE)]
+                yield Select(binds[:1] if confined() else binds,
                              value=LOOPBACK, allow_blank=False, id="bind", compact=True)
             with Horizontal(classes="row"):
                 yield Label(_("Port"), classes="label")
@@ -118,6 +123,9 @@ class HostDialog(SosModal[HostPlan | None]):
         bind = self.query_one("#bind", Select).value
         if self.query_one("#server", Input).value.strip():
             note = _("The game is created on that server; friends join it there with the code.")
+        elif confined():
+            note = _("Players in other tabs of this web page can join with the code. For friends "
+                     "elsewhere, host on a sos-tui server.")
         elif is_loopback(bind):
             note = _("Only players on this computer can join. For friends on other computers, listen on "
                      "every network.")
