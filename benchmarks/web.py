@@ -1,11 +1,15 @@
-"""One browser tab of ``sos-tui web``: how long its app takes to start, and its memory.
+"""One browser tab of ``sos-tui web``: how long its app takes to start, and its memory, against a
+bare Textual app (one Label) served by textual-serve the same way in the same run.
 
     .venv/bin/python benchmarks/web.py [--tabs N]
 
-Starts ``sos-tui web`` on a free loopback port with a temporary data folder, then opens N tabs
-one after another through ``/ws`` (as the page does): the start-up time runs from the WebSocket
-opening to the setup screen drawn; the memory is the tab process's resident set (VmRSS, Linux's
-/proc) once the setup screen is up. Prints the median and the largest of each.
+Starts ``sos-tui web`` on a free loopback port with a temporary data folder, and textual-serve
+serving the bare app on another, then opens N tabs of each through ``/ws`` (as the page does),
+alternating, so load on the machine falls on both alike: the start-up time runs from the WebSocket
+opening to the first screen drawn (the setup screen; the bare app's label); the memory is the tab
+process's resident set (VmRSS, Linux's /proc) once that screen is up. Prints the median and the
+largest of each, and sos-tui's medians as ratios to the bare app's: the figures to compare across
+machines and loads.
 """
 
 from __future__ import annotations
@@ -30,6 +34,22 @@ sys.path.insert(0, str(ROOT))
 from tests.test_web import ESCAPE, SETUP, children, free_port, until  # noqa: E402
 
 SOS = str(Path(sys.executable).with_name("sos-tui"))
+BARE_APP = '''
+from textual.app import App
+from textual.widgets import Label
+
+class Bare(App):
+    def compose(self):
+        yield Label("bare app ready")
+
+Bare().run()
+'''
+BARE_READY = "bare app ready"
+BARE_SERVER = """
+import sys
+from textual_serve.server import Server
+Server(sys.argv[1], host="127.0.0.1", port=int(sys.argv[2])).serve()
+"""
 
 
 def rss_mib(pid: int) -> float:
@@ -39,13 +59,13 @@ def rss_mib(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-async def one_tab(port: int, server: int) -> tuple[float, float]:
+async def one_tab(port: int, server: int, ready: str = SETUP) -> tuple[float, float]:
     started = time.monotonic()
     async with connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30") as socket:
         await socket.send(json.dumps(["resize", {"width": 100, "height": 30}]))
         text = ""
         async with asyncio.timeout(30):
-            while SETUP not in text:
+            while ready not in text:
                 data = await socket.recv()
                 text += ESCAPE.sub("", data.decode("utf-8", "replace") if isinstance(data, bytes) else data)
         seconds = time.monotonic() - started
@@ -55,26 +75,50 @@ async def one_tab(port: int, server: int) -> tuple[float, float]:
     return seconds, memory
 
 
+def serving(command: list[str], port: int, env: dict) -> subprocess.Popen:
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def listening() -> bool:
+        import socket
+
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", port)) == 0
+
+    until(listening, f"a server on port {port}")
+    return process
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tabs", type=int, default=5)
     args = parser.parse_args()
+    results: dict[str, list[tuple[float, float]]] = {"sos-tui": [], "bare": []}
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "SOS_TUI_DATA_DIR": f"{folder}/data", "SOS_TUI_CONFIG_DIR": f"{folder}/config"}
-        port = free_port()
-        server = subprocess.Popen([SOS, "web", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                                  text=True)
+        bare = Path(folder) / "bare.py"
+        bare.write_text(BARE_APP)
+        port, bare_port = free_port(), free_port()
+        servers = [serving([SOS, "web", "--port", str(port)], port, env),
+                   serving([sys.executable, "-c", BARE_SERVER, f"exec {sys.executable} {bare}",
+                            str(bare_port)], bare_port, env)]
         try:
-            assert "Serving SOS" in server.stdout.readline()
-            results = [asyncio.run(one_tab(port, server.pid)) for _ in range(args.tabs)]
+            for _ in range(args.tabs):
+                results["bare"].append(asyncio.run(one_tab(bare_port, servers[1].pid, BARE_READY)))
+                results["sos-tui"].append(asyncio.run(one_tab(port, servers[0].pid)))
         finally:
-            server.send_signal(signal.SIGINT)
-            server.wait(30)
-    starts, memories = zip(*results, strict=True)
-    print(f"start-up (WebSocket open -> setup screen drawn): median {statistics.median(starts):.2f} s, "
-          f"max {max(starts):.2f} s over {args.tabs} tabs")
-    print(f"memory of one tab's process (VmRSS): median {statistics.median(memories):.0f} MiB, "
-          f"max {max(memories):.0f} MiB")
+            for server in servers:
+                server.send_signal(signal.SIGINT)
+                server.wait(30)
+    medians = {}
+    for name, runs in results.items():
+        starts, memories = zip(*runs, strict=True)
+        medians[name] = statistics.median(starts), statistics.median(memories)
+        print(f"{name}: start-up (WebSocket open -> first screen drawn) median {medians[name][0]:.2f} s, "
+              f"max {max(starts):.2f} s; memory of the tab's process (VmRSS) median "
+              f"{medians[name][1]:.0f} MiB, max {max(memories):.0f} MiB  ({args.tabs} tabs)")
+    (start, memory), (bare_start, bare_memory) = medians["sos-tui"], medians["bare"]
+    print(f"sos-tui / bare Textual app: start-up {start / bare_start:.2f}x, "
+          f"memory {memory / bare_memory:.2f}x")
     return 0
 
 
