@@ -299,6 +299,19 @@ async def test_separate_data_gives_each_tab_a_folder_kept_only_for_an_unfinished
     assert autosaved_moves(data) == []  # the server's own games are not the tabs'
 
 
+async def test_separate_data_tabs_do_not_see_each_others_names_or_choices(web, data):
+    """A public server: what one visitor typed (a name, the last setup) is not the next one's."""
+    server = web("--separate-data")
+    async with tab(server) as opened:
+        await opened.click_text("Player 1", on_row_with="Seat 1")
+        await opened.send("Zed")  # in the empty field, over its placeholder
+        await opened.until(lambda: opened.shows("Seat 1", "Zed"), "the name typed")
+        await opened.send("\x13")  # ctrl+s: start (the setup is remembered)
+        await opened.until(lambda: opened.shows("Zed", "0"), "the game with Zed")
+    async with tab(server) as opened:
+        assert opened.shows("Seat 1", "Player 1") and not opened.shows("Zed")
+
+
 async def test_stopping_the_server_ends_every_tab_process_and_keeps_their_games(web, data):
     server = web()
     async with tab(server) as opened:

@@ -3,11 +3,11 @@
     python -m sos_tui.cli.web_tab [--separate FOLDER] [SOS-TUI OPTIONS ...]
 
 Run by textual-serve for each tab (``sos_tui.cli.web.app_command``). The app is drawn by
-``sos_tui.app.web_driver`` (which honours ``--no-mouse``). With ``--separate FOLDER`` (``sos-tui web
---separate-data``, a public server) the tab plays in a data folder of its own made under FOLDER,
-removed when the app ends unless it holds an unfinished game (an autosave), and confined to it
-(``storage.paths.CONFINE_VAR``): typed paths name only files there, and hosting listens on
-loopback only."""
+``sos_tui.app.web_driver`` (which honours ``--no-mouse``). With ``--separate FOLDER`` (``sos-tui
+web --separate-data``, a public server) the tab plays in a data folder of its own made under
+FOLDER (its settings too), removed when the app ends unless it holds an unfinished game (an
+autosave), and confined to it (``storage.paths.CONFINE_VAR``): typed paths name only files
+there, and hosting listens on loopback only."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def main(argv: list[str]) -> int:
     if os.environ.get("TEXTUAL_DRIVER") == TEXTUAL_WEB_DRIVER:
         os.environ["TEXTUAL_DRIVER"] = OUR_WEB_DRIVER
     from sos_tui.storage.paths import CONFINE_VAR, ENV_VAR
+    from sos_tui.storage.settings import CONFIG_ENV_VAR
 
     if argv[:1] != ["--separate"]:
         return _play(argv)
@@ -32,6 +33,7 @@ def main(argv: list[str]) -> int:
     base.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="tab-", dir=base))
     os.environ[ENV_VAR] = str(folder)
+    os.environ[CONFIG_ENV_VAR] = str(folder / "config")  # one visitor's names are not the next one's
     os.environ[CONFINE_VAR] = "1"
     try:
         return _play(rest)
