@@ -4,7 +4,9 @@
 
 Positions come from seeded games of medium against medium (safe moves while they last, so the
 boards look like real endgames). For each number of empty cells the table gives the median and
-the longest solve, in seconds and in nodes. Expert solves exactly from 17 empty cells.
+the longest solve, in seconds and in nodes, and the median and longest in yardsticks (the fixed
+workload of ``benchmarks/yardstick.py``, timed again before each row): those two figures stay put
+when the machine is busy. Expert solves exactly from 17 empty cells.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import argparse
 import statistics
 import sys
 import time
+
+from yardstick import Yardstick
 
 from sos_tui.ai import choose_move
 from sos_tui.ai.budget import OutOfBudget
@@ -38,8 +42,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--empties", type=int, nargs="+", default=[14, 16, 18])
     parser.add_argument("--max-nodes", type=int, default=3_000_000)
     args = parser.parse_args(argv)
+    stick = Yardstick()
     print(f"{args.size}x{args.size} general, {args.games} seeded medium-vs-medium games")
-    print(f"{'empty':>5} {'solved':>7} {'median s':>9} {'max s':>7} {'median nodes':>13} {'max nodes':>10}")
+    print(f"{'empty':>5} {'solved':>7} {'median s':>9} {'max s':>7} {'median nodes':>13} {'max nodes':>10} "
+          f"{'median ys':>10} {'max ys':>8}")
     for empty, states in positions(args.size, args.games, args.empties).items():
         seconds, nodes, failed = [], [], 0
         for state in states:
@@ -55,8 +61,12 @@ def main(argv: list[str]) -> int:
         if not seconds:
             print(f"{empty:>5} {0:>3}/{len(states):<3} (none within {args.max_nodes:,} nodes)")
             continue
-        print(f"{empty:>5} {len(seconds):>3}/{len(states):<3} {statistics.median(seconds):>9.3f} "
-              f"{max(seconds):>7.3f} {int(statistics.median(nodes)):>13,} {max(nodes):>10,}")
+        stick.again()
+        median = statistics.median(seconds)
+        print(f"{empty:>5} {len(seconds):>3}/{len(states):<3} {median:>9.3f} "
+              f"{max(seconds):>7.3f} {int(statistics.median(nodes)):>13,} {max(nodes):>10,} "
+              f"{stick.ratio(median):>10.1f} {stick.ratio(max(seconds)):>8.1f}", flush=True)
+    print(f"ys: seconds divided by the {stick}")
     return 0
 
 

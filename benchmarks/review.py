@@ -3,8 +3,10 @@
     .venv/bin/python benchmarks/review.py [--sizes 6 8] [--games 2] [--mode general]
 
 Each game is a seeded game of hard against medium (so it has real mistakes to find). For each
-size the table gives the seconds per game (median and longest) and how many verdicts were
-exact. The targets: a 6x6 game in at most 15 s, an 8x8 game in at most 90 s.
+size the table gives the seconds per game (median and longest), the same two in yardsticks (the
+fixed workload of ``benchmarks/yardstick.py``, timed again before each row: figures that stay put
+when the machine is busy) and how many verdicts were exact. The targets: a 6x6 game in at most
+15 s, an 8x8 game in at most 90 s.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import argparse
 import statistics
 import sys
 import time
+
+from yardstick import Yardstick
 
 from sos_tui.ai import choose_move
 from sos_tui.ai.review import _SOLVERS, ReviewBudget, review
@@ -35,7 +39,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--mode", default="general")
     args = parser.parse_args(argv)
-    print(f"{'size':>4}  {'moves':>5}  {'median s':>8}  {'max s':>7}  {'exact':>9}  target")
+    stick = Yardstick()
+    print(f"{'size':>4}  {'moves':>5}  {'median s':>8}  {'max s':>7}  {'median ys':>9}  {'max ys':>7}  "
+          f"{'exact':>9}  target")
     for size in args.sizes:
         seconds, exact, moves = [], 0, 0
         for seed in range(args.games):
@@ -47,9 +53,12 @@ def main(argv: list[str]) -> int:
             exact += sum(r.exact for r in reviews)
             moves += len(reviews)
         target = TARGETS.get(size)
-        print(f"{size:>4}  {moves // args.games:>5}  {statistics.median(seconds):>8.1f}  "
-              f"{max(seconds):>7.1f}  "
+        stick.again()
+        median = statistics.median(seconds)
+        print(f"{size:>4}  {moves // args.games:>5}  {median:>8.1f}  {max(seconds):>7.1f}  "
+              f"{stick.ratio(median):>9,.0f}  {stick.ratio(max(seconds)):>7,.0f}  "
               f"{exact:>4}/{moves:<4}  {f'<= {target:g} s' if target else '-'}", flush=True)
+    print(f"ys: seconds divided by the {stick}")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -409,6 +410,48 @@ def test_moving_after_the_game_is_over_is_illegal():
     with pytest.raises(IllegalMoveError, match="cannot play S a2: the game is already over"):
         state.play(Move.parse("S a2"))
     assert snapshot(state) == before
+
+
+FINISHED = ["S a1", "S c1", "O b1"]  # a simple game on 3x3, over after its third move
+
+
+@pytest.mark.parametrize(("moves", "move", "message"), [
+    # the first of: over, letter, off the board, taken (play's fast checks hand over to one check)
+    (FINISHED, Move(0, 0, "X"), "cannot play X a1: the game is already over"),
+    (FINISHED, Move(9, 9, "S"), "cannot play S j10: the game is already over"),
+    (FINISHED, "S a1", "cannot play S a1: the game is already over"),  # not even a Move
+    (["S a1"], Move(0, 0, "X"), "cannot play 'X': the letter must be S or O"),
+    (["S a1"], Move(7, 0, "X"), "cannot play 'X': the letter must be S or O"),
+    (["S a1"], Move(-1, 0, "O"), "cannot play O at row -1, column 0: off the 3x3 board"),
+    (["S a1"], Move(0, 1.0, "O"), "cannot play O at row 0, column 1.0: off the 3x3 board"),
+    (["S a1"], Move("0", 0, "O"), "cannot play O at row 0, column 0: off the 3x3 board"),
+    (["S a1"], Move(0, 0, "O"), "cannot play O a1: a1 already holds S"),
+])
+def test_an_illegal_move_names_the_first_rule_it_breaks(moves, move, message):
+    state = GameState.from_moves(moves, size=3, mode="simple")
+    before = snapshot(state)
+    with pytest.raises(IllegalMoveError) as caught:
+        state.play(move)
+    assert str(caught.value) == message
+    assert not state.is_legal(move)
+    with pytest.raises(IllegalMoveError, match="^" + re.escape(message) + "$"):
+        state.completes(move)
+    assert snapshot(state) == before
+
+
+def test_a_value_that_is_not_a_move_fails_as_before_on_a_running_game():
+    with pytest.raises(AttributeError, match="letter"):
+        GameState.new(size=3).play("S a1")
+
+
+def test_a_bool_row_or_column_counts_as_the_number_it_is():
+    # bool is an int: the rules have always taken True as 1, like any other whole number
+    state = GameState.from_moves(["S a1", "S c1"], size=3)
+    assert state.is_legal(Move(False, True, "O"))
+    after = state.play(Move(False, True, "O"))
+    assert after.board == state.play(Move(0, 1, "O")).board == "SOS......"
+    assert after.scores == (1, 0) and after.lines[0].cells == ((0, 0), (0, 1), (0, 2))
+    assert GameState.new(size=3).play(Move(True, True, "S")).board == "....S...."
 
 
 def test_illegal_and_invalid_move_errors_are_value_errors():

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from .text import RuleError
@@ -168,6 +168,24 @@ def triples(size: int) -> _Triples:
     return _Triples(tuple(map(tuple, for_s)), tuple(map(tuple, for_o)))
 
 
+class _Game(NamedTuple):
+    """The static facts every state of one game shares, worked out once per setting."""
+
+    size: int
+    mode: Mode
+    players: int
+    cells: int  # size * size: the move that makes count equal this one ends the game
+    simple: bool  # a scoring move ends the game
+    for_s: tuple  # triples(size).for_s
+    for_o: tuple  # triples(size).for_o
+
+
+@lru_cache(maxsize=256)  # players has no upper bound, so neither would a plain cache
+def _game(size: int, mode: Mode, players: int) -> _Game:
+    lines = triples(size)
+    return _Game(size, mode, players, size * size, mode is Mode.SIMPLE, lines.for_s, lines.for_o)
+
+
 class GameState:
     """A position of SOS with its whole history. Immutable: ``play`` returns a new state.
 
@@ -178,22 +196,17 @@ class GameState:
     ((1, 0), 0, (0, 0))
     """
 
-    __slots__ = (
-        "_size", "_mode", "_players", "_board", "_to_move", "_scores",
-        "_history", "_found", "_count", "_over", "_cache",
-    )  # fmt: skip
+    # The whole position is ONE tuple, written once per state (``play`` is the engine's hot path,
+    # and one slot write costs a fifth of eight):
+    #   _s = (game, board, to_move, scores, history, found, count, over)
+    # game: the shared _Game; history: (previous history, Move, mover), a cons list, newest first;
+    # found: (previous, SosLine), likewise for completed lines; count: moves played so far.
+    # _memo holds what is worked out on demand (moves, movers, lines, points); it is set the first
+    # time it is needed, never by play.
+    __slots__ = ("_s", "_memo")
 
-    _size: int
-    _mode: Mode
-    _players: int
-    _board: str
-    _to_move: int
-    _scores: tuple[int, ...]
-    _history: tuple | None  # (previous history, Move, mover): a cons list, newest first
-    _found: tuple | None  # (previous, SosLine): likewise for completed lines
-    _count: int
-    _over: bool
-    _cache: dict
+    _s: tuple
+    _memo: dict
 
     def __setattr__(self, name, value):
         raise AttributeError(f"GameState is immutable: cannot set {name!r}; use play()")
@@ -215,8 +228,10 @@ class GameState:
             mode = Mode(mode)
         except ValueError:
             raise RuleError("mode must be 'general' or 'simple', not {mode!r}", mode=mode) from None
-        triples(size)
-        return cls._make(size, mode, players, EMPTY * (size * size), 0, (0,) * players, None, None, 0, False)
+        game = _game(size, mode, players)
+        state = _new(cls)
+        _set_position(state, (game, EMPTY * game.cells, 0, (0,) * players, None, None, 0, False))
+        return state
 
     @classmethod
     def from_moves(cls, moves, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2) -> GameState:
@@ -226,98 +241,94 @@ class GameState:
             state = state.play(Move.parse(move) if isinstance(move, str) else move)
         return state
 
-    @classmethod
-    def _make(cls, size, mode, players, board, to_move, scores, history, found, count, over):
-        self = object.__new__(cls)
-        _set = object.__setattr__
-        _set(self, "_size", size)
-        _set(self, "_mode", mode)
-        _set(self, "_players", players)
-        _set(self, "_board", board)
-        _set(self, "_to_move", to_move)
-        _set(self, "_scores", scores)
-        _set(self, "_history", history)
-        _set(self, "_found", found)
-        _set(self, "_count", count)
-        _set(self, "_over", over)
-        _set(self, "_cache", {})
-        return self
-
     # -- static facts ---------------------------------------------------------------------
-    size = property(lambda self: self._size, doc="Cells along one side of the board.")
-    mode = property(lambda self: self._mode, doc="Mode.GENERAL or Mode.SIMPLE.")
-    players = property(lambda self: self._players, doc="How many players take turns.")
+    size = property(lambda self: self._s[0].size, doc="Cells along one side of the board.")
+    mode = property(lambda self: self._s[0].mode, doc="Mode.GENERAL or Mode.SIMPLE.")
+    players = property(lambda self: self._s[0].players, doc="How many players take turns.")
 
     # -- the position ---------------------------------------------------------------------
-    board = property(lambda self: self._board, doc="Row-major string of 'S', 'O' and '.'.")
-    to_move = property(lambda self: self._to_move, doc="Index of the player to move.")
-    scores = property(lambda self: self._scores, doc="SOS lines completed by each player.")
-    is_over = property(lambda self: self._over, doc="True once the game has ended.")
-    move_count = property(lambda self: self._count, doc="Moves played so far.")
+    board = property(lambda self: self._s[1], doc="Row-major string of 'S', 'O' and '.'.")
+    to_move = property(lambda self: self._s[2], doc="Index of the player to move.")
+    scores = property(lambda self: self._s[3], doc="SOS lines completed by each player.")
+    is_over = property(lambda self: self._s[7], doc="True once the game has ended.")
+    move_count = property(lambda self: self._s[6], doc="Moves played so far.")
 
     def cell(self, row: int, col: int) -> str | None:
         """``"S"``, ``"O"`` or ``None`` for an empty cell."""
-        if not (0 <= row < self._size and 0 <= col < self._size):
-            raise IndexError(f"{cell_name(row, col)} is off the {self._size}x{self._size} board")
-        letter = self._board[row * self._size + col]
+        size = self._s[0].size
+        if not (0 <= row < size and 0 <= col < size):
+            raise IndexError(f"{cell_name(row, col)} is off the {size}x{size} board")
+        letter = self._s[1][row * size + col]
         return None if letter == EMPTY else letter
 
     @property
     def empty_cells(self) -> int:
-        return self._size * self._size - self._count
+        return self._s[0].cells - self._s[6]
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move from the empty board, oldest first."""
-        return self._unroll("moves", self._history, 1)
+        return self._unroll("moves", self._s[4], 1)
 
     @property
     def movers(self) -> tuple[int, ...]:
         """The player who made each move, oldest first."""
-        return self._unroll("movers", self._history, 2)
+        return self._unroll("movers", self._s[4], 2)
 
     @property
     def lines(self) -> tuple[SosLine, ...]:
         """Every completed SOS, oldest first."""
-        return self._unroll("lines", self._found, 1)
+        return self._unroll("lines", self._s[5], 1)
+
+    def _cache(self) -> dict:
+        try:
+            return self._memo
+        except AttributeError:
+            memo: dict = {}
+            object.__setattr__(self, "_memo", memo)
+            return memo
 
     def _unroll(self, key: str, chain, field: int) -> tuple:
-        cached = self._cache.get(key)
+        cache = self._cache()
+        cached = cache.get(key)
         if cached is None:
             items = []
             while chain is not None:
                 items.append(chain[field])
                 chain = chain[0]
-            cached = self._cache[key] = tuple(reversed(items))
+            cached = cache[key] = tuple(reversed(items))
         return cached
 
     @property
     def points_by_move(self) -> tuple[int, ...]:
         """The SOS lines each move completed, oldest first (a move can complete up to 8)."""
-        cached = self._cache.get("points")
+        cache = self._cache()
+        cached = cache.get("points")
         if cached is None:
-            points = [0] * self._count
+            points = [0] * self._s[6]
             for line in self.lines:
                 points[line.move_index] += 1
-            cached = self._cache["points"] = tuple(points)
+            cached = cache["points"] = tuple(points)
         return cached
 
     @property
     def outcome(self) -> Outcome | None:
         """None while the game runs; then the final scores and winners."""
-        return Outcome(self._scores, self.winners) if self._over else None
+        return Outcome(self._s[3], self.winners) if self._s[7] else None
 
     @property
     def last_move(self) -> Move | None:
-        return None if self._history is None else self._history[1]
+        history = self._s[4]
+        return None if history is None else history[1]
 
     @property
     def winners(self) -> tuple[int, ...]:
         """``()`` while the game runs; then the player(s) with the top score."""
-        if not self._over:
+        if not self._s[7]:
             return ()
-        top = max(self._scores)
-        return tuple(p for p, score in enumerate(self._scores) if score == top)
+        scores = self._s[3]
+        top = max(scores)
+        return tuple(p for p, score in enumerate(scores) if score == top)
 
     @property
     def is_draw(self) -> bool:
@@ -326,9 +337,10 @@ class GameState:
     # -- moving ---------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """Every empty cell with S and with O, row-major, S before O. Empty once over."""
-        if self._over:
+        game, board = self._s[0], self._s[1]
+        if self._s[7]:
             return []
-        size, board = self._size, self._board
+        size = game.size
         return [
             Move(i // size, i % size, letter)
             for i, here in enumerate(board)
@@ -345,21 +357,19 @@ class GameState:
 
     def completes(self, move: Move) -> tuple[tuple[Cell, Cell, Cell], ...]:
         """The triples ``move`` would complete here (cells in board order), without playing it."""
-        self._check(move)
-        return self._completed(move.row * self._size + move.col, move.letter)
-
-    def _completed(self, index: int, letter: str) -> tuple:
-        board = self._board
-        if letter == "S":
-            return tuple(cells for o, s, cells in triples(self._size).for_s[index]
-                         if board[o] == "O" and board[s] == "S")
-        return tuple(cells for a, b, cells in triples(self._size).for_o[index]
-                     if board[a] == "S" and board[b] == "S")
+        index = self._check(move)
+        game, board = self._s[0], self._s[1]
+        if move.letter == "S":
+            return tuple(cells for o, s, cells in game.for_s[index] if board[o] == "O" and board[s] == "S")
+        return tuple(cells for a, b, cells in game.for_o[index] if board[a] == "S" and board[b] == "S")
 
     def _check(self, move: Move) -> int:
-        if self._over:
+        """The index of ``move``'s cell; raises IllegalMoveError, the first of these that applies:
+        the game is over, the letter is not S or O, the cell is off the board, the cell is taken."""
+        game, board, *_, over = self._s
+        if over:
             raise IllegalMoveError("cannot play {move}: the game is already over", move=str(move))
-        letter, row, col, size = move.letter, move.row, move.col, self._size
+        letter, row, col, size = move.letter, move.row, move.col, game.size
         if letter not in LETTERS:
             raise IllegalMoveError("cannot play {letter!r}: the letter must be S or O", letter=letter)
         if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < size and 0 <= col < size):
@@ -367,7 +377,7 @@ class GameState:
                 "cannot play {letter} at row {row}, column {col}: off the {size}x{size} board",
                 letter=letter, row=row, col=col, size=size)
         index = row * size + col
-        taken = self._board[index]
+        taken = board[index]
         if taken != EMPTY:
             raise IllegalMoveError("cannot play {move}: {cell} already holds {letter}",
                                    move=str(move), cell=cell_name(row, col), letter=taken)
@@ -375,47 +385,78 @@ class GameState:
 
     def play(self, move: Move) -> GameState:
         """The state after ``move``. Raises IllegalMoveError, and leaves this state as it was."""
-        index = self._check(move)
-        mover, letter = self._to_move, move.letter
-        completed = self._completed(index, letter)
-        board = self._board[:index] + letter + self._board[index + 1:]
-        count = self._count + 1
-        scores, found = self._scores, self._found
-        if completed:
+        # The hot path of every replay, so written out by hand: cheap checks that hand over to
+        # _check (the one place for the order and wording of errors) only when something is off,
+        # nothing built for the lines unless one is completed, and one tuple for the new state.
+        game, board, mover, scores, history, found, count, over = self._s
+        if over:
+            self._check(move)  # raises: the game is already over
+        letter, row, col, size = move.letter, move.row, move.col, game.size
+        if letter == "S":
+            table, need = game.for_s, "O"  # an S completes a triple whose middle holds O, far end S
+        elif letter == "O":
+            table, need = game.for_o, "S"  # an O completes a triple with S at both ends
+        else:
+            self._check(move)  # raises: the letter must be S or O
+        if (type(row) is not int or type(col) is not int or not (0 <= row < size and 0 <= col < size)
+                or board[row * size + col] != EMPTY):
+            self._check(move)  # raises (off the board, cell taken), or returns for a bool row or col
+        index = row * size + col
+        completed = None
+        for a, b, cells in table[index]:
+            if board[a] == need and board[b] == "S":
+                if completed is None:
+                    completed = [cells]
+                else:
+                    completed.append(cells)
+        board = board[:index] + letter + board[index + 1:]
+        history = (history, move, mover)
+        count += 1
+        if completed is None:
+            position = (game, board, (mover + 1) % game.players, scores, history, found, count,
+                        count == game.cells)
+        else:  # a scoring move keeps the turn (and ends a simple game)
             scores = scores[:mover] + (scores[mover] + len(completed),) + scores[mover + 1:]
             for cells in completed:
                 found = (found, SosLine(mover, cells, count - 1))
-            to_move = mover  # a scoring move keeps the turn (and ends a simple game)
-        else:
-            to_move = (mover + 1) % self._players
-        over = count == self._size * self._size or (bool(completed) and self._mode is Mode.SIMPLE)
-        return GameState._make(self._size, self._mode, self._players, board, to_move, scores,
-                               (self._history, move, mover), found, count, over)
+            position = (game, board, mover, scores, history, found, count, game.simple or count == game.cells)
+        state = _new(GameState)
+        _set_position(state, position)
+        return state
 
     # -- values ---------------------------------------------------------------------------
     def _key(self):
-        return (self._size, self._mode, self._players, self.moves)
+        game = self._s[0]
+        return (game.size, game.mode, game.players, self.moves)
 
     def __eq__(self, other):
         if not isinstance(other, GameState):
             return NotImplemented
-        return self is other or (self._board == other._board and self._key() == other._key())
+        return self is other or (self._s[1] == other._s[1] and self._key() == other._key())
 
     def __hash__(self):
-        return hash((self._size, self._mode, self._players, self._board, self._count))
+        game = self._s[0]
+        return hash((game.size, game.mode, game.players, self._s[1], self._s[6]))
 
     def __reduce__(self):
-        return (GameState.from_moves, (self.moves, self._size, self._mode.value, self._players))
+        game = self._s[0]
+        return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players))
 
     def __repr__(self):
-        return (f"GameState(size={self._size}, mode={self._mode.value!r}, players={self._players}, "
-                f"moves={self._count}, scores={self._scores})")
+        game = self._s[0]
+        return (f"GameState(size={game.size}, mode={game.mode.value!r}, players={game.players}, "
+                f"moves={self._s[6]}, scores={self._s[3]})")
 
     def __str__(self) -> str:
         """The board as text, with column letters and row numbers."""
-        width = len(str(self._size))
-        rows = [" " * (width + 1) + " ".join(COLUMNS[: self._size])]
-        for r in range(self._size):
-            cells = self._board[r * self._size:(r + 1) * self._size]
+        size, board = self._s[0].size, self._s[1]
+        width = len(str(size))
+        rows = [" " * (width + 1) + " ".join(COLUMNS[:size])]
+        for r in range(size):
+            cells = board[r * size:(r + 1) * size]
             rows.append(f"{r + 1:>{width}} " + " ".join(cells))
         return "\n".join(rows)
+
+
+_new = object.__new__
+_set_position = GameState._s.__set__  # the slot's own setter: GameState.__setattr__ refuses everyone
