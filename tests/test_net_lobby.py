@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 
 from websockets.asyncio.client import connect
 
@@ -102,3 +103,13 @@ def test_a_schema_1_rooms_database_is_brought_up_to_date(tmp_path):
     (kept,) = store.load(None)
     assert kept.code == "7f3kq-x9m2c" and not kept.public
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_server_redis_without_the_redis_package_says_how_to_install_it(monkeypatch, capsys):
+    from sos_tui.cli import main
+
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "redis.asyncio", None)
+    assert main(["server", "--port", "0", "--redis", "redis://127.0.0.1:6379/0"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "pip install 'sos-tui[redis]'" in err and "\n" not in err and "Traceback" not in err

@@ -38,7 +38,7 @@ def add_parser(commands) -> None:
     commands.add_parser(
         "server", help=_("run a long-lived game server for 'host --server'"),
         description=_("Run a game server; 'sos-tui host --server ws://HOST:PORT' creates games on it."),
-        options=_listen_options).set_defaults(run=server)
+        options=_server_options).set_defaults(run=server)
 
 
 def _host_options(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +71,13 @@ def _listen_options(parser: argparse.ArgumentParser) -> None:
         "the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every network)"))
     parser.add_argument("--port", type=int_in(0, 65535), default=7531, metavar=_("PORT"),
                         help=_("the port to listen on (default 7531; 0: any free port)"))
+
+
+def _server_options(parser: argparse.ArgumentParser) -> None:
+    _listen_options(parser)
+    parser.add_argument("--redis", metavar="URL", help=_(
+        "keep the rooms in Redis at redis://HOST:PORT/DB: every server with the same --redis is one "
+        "service, and a game is joined through any of them (needs: pip install 'sos-tui[redis]')"))
 
 
 def parse_host_players(text: str):
@@ -192,7 +199,7 @@ def server(args: argparse.Namespace) -> int:
 
     _warn_bind("server", args.bind)
     try:
-        return asyncio.run(serve_forever(args.bind, args.port, _say))
+        return asyncio.run(serve_forever(args.bind, args.port, _say, redis=args.redis))
     except StorageError as error:  # the rooms database
         return fail("server", explain(error))
     except OSError as error:

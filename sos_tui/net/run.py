@@ -163,14 +163,25 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
 
 
 async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
-                        stop: asyncio.Event | None = None) -> int:
+                        stop: asyncio.Event | None = None, redis: str | None = None,
+                        lease: float = 3.0) -> int:
     """``sos-tui server``: rooms for ``host --server`` until ctrl+c or SIGTERM, kept in the rooms
-    database: started again on the same data folder, it brings back every unfinished game."""
+    database: started again on the same data folder, it brings back every unfinished game. With
+    ``redis`` (a URL), one process of the service every process with that URL forms: the rooms are
+    kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached)."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    store = open_store()
+    cluster = None
+    if redis is not None:
+        from .cluster import Cluster
+
+        cluster = Cluster(redis, lease=lease)
+        await cluster.connect()
+        store = cluster.store
+    else:
+        store = open_store()
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
-        f"{room.code}: {printable(text)}"), store=store)
+        f"{room.code}: {printable(text)}"), store=store, cluster=cluster)
     try:
         for kept in await asyncio.to_thread(store.load, None):
             server.restore(kept)
