@@ -54,6 +54,9 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
         "no terminal UI and no local seat: print the join URL, log the game, exit when it ends"))
     parser.add_argument("--server", metavar="URL", help=_(
         "create the game on a 'sos-tui server' at ws://HOST:PORT instead of starting one here"))
+    parser.add_argument("--public", action="store_true", help=_(
+        "list the game in the server's lobby, where anyone may take its open seats (without it, only "
+        "people you give the code to can join)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
@@ -145,16 +148,17 @@ def host(args: argparse.Namespace) -> int:
             parse_url(args.server, need_code=False)
         except ValueError as error:
             raise UsageError(_("--server: {error}").format(error=explain(error))) from None
-    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server)
+    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public)
     if args.headless:
         try:
             if args.server is not None:
-                return asyncio.run(host_on_server(args.server, args.size, args.mode, list(seats), _say))
+                return asyncio.run(host_on_server(args.server, args.size, args.mode, list(seats), _say,
+                                                  public=args.public))
             _warn_bind("host", args.bind)
             keeper = Keeper(on_error=lambda message: fail("host", message))
             try:
                 return asyncio.run(host_headless(args.size, args.mode, list(seats), args.bind, args.port,
-                                                 _say, listeners=[keeper.on_change]))
+                                                 _say, listeners=[keeper.on_change], public=args.public))
             finally:
                 told(keeper.close(), "host")
         except StorageError as error:  # the rooms database

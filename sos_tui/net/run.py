@@ -37,6 +37,7 @@ class HostPlan:
     bind: str = "127.0.0.1"
     port: int = 7531
     server_url: str | None = None
+    public: bool = False  # listed in the lobby of the server while seats are open
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,8 @@ def host_key(size, mode, seats, bind: str, port: int) -> str:
 
 
 async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, port: int, say: Say,
-                        *, listeners=(), computer=None, stop: asyncio.Event | None = None) -> int:
+                        *, listeners=(), computer=None, stop: asyncio.Event | None = None,
+                        public: bool = False) -> int:
     """One game on a server of its own, kept in the rooms database: say the join URL (first), then
     every event; return 0 when the game ends, 130 when stopped (ctrl+c, SIGTERM: the game stays on
     disk, and the same command run again brings it back with the same code and seats)."""
@@ -116,7 +118,7 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
         room = server.restore(kept[-1]) if kept else None
         await server.start(bind, port)
         if room is None:
-            room = server.create_room(size, mode, seats, key=key)
+            room = server.create_room(size, mode, seats, key=key, public=public)
         await room.saved()
         say(server.url(room, reachable_host(bind)))  # the first line: scripts read it
         url = server.url(room, reachable_host(bind))
@@ -134,11 +136,11 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
 
 
 async def host_on_server(server_url: str, size: int, mode: str, seats: list[SeatSpec], say: Say,
-                         stop: asyncio.Event | None = None) -> int:
+                         stop: asyncio.Event | None = None, public: bool = False) -> int:
     """``host --headless --server URL``: create the game there, say its URL, watch it to the end."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    url, _token, _seats = await create_room(server_url, size, mode, seats)
+    url, _token, _seats = await create_room(server_url, size, mode, seats, public=public)
     say(url)
     say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
     watcher = RemoteGame(url, None, tokens=TokenStore())
