@@ -285,7 +285,11 @@ async def bench_redis(args) -> None:
         for child, _port in children:
             if child.poll() is None:
                 child.stdin.close()
-                child.wait(10)
+                try:
+                    child.wait(10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait(10)
 
 
 def main() -> None:

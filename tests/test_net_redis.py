@@ -216,3 +216,9 @@ def test_server_redis_refuses_a_bad_url_or_an_unreachable_redis_in_one_line(caps
     assert main(["server", "--port", "0", "--redis", f"redis://127.0.0.1:{free_port()}/0"]) != 0
     err = capsys.readouterr().err.strip()
     assert "cannot reach Redis at redis://127.0.0.1:" in err and "\n" not in err
+
+
+async def test_a_burst_of_requests_waits_for_a_redis_connection_instead_of_failing(redis_url):
+    async with service(redis_url, count=1) as (one,):
+        answers = await asyncio.gather(*(one.cluster.lobby() for _i in range(300)))
+        assert answers == [()] * 300

@@ -86,6 +86,10 @@ return 1
 """
 
 
+POOL = 32
+"""Connections to Redis per process at most (one more is the relay channel's)."""
+
+
 class ClusterError(StorageError):
     """Redis cannot be used (no ``redis`` package, a bad URL, nothing answering): said in one line."""
 
@@ -292,9 +296,11 @@ class Cluster:
             raise ClusterError(N_("--redis needs the redis package: pip install 'sos-tui[redis]'")) \
                 from None
         shown = printable(self.url)[:100]
-        try:
-            client = aioredis.from_url(self.url, decode_responses=True, socket_connect_timeout=timeout,
-                                       health_check_interval=30)
+        try:  # a bounded pool that makes a burst of commands wait their turn, never fail
+            pool = aioredis.BlockingConnectionPool.from_url(
+                self.url, max_connections=POOL, timeout=30, decode_responses=True,
+                socket_connect_timeout=timeout, health_check_interval=30)
+            client = aioredis.Redis.from_pool(pool)
         except ValueError as problem:
             raise ClusterError(N_("--redis {url}: {reason}"), url=shown,
                                reason=printable(str(problem))[:200]) from None
