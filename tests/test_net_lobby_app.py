@@ -79,3 +79,20 @@ async def test_the_host_dialogs_checkbox_makes_the_game_public():
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert plans and plans[0].public
+
+
+async def test_sos_tui_join_with_a_servers_address_opens_its_lobby_and_escape_quits():
+    from sos_tui.net.run import LobbyPlan
+
+    server = Server(computer=FirstMove(), allow_create=True)
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(4, "general", [{"kind": "human", "name": "Ana"}, {"kind": "remote"}],
+                                  public=True)
+        app = SosApp(network=LobbyPlan(f"ws://127.0.0.1:{server.port}", "Bo"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, JoinDialog) and room.code in screen_text(app))
+            await pilot.press("escape")
+            await until(pilot, lambda: not app.is_running)
+    finally:
+        await server.stop()

@@ -61,7 +61,9 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _join_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", metavar="URL", help=_("the game's address, ws://HOST:PORT/CODE"))
+    parser.add_argument("url", metavar="URL", help=_(
+        "the game's address, ws://HOST:PORT/CODE; or a server's, ws://HOST:PORT, to take a seat in one "
+        "of its open games"))
     parser.add_argument("--name", metavar=_("NAME"),
                         help=_("your name in the game (default: your login name)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
@@ -176,12 +178,15 @@ def host(args: argparse.Namespace) -> int:
 
 def join(args: argparse.Namespace) -> int:
     from sos_tui.net import parse_url
-    from sos_tui.net.run import JoinPlan
+    from sos_tui.net.run import JoinPlan, LobbyPlan
 
     try:
-        url = str(parse_url(args.url))
+        address = parse_url(args.url, need_code=False)
+        if address.code is None and args.plain:
+            parse_url(args.url)  # the line mode joins a game: its address has a code
     except ValueError as error:
         raise UsageError(explain(error)) from None
+    url = str(address)
     try:
         name = check_name(args.name) if args.name is not None else _login_name()
     except ValueError as error:
@@ -193,7 +198,8 @@ def join(args: argparse.Namespace) -> int:
         return told(notes, "join") or status
     if not has_terminal():
         return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
-    return launch_network("join", JoinPlan(url, name), mouse=not args.no_mouse)
+    plan = JoinPlan(url, name) if address.code is not None else LobbyPlan(address.server, name)
+    return launch_network("join", plan, mouse=not args.no_mouse)
 
 
 def server(args: argparse.Namespace) -> int:

@@ -41,6 +41,15 @@ class HostPlan:
 
 
 @dataclass(frozen=True)
+class LobbyPlan:
+    """The open public games of the server at ``server`` (``ws://HOST:PORT``), to take a seat in
+    one as ``name``."""
+
+    server: str
+    name: str | None
+
+
+@dataclass(frozen=True)
 class JoinPlan:
     """A game to join at ``url`` (``ws://HOST:PORT/CODE``) as ``name``."""
 
