@@ -85,13 +85,17 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
 
 
 async def _until(stop: asyncio.Event, *awaitables) -> bool:
-    """Wait for ``stop`` or the first of ``awaitables``; True if ``stop`` came first."""
+    """Wait for ``stop`` or the first of ``awaitables``; True if ``stop`` came first. The error of
+    an awaitable that failed is raised."""
     waiter = asyncio.ensure_future(stop.wait())
     others = [asyncio.ensure_future(a) for a in awaitables]
     done, pending = await asyncio.wait([waiter, *others], return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if task is not waiter:
+            task.result()  # what ended it went wrong: raised here, for the caller to say
     return waiter in done
 
 
