@@ -29,7 +29,7 @@ SOS = str(Path(sys.executable).with_name("sos-tui"))
     (["host", "--server", "http://example.org"], "starts with ws://"),
     (["join", "example.org/7f3kq-x9m2c"], "starts with ws://"),
     (["join", "ws://127.0.0.1:7531/nope"], "not a room code"),
-    (["join", "ws://127.0.0.1:7531", "--plain"], "no room code"),  # the app opens the lobby: not the line mode
+    (["join", "ws://127.0.0.1:7531", "--plain"], "no room code"),  # line mode: the app lists
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo\x1b[2J"], "control character"),
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo"], "needs a terminal"),
     (["host", "--players", "Ana,remote"], "needs a terminal"),
