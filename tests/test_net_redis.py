@@ -108,7 +108,10 @@ async def test_an_owner_whose_lease_ran_out_is_fenced_off_and_the_game_goes_on_e
             await play(bo, [ana], "O b1")
             for task in one.cluster._tasks:  # process one stops renewing, as if paused
                 task.cancel()
-            await asyncio.sleep(1.5)  # its lease (1 s) runs out; two's scan takes the room
+            for _i in range(100):  # its lease (1 s) runs out; two's scan takes the room
+                if code in two.rooms:
+                    break
+                await asyncio.sleep(0.1)
             assert code in two.rooms
             await ana.game.play(ana.game.state.legal_moves()[0])  # one cannot write it any more
             await asyncio.wait_for(ana._task, 5)
