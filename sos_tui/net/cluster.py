@@ -37,7 +37,6 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from sos_tui.engine import GameRecord, printable
 from sos_tui.i18n import N_, _
@@ -45,11 +44,9 @@ from sos_tui.storage.errors import StorageError
 
 from .errors import ProtocolError
 from .protocol import MAX_LOBBY, ErrorMessage, HelloMessage, LobbyRoom, Message, decode, parse_client
+from .room import Room, background
+from .server import _CLOSE_CODES, _STRIKES, Allowance, Client, Server
 from .store import StoredRoom, StoredSeat, lobby_entry
-
-if TYPE_CHECKING:
-    from .room import Room
-    from .server import Client, Server
 
 log = logging.getLogger(__name__)
 
@@ -241,13 +238,14 @@ class RelaySocket:
         self.cluster.forget(self.conn)
 
 
-def relay_client(cluster: Cluster, edge: str, conn: str, address: str) -> Client:
-    from .server import Allowance, Client
+class RelayClient(Client):
+    """On the owner: a client connected to another process, seen through its ``RelaySocket``."""
 
-    class RelayClient(Client):
-        def send(self, message: Message | str) -> None:
-            self.ws.send_text(message if isinstance(message, str) else message.to_json())
+    def send(self, message: Message | str) -> None:
+        self.ws.send_text(message if isinstance(message, str) else message.to_json())
 
+
+def relay_client(cluster: Cluster, edge: str, conn: str, address: str) -> RelayClient:
     ws = RelaySocket(cluster, edge, conn)
     client = ws.client = RelayClient(ws, address, Allowance(math.inf, math.inf))  # the edge counts
     return client
@@ -409,8 +407,6 @@ class Cluster:
     def lost(self, code: str) -> None:
         """Another process owns ``code`` now: drop it here, sending its clients away (1012) to
         come back to the owner."""
-        from .room import background
-
         self.owned.discard(code)
         room = self.server.rooms.pop(code, None) if self.server is not None else None
         if room is None:
@@ -423,8 +419,6 @@ class Cluster:
     # -- the relay: as an edge ---------------------------------------------------------------
     async def relay(self, client: Client, owner: str, code: str, first: str) -> None:
         """Relay ``client`` (its hello: ``first``) to the room's owner until either side closes."""
-        from .server import _STRIKES
-
         conn = secrets.token_hex(8)
         link = self.links[conn] = Link(client, owner, code)
         self.publish(owner, {"op": "open", "conn": conn, "edge": self.id, "code": code,
@@ -452,9 +446,6 @@ class Cluster:
 
     # -- the relay: as an owner --------------------------------------------------------------
     async def _open(self, data: dict) -> None:
-        from .room import background
-        from .server import _CLOSE_CODES
-
         conn, edge, code, address, frame = (data.get(k) for k in ("conn", "edge", "code", "address", "frame"))
         if not all(isinstance(v, str) for v in (conn, edge, code, address, frame)):
             return
@@ -515,8 +506,6 @@ class Cluster:
                 await asyncio.sleep(0.5)
 
     async def _take(self, text: str) -> None:
-        from .room import background
-
         try:
             data = json.loads(text)
         except ValueError:
@@ -555,8 +544,6 @@ class Cluster:
         """Renew this process's leases and its sign of life; forget the clients of dead edges;
         send away (1012) the relayed clients of a room whose owner changed; take over rooms
         nobody owns."""
-        from .room import background
-
         lease_ms = int(self.lease * 1000)
         owned = list(self.owned)
         edges = sorted({client.ws.edge for client in self.remote.values()})
