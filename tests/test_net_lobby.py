@@ -113,3 +113,14 @@ def test_server_redis_without_the_redis_package_says_how_to_install_it(monkeypat
     assert main(["server", "--port", "0", "--redis", "redis://127.0.0.1:6379/0"]) != 0
     err = capsys.readouterr().err.strip()
     assert "pip install 'sos-tui[redis]'" in err and "\n" not in err and "Traceback" not in err
+
+
+def test_a_full_lobby_of_the_longest_names_fits_in_one_server_frame():
+    from sos_tui.engine import Mode
+    from sos_tui.net.protocol import MAX_LOBBY, MAX_SERVER_FRAME, LobbyRoom
+
+    name = "\U0001f600" * 24  # 4 bytes each in UTF-8
+    rooms = tuple(LobbyRoom("7f3kq-x9m2c", 26, Mode("general"), 6, 1, (name,) * 5) for _i in range(500))
+    frame = RoomsMessage(rooms).to_json()
+    assert len(frame.encode()) <= MAX_SERVER_FRAME
+    assert len(parse_server(frame).rooms) == MAX_LOBBY
