@@ -7,6 +7,15 @@ both players back (by token) and a move played is measured.
 
     python benchmarks/net.py                      # 1 room, then 200 rooms, each way; the restart
     python benchmarks/net.py --rooms 50 --moves 20 --think 0.05
+    python benchmarks/net.py --redis redis://127.0.0.1:6379/0 --processes 2
+
+With ``--redis URL``: one server process (rooms in memory) first, for the single-process figure of
+the same run; then ``--processes`` server processes forming one service on that Redis, every room
+created on one process and its second player joining through the next, so every move of that
+player is relayed to the owner and its states back. It prints the round trip p50/p95 of each and
+their ratio; then kills (SIGKILL) the first process, mid-game, and prints the time until every room
+it owned has both players back (through the other processes, by token) and a move played: the
+lease running out, the takeover and the reconnects.
 
 The server runs in a process of its own (``--serve``), as ``sos-tui server`` would; the scripted
 clients share this one and read only what they need of each state (its version and whose turn),
@@ -28,6 +37,7 @@ import time
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from sos_tui.net import Limits, Server
 from sos_tui.net.store import SqliteRoomStore
@@ -37,9 +47,14 @@ BENCH_LIMITS = Limits(max_rooms=2000, max_connections=10000, connections_per_add
                       create_burst=10**6, connects_per_second=10**6, connect_burst=10**6)
 
 
-async def serve(port: int, store_path: str | None) -> None:
+async def serve(port: int, store_path: str | None, redis: str | None = None, lease: float = 3.0) -> None:
     store = SqliteRoomStore(Path(store_path)) if store_path else None
-    server = Server(BENCH_LIMITS, allow_create=True, store=store)
+    cluster = None
+    if redis is not None:
+        from sos_tui.net.cluster import Cluster
+
+        cluster = Cluster(redis, lease=lease)
+    server = Server(BENCH_LIMITS, allow_create=True, store=store, cluster=cluster)
     if store is not None:
         for kept in store.load(None):
             server.restore(kept)
@@ -53,10 +68,13 @@ async def serve(port: int, store_path: str | None) -> None:
             await store.close()
 
 
-def spawn(port: int = 0, store: Path | None = None) -> tuple[subprocess.Popen, int]:
+def spawn(port: int = 0, store: Path | None = None, redis: str | None = None,
+          lease: float = 3.0) -> tuple[subprocess.Popen, int]:
     command = [sys.executable, __file__, "--serve", "--port", str(port)]
     if store is not None:
         command += ["--store", str(store)]
+    if redis is not None:
+        command += ["--redis", redis, "--lease", str(lease)]
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     return child, int(child.stdout.readline())
 
@@ -83,12 +101,22 @@ class Seat:
         self.over = False
         self.changed = asyncio.Event()
 
-    async def join(self) -> None:
-        self.ws = await connect(self.url, compression=None, max_size=2**20)
-        await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "name": self.name,
-                                       "token": self.token}))
-        welcome = json.loads(await self.ws.recv())
-        self.seat, self.token = welcome["seats"][0], welcome["token"]
+    async def join(self, patience: float = 0.0) -> None:
+        """Take the seat (again, by token); for ``patience`` seconds, a refused or closed connection
+        is tried again (a room being taken over sends its clients away, 1012, to come back)."""
+        end = time.monotonic() + patience
+        while True:
+            try:
+                self.ws = await connect(self.url, compression=None, max_size=2**20)
+                await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "name": self.name,
+                                               "token": self.token}))
+                welcome = json.loads(await self.ws.recv())
+                self.seat, self.token = welcome["seats"][0], welcome["token"]
+                return
+            except (OSError, KeyError, IndexError, ConnectionClosed):
+                if time.monotonic() > end:
+                    raise
+                await asyncio.sleep(0.1)
 
     async def read(self) -> None:
         async for frame in self.ws:
@@ -105,12 +133,15 @@ class Seat:
 
 
 async def play_room(base: str, size: int, moves: int, think: float, times: list[float],
-                    start: asyncio.Event, seats: tuple[Seat, Seat] | None = None) -> tuple[Seat, Seat]:
-    """``moves`` moves in a new room (or the room of ``seats``, joined again by token)."""
+                    start: asyncio.Event, seats: tuple[Seat, Seat] | None = None, other: str | None = None,
+                    patience: float = 0.0) -> tuple[Seat, Seat]:
+    """``moves`` moves in a new room (or the room of ``seats``, joined again by token); the second
+    player joins through the server ``other`` when given (another process of the service)."""
     a, b = seats or (Seat(await create(base, size), "A"), Seat("", "B"))
-    b.url = a.url
-    await a.join()
-    await b.join()
+    if seats is None:
+        b.url = a.url if other is None else f"{other}/{a.url.rsplit('/', 1)[1]}"
+    await a.join(patience)
+    await b.join(patience)
     readers = [asyncio.ensure_future(s.read()) for s in (a, b)]
     cells = [f"{'abcdefghijklmnopqrstuvwxyz'[c]}{r + 1}" for r in range(size) for c in range(size)]
     await start.wait()
@@ -155,12 +186,16 @@ def report(label: str, times: list[float]) -> float:
     return p95
 
 
-async def run_rooms(base: str, rooms: int, size: int, moves: int, think: float,
-                    seats: list | None = None) -> tuple[list[float], list]:
+async def run_rooms(base: str | list[str], rooms: int, size: int, moves: int, think: float,
+                    seats: list | None = None, patience: float = 0.0) -> tuple[list[float], list]:
+    """``rooms`` rooms played at once; with a list of servers (one service), room ``i`` is created
+    on server ``i`` (round the list) and its second player joins through the next."""
+    bases = [base] if isinstance(base, str) else base
     times: list[float] = []
     start = asyncio.Event()
-    tasks = [asyncio.ensure_future(play_room(base, size, moves, think, times, start,
-                                             seats[i] if seats else None)) for i in range(rooms)]
+    tasks = [asyncio.ensure_future(play_room(
+        bases[i % len(bases)], size, moves, think, times, start, seats[i] if seats else None,
+        bases[(i + 1) % len(bases)] if len(bases) > 1 else None, patience)) for i in range(rooms)]
     await asyncio.sleep(0.5 + rooms * 0.01)
     start.set()
     return times, await asyncio.gather(*tasks)
@@ -197,11 +232,75 @@ async def bench(args) -> None:
             child.wait(10)
 
 
+def median_p95(label: str, times: list[float]) -> tuple[float, float]:
+    report(label, times)
+    ms = sorted(t * 1000 for t in times)
+    return statistics.median(ms), ms[int(0.95 * (len(ms) - 1))]
+
+
+async def bench_redis(args) -> None:
+    """One process, then ``args.processes`` on Redis, in the same run; then an owner killed."""
+    figures = {}
+    child, port = spawn()
+    base = f"ws://127.0.0.1:{port}"
+    try:
+        times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
+        figures["one, 1 room"] = median_p95("1 process, 1 room, back to back", times)
+        times, _ = await run_rooms(base, args.rooms, args.size, args.moves, args.think)
+        figures["one"] = median_p95(f"1 process, {args.rooms} rooms, think ~{args.think * 1000:.0f} ms",
+                                    times)
+    finally:
+        child.stdin.close()
+        child.wait(10)
+    children = [spawn(redis=args.redis, lease=args.lease) for _i in range(args.processes)]
+    bases = [f"ws://127.0.0.1:{port}" for _child, port in children]
+    try:
+        times, _ = await run_rooms(bases[:2], 1, args.size, 100, 0.0)
+        figures["many, 1 room"] = median_p95(
+            f"{args.processes} processes on Redis, 1 room, players on two processes, back to back", times)
+        times, tables = await run_rooms(bases, args.rooms, args.size, args.moves, args.think)
+        figures["many"] = median_p95(f"{args.processes} processes on Redis, {args.rooms} rooms, players on "
+                                     f"different processes, think ~{args.think * 1000:.0f} ms", times)
+        for key in ("1 room", ""):
+            one, many = figures[f"one, {key}" if key else "one"], figures[f"many, {key}" if key else "many"]
+            print(f"{key or f'{args.rooms} rooms'}: p50 {many[0]:.2f} ms vs {one[0]:.2f} ms on one process "
+                  f"({many[0] / one[0]:.2f}x), p95 {many[1]:.2f} ms vs {one[1]:.2f} ms "
+                  f"({many[1] / one[1]:.2f}x)", flush=True)
+        owned = [i for i in range(args.rooms) if i % len(bases) == 0]  # created (owned) on the first
+        children[0][0].kill()  # SIGKILL, its rooms mid-game
+        children[0][0].wait(10)
+        killed = time.perf_counter()
+        survivor = bases[1]
+        seats = []
+        for i in owned:
+            a, b = tables[i]
+            code = a.url.rsplit("/", 1)[1]
+            a.url = b.url = f"{survivor}/{code}"  # behind a proxy: the same address, another process
+            seats.append((a, b))
+        await run_rooms(survivor, len(seats), args.size, 1, 0.0, seats, patience=30.0)
+        print(f"takeover: {len(seats)} rooms of the killed owner playing again (both seats back by token "
+              f"through another process, a move played) {time.perf_counter() - killed:.2f} s after the "
+              f"SIGKILL (lease {args.lease:g} s)", flush=True)
+    finally:
+        for child, _port in children:
+            if child.poll() is None:
+                child.stdin.close()
+                try:
+                    child.wait(10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait(10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
+    parser.add_argument("--redis", metavar="URL",
+                        help="measure a service of --processes servers on this Redis")
+    parser.add_argument("--processes", type=int, default=2, help="server processes with --redis (default 2)")
+    parser.add_argument("--lease", type=float, default=3.0, help="the rooms' lease with --redis, in seconds")
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--moves", type=int, default=30, help="moves per room in the many-room run")
     parser.add_argument("--size", type=int, default=20, help="board size (big enough for the moves)")
@@ -209,7 +308,9 @@ def main() -> None:
                         help="mean pause before a move in the many-room run, in seconds")
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(args.port, args.store))
+        asyncio.run(serve(args.port, args.store, args.redis, args.lease))
+    elif args.redis:
+        asyncio.run(bench_redis(args))
     else:
         asyncio.run(bench(args))
 

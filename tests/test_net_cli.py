@@ -29,7 +29,7 @@ SOS = str(Path(sys.executable).with_name("sos-tui"))
     (["host", "--server", "http://example.org"], "starts with ws://"),
     (["join", "example.org/7f3kq-x9m2c"], "starts with ws://"),
     (["join", "ws://127.0.0.1:7531/nope"], "not a room code"),
-    (["join", "ws://127.0.0.1:7531"], "no room code"),
+    (["join", "ws://127.0.0.1:7531", "--plain"], "no room code"),  # line mode: the app lists
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo\x1b[2J"], "control character"),
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo"], "needs a terminal"),
     (["host", "--players", "Ana,remote"], "needs a terminal"),
@@ -180,3 +180,19 @@ def test_join_with_nobody_listening_says_so_in_the_players_words_and_exits_2(mon
     err = capsys.readouterr().err
     assert err == (f"sos-tui join: cannot reach ws://127.0.0.1:{port}: nothing is listening there "
                    "(is the game still hosted?)\n")
+
+
+async def test_host_on_a_server_that_goes_away_says_it_lost_the_server_instead_of_a_traceback():
+    from sos_tui.net import Server
+    from sos_tui.net.run import host_on_server
+
+    server = Server(allow_create=True)
+    port = await server.start("127.0.0.1", 0)
+    said: list[str] = []
+    watching = asyncio.ensure_future(host_on_server(f"ws://127.0.0.1:{port}", 3, "general",
+                                                    [{"kind": "remote"}, {"kind": "remote"}], said.append))
+    while len(said) < 2:
+        await asyncio.sleep(0.02)
+    await server.restart()  # gone, mid-game, as a killed server is
+    assert await asyncio.wait_for(watching, 10) == 1
+    assert said[-1].startswith("lost the server")

@@ -152,7 +152,12 @@ class SosApp(App):
     # -- the screens ------------------------------------------------------------------------
     async def on_mount(self) -> None:
         await self.push_screen(self.game_screen)
-        if self.network is not None:
+        if self.network is not None and type(self.network).__name__ == "LobbyPlan":  # net not imported
+            from .screens.net_game import JoinDialog
+
+            self.push_screen(JoinDialog(self.network.name or "", self.network.server),
+                             lambda plan: self.exit() if plan is None else self.play_network(plan))
+        elif self.network is not None:
             self.play_network(self.network)
         elif self.initial_game is not None:
             self.play_record(self.initial_game)

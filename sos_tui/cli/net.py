@@ -38,7 +38,7 @@ def add_parser(commands) -> None:
     commands.add_parser(
         "server", help=_("run a long-lived game server for 'host --server'"),
         description=_("Run a game server; 'sos-tui host --server ws://HOST:PORT' creates games on it."),
-        options=_listen_options).set_defaults(run=server)
+        options=_server_options).set_defaults(run=server)
 
 
 def _host_options(parser: argparse.ArgumentParser) -> None:
@@ -54,11 +54,16 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
         "no terminal UI and no local seat: print the join URL, log the game, exit when it ends"))
     parser.add_argument("--server", metavar="URL", help=_(
         "create the game on a 'sos-tui server' at ws://HOST:PORT instead of starting one here"))
+    parser.add_argument("--public", action="store_true", help=_(
+        "list the game in the server's lobby, where anyone may take its open seats (without it, only "
+        "people you give the code to can join)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
 def _join_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", metavar="URL", help=_("the game's address, ws://HOST:PORT/CODE"))
+    parser.add_argument("url", metavar="URL", help=_(
+        "the game's address, ws://HOST:PORT/CODE; or a server's, ws://HOST:PORT, to take a seat in one "
+        "of its open games"))
     parser.add_argument("--name", metavar=_("NAME"),
                         help=_("your name in the game (default: your login name)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
@@ -71,6 +76,13 @@ def _listen_options(parser: argparse.ArgumentParser) -> None:
         "the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every network)"))
     parser.add_argument("--port", type=int_in(0, 65535), default=7531, metavar=_("PORT"),
                         help=_("the port to listen on (default 7531; 0: any free port)"))
+
+
+def _server_options(parser: argparse.ArgumentParser) -> None:
+    _listen_options(parser)
+    parser.add_argument("--redis", metavar="URL", help=_(
+        "keep the rooms in Redis at redis://HOST:PORT/DB: every server with the same --redis is one "
+        "service, and a game is joined through any of them (needs: pip install 'sos-tui[redis]')"))
 
 
 def parse_host_players(text: str):
@@ -138,16 +150,17 @@ def host(args: argparse.Namespace) -> int:
             parse_url(args.server, need_code=False)
         except ValueError as error:
             raise UsageError(_("--server: {error}").format(error=explain(error))) from None
-    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server)
+    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public)
     if args.headless:
         try:
             if args.server is not None:
-                return asyncio.run(host_on_server(args.server, args.size, args.mode, list(seats), _say))
+                return asyncio.run(host_on_server(args.server, args.size, args.mode, list(seats), _say,
+                                                  public=args.public))
             _warn_bind("host", args.bind)
             keeper = Keeper(on_error=lambda message: fail("host", message))
             try:
                 return asyncio.run(host_headless(args.size, args.mode, list(seats), args.bind, args.port,
-                                                 _say, listeners=[keeper.on_change]))
+                                                 _say, listeners=[keeper.on_change], public=args.public))
             finally:
                 told(keeper.close(), "host")
         except StorageError as error:  # the rooms database
@@ -165,12 +178,15 @@ def host(args: argparse.Namespace) -> int:
 
 def join(args: argparse.Namespace) -> int:
     from sos_tui.net import parse_url
-    from sos_tui.net.run import JoinPlan
+    from sos_tui.net.run import JoinPlan, LobbyPlan
 
     try:
-        url = str(parse_url(args.url))
+        address = parse_url(args.url, need_code=False)
+        if address.code is None and args.plain:
+            parse_url(args.url)  # the line mode joins a game: its address has a code
     except ValueError as error:
         raise UsageError(explain(error)) from None
+    url = str(address)
     try:
         name = check_name(args.name) if args.name is not None else _login_name()
     except ValueError as error:
@@ -182,7 +198,8 @@ def join(args: argparse.Namespace) -> int:
         return told(notes, "join") or status
     if not has_terminal():
         return fail("join", _("needs a terminal to play in (stdin and stdout must be a terminal)"))
-    return launch_network("join", JoinPlan(url, name), mouse=not args.no_mouse)
+    plan = JoinPlan(url, name) if address.code is not None else LobbyPlan(address.server, name)
+    return launch_network("join", plan, mouse=not args.no_mouse)
 
 
 def server(args: argparse.Namespace) -> int:
@@ -192,7 +209,7 @@ def server(args: argparse.Namespace) -> int:
 
     _warn_bind("server", args.bind)
     try:
-        return asyncio.run(serve_forever(args.bind, args.port, _say))
+        return asyncio.run(serve_forever(args.bind, args.port, _say, redis=args.redis))
     except StorageError as error:  # the rooms database
         return fail("server", explain(error))
     except OSError as error:

@@ -38,12 +38,15 @@ from .protocol import (
     CreateMessage,
     ErrorMessage,
     HelloMessage,
+    LobbyMessage,
+    LobbyRoom,
     Message,
     MoveMessage,
     RematchAnswerMessage,
     RematchMessage,
     RematchRequestMessage,
     RematchResultMessage,
+    RoomsMessage,
     SeatView,
     ServerMessage,
     StateMessage,
@@ -211,7 +214,7 @@ def _text(value, limit: int = 200) -> str:
 
 
 async def create_room(server_url: str, size: int, mode: str, seats: Sequence[SeatSpec | dict],
-                      timeout: float = 10.0) -> tuple[str, str | None, list[int]]:
+                      timeout: float = 10.0, public: bool = False) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
     seats). The server checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
@@ -219,13 +222,28 @@ async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Sea
                   for s in seats)
     ws = await _open(address, timeout)
     try:
-        await ws.send(CreateMessage(size, mode, specs).to_json())
+        await ws.send(CreateMessage(size, mode, specs, public).to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
     if not isinstance(reply, CreatedMessage) or not reply.room:
         raise NetError(N_("the server did not create the game"), retry=False)
     return f"{address.server}/{reply.room}", reply.token, list(reply.seats)
+
+
+async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom, ...]:
+    """The open public games of the ``sos-tui server`` at ``server_url`` (``ws://HOST:PORT``);
+    NetError if it cannot say."""
+    address = parse_url(server_url, need_code=False)
+    ws = await _open(address, timeout)
+    try:
+        await ws.send(LobbyMessage().to_json())
+        reply = await _first_reply(ws, timeout)
+    finally:
+        await ws.close()
+    if not isinstance(reply, RoomsMessage):
+        raise NetError(N_("the server did not list its games"), retry=False)
+    return reply.rooms
 
 
 _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,

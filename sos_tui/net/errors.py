@@ -49,6 +49,7 @@ SERVER_MESSAGES = (
     N_("no game with that code here: check the code; the game may have ended"),
     N_("too many messages: at most {rate} a second"), N_("too many refused messages"),
     N_("this server only runs its own game"), N_("create a game at the server's address, with no code"),
+    N_("ask for the lobby at the server's address, with no code"), N_("\"public\" must be true or false"),
     # creating a room
     N_("size must be a whole number from {low} to {high}"), N_("mode must be general or simple"),
     N_("a game has {low} to {high} seats"), N_("seat {number} must be an object with a \"kind\""),

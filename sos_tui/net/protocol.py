@@ -252,15 +252,34 @@ class CreateMessage(Message):
     size: int
     mode: Mode
     seats: tuple[SeatSpec, ...]
+    public: bool = False  # listed in the server's lobby while it has open seats
 
     def to_dict(self) -> dict:
         return {"type": self.type, "protocol": PROTOCOL, "size": self.size, "mode": str(self.mode),
-                "seats": [s.to_dict() for s in self.seats]}
+                "seats": [s.to_dict() for s in self.seats], "public": self.public}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
-        return cls(*check_seats(data.get("size"), data.get("mode"), data.get("seats")))
+        public = data.get("public", False)
+        if not isinstance(public, bool):
+            raise ProtocolError("bad-room", N_("\"public\" must be true or false"))
+        return cls(*check_seats(data.get("size"), data.get("mode"), data.get("seats")), public)
+
+
+@dataclass(frozen=True)
+class LobbyMessage(Message):
+    """The first message on a server's own address: which public games have open seats?"""
+
+    type = "lobby"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "protocol": PROTOCOL}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        _check_protocol(data)
+        return cls()
 
 
 @dataclass(frozen=True)
@@ -353,6 +372,63 @@ class PingMessage(Message):
 
 
 # -- server to client
+MAX_LOBBY = 100
+"""The most games a ``rooms`` message lists (a client reads no more)."""
+
+
+@dataclass(frozen=True)
+class LobbyRoom:
+    """One open public game in a ``rooms`` message: its code, board, how many seats and how many
+    still free, and the names of the people seated there, waiting."""
+
+    room: str
+    size: int
+    mode: Mode
+    seats: int
+    free: int
+    waiting: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"room": self.room, "size": self.size, "mode": str(self.mode), "seats": self.seats,
+                "free": self.free, "waiting": list(self.waiting)}
+
+    @classmethod
+    def from_dict(cls, data) -> LobbyRoom | None:
+        """A listed game as the server sent it, or None if it is not one (it is left out)."""
+        if not isinstance(data, dict):
+            return None
+        code, size, seats, free, waiting = (data.get(k) for k in ("room", "size", "seats", "free", "waiting"))
+        code = normal_code(code) if isinstance(code, str) and len(code) <= 20 else None
+        try:
+            mode = Mode(data.get("mode"))
+        except ValueError:
+            return None
+        if code is None or not all(_whole(n) for n in (size, seats, free)) or not isinstance(waiting, list):
+            return None
+        if not (3 <= size <= 26 and 2 <= seats <= 6 and 1 <= free <= seats):
+            return None
+        names = tuple(printable(n)[:24] for n in waiting[:6] if isinstance(n, str))
+        return cls(code, size, mode, seats, free, names)
+
+
+@dataclass(frozen=True)
+class RoomsMessage(Message):
+    """The answer to ``lobby``: the open public games (at most ``MAX_LOBBY``); then the server
+    closes the socket."""
+
+    type = "rooms"
+    rooms: tuple[LobbyRoom, ...]
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "rooms": [r.to_dict() for r in self.rooms[:MAX_LOBBY]]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        rooms = data.get("rooms")
+        listed = (LobbyRoom.from_dict(r) for r in (rooms[:MAX_LOBBY] if isinstance(rooms, list) else ()))
+        return cls(tuple(r for r in listed if r is not None))
+
+
 @dataclass(frozen=True)
 class WelcomeMessage(Message):
     """Seated (``seats`` this connection plays, with the ``token`` to get them back) or watching."""
@@ -597,13 +673,14 @@ class ClosedMessage(Said):
         return cls(_str(data.get("reason"), ""), *cls._read(data))
 
 
-ClientMessage = (HelloMessage | CreateMessage | MoveMessage | UndoMessage | UndoAnswerMessage | RematchMessage
-                 | RematchAnswerMessage | ByeMessage | PingMessage)
-ServerMessage = (WelcomeMessage | CreatedMessage | StateMessage | UndoRequestMessage | UndoResultMessage
-                 | RematchRequestMessage | RematchResultMessage | PongMessage | ErrorMessage | ClosedMessage)
+ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
+                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage)
+ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | UndoRequestMessage
+                 | UndoResultMessage | RematchRequestMessage | RematchResultMessage | PongMessage
+                 | ErrorMessage | ClosedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
-_FIRST = (HelloMessage.type, CreateMessage.type)
+_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type)
 
 
 def parse_client(frame, *, first: bool = False) -> ClientMessage:
@@ -646,6 +723,8 @@ __all__ = [
     "CreatedMessage",
     "ErrorMessage",
     "HelloMessage",
+    "LobbyMessage",
+    "LobbyRoom",
     "Message",
     "MoveMessage",
     "PingMessage",
@@ -655,6 +734,7 @@ __all__ = [
     "RematchMessage",
     "RematchRequestMessage",
     "RematchResultMessage",
+    "RoomsMessage",
     "SeatView",
     "ServerMessage",
     "StateMessage",

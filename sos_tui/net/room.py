@@ -27,6 +27,7 @@ from .protocol import (
     ClosedMessage,
     ErrorMessage,
     HelloMessage,
+    LobbyRoom,
     MoveMessage,
     PingMessage,
     PongMessage,
@@ -47,7 +48,7 @@ from .protocol import (
     token_hash,
 )
 from .seats import SeatSpec
-from .store import StoredRoom, StoredSeat
+from .store import StoredRoom, StoredSeat, lobby_entry
 
 if TYPE_CHECKING:
     from .server import Client, Server
@@ -101,8 +102,9 @@ class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
     def __init__(self, server: Server, code: str, size: int, mode: Mode, seats: list[SeatSpec],
-                 creator: str | None = None, key: str | None = None) -> None:
+                 creator: str | None = None, key: str | None = None, public: bool = False) -> None:
         self.server = server
+        self.public = public  # listed in the lobby while seats are open
         self.code = code
         self.size, self.mode = size, mode
         self.creator = creator  # the address (or IPv6 /64) that created it over the network
@@ -142,6 +144,10 @@ class Room:
     @property
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if s.kind is SeatKind.REMOTE and s.name is None)
+
+    def listing(self) -> LobbyRoom | None:
+        """The room in the lobby, or None when it is not listed (private, or no seat open)."""
+        return lobby_entry(self.stored())
 
     def log(self, text: str) -> None:
         self.server.event(self, text)
@@ -280,8 +286,9 @@ class Room:
         store = self.server.store
         if store is None:
             then()
-        else:
-            store.save(self.stored()).add_done_callback(lambda _done: then())
+        else:  # a store that could not keep it (a lost Redis lease) tells nobody
+            store.save(self.stored()).add_done_callback(
+                lambda done: done.cancelled() or done.exception() is not None or then())
 
     def stored(self) -> StoredRoom:
         session = self.session
@@ -289,20 +296,20 @@ class Room:
             self.code, self.size, str(self.mode),
             tuple(StoredSeat(str(s.kind), s.name, s.level, s.token_hash) for s in self.seats),
             session.record if session else None, session.version if session else 0, self.created,
-            time.time(), self.key, self.creator)
+            time.time(), self.key, self.creator, self.public)
 
     async def saved(self) -> None:
-        """Return once the room as it is now is on disk (at once without a store)."""
-        done = asyncio.get_running_loop().create_future()
-        self.after_saved(lambda: done.done() or done.set_result(None))
-        await done
+        """Return once the room as it is now is on disk (at once without a store); the store's
+        error if it could not be kept (a Redis store whose lease on the room was lost)."""
+        if self.server.store is not None:
+            await self.server.store.save(self.stored())
 
     @classmethod
     def restore(cls, server: Server, kept: StoredRoom) -> Room:
         """A room brought back from the store: the same code, seats, token hashes and game (at the
         same version); nobody is connected yet."""
         specs = [SeatSpec(SeatKind(s.kind), s.name, s.level) for s in kept.seats]
-        room = cls(server, kept.code, kept.size, Mode(kept.mode), specs, kept.creator, kept.key)
+        room = cls(server, kept.code, kept.size, Mode(kept.mode), specs, kept.creator, kept.key, kept.public)
         room.owner_token, room.tokens, room.created = None, {}, kept.created
         for i, (seat, stored) in enumerate(zip(room.seats, kept.seats, strict=True)):
             seat.token_hash = stored.token_hash

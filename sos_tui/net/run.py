@@ -37,6 +37,16 @@ class HostPlan:
     bind: str = "127.0.0.1"
     port: int = 7531
     server_url: str | None = None
+    public: bool = False  # listed in the lobby of the server while seats are open
+
+
+@dataclass(frozen=True)
+class LobbyPlan:
+    """The open public games of the server at ``server`` (``ws://HOST:PORT``), to take a seat in
+    one as ``name``."""
+
+    server: str
+    name: str | None
 
 
 @dataclass(frozen=True)
@@ -75,13 +85,17 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
 
 
 async def _until(stop: asyncio.Event, *awaitables) -> bool:
-    """Wait for ``stop`` or the first of ``awaitables``; True if ``stop`` came first."""
+    """Wait for ``stop`` or the first of ``awaitables``; True if ``stop`` came first. The error of
+    an awaitable that failed is raised."""
     waiter = asyncio.ensure_future(stop.wait())
     others = [asyncio.ensure_future(a) for a in awaitables]
     done, pending = await asyncio.wait([waiter, *others], return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if task is not waiter:
+            task.result()  # what ended it went wrong: raised here, for the caller to say
     return waiter in done
 
 
@@ -101,7 +115,8 @@ def host_key(size, mode, seats, bind: str, port: int) -> str:
 
 
 async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, port: int, say: Say,
-                        *, listeners=(), computer=None, stop: asyncio.Event | None = None) -> int:
+                        *, listeners=(), computer=None, stop: asyncio.Event | None = None,
+                        public: bool = False) -> int:
     """One game on a server of its own, kept in the rooms database: say the join URL (first), then
     every event; return 0 when the game ends, 130 when stopped (ctrl+c, SIGTERM: the game stays on
     disk, and the same command run again brings it back with the same code and seats)."""
@@ -116,7 +131,7 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
         room = server.restore(kept[-1]) if kept else None
         await server.start(bind, port)
         if room is None:
-            room = server.create_room(size, mode, seats, key=key)
+            room = server.create_room(size, mode, seats, key=key, public=public)
         await room.saved()
         say(server.url(room, reachable_host(bind)))  # the first line: scripts read it
         url = server.url(room, reachable_host(bind))
@@ -134,11 +149,11 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
 
 
 async def host_on_server(server_url: str, size: int, mode: str, seats: list[SeatSpec], say: Say,
-                         stop: asyncio.Event | None = None) -> int:
+                         stop: asyncio.Event | None = None, public: bool = False) -> int:
     """``host --headless --server URL``: create the game there, say its URL, watch it to the end."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    url, _token, _seats = await create_room(server_url, size, mode, seats)
+    url, _token, _seats = await create_room(server_url, size, mode, seats, public=public)
     say(url)
     say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
     watcher = RemoteGame(url, None, tokens=TokenStore())
@@ -163,14 +178,25 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
 
 
 async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
-                        stop: asyncio.Event | None = None) -> int:
+                        stop: asyncio.Event | None = None, redis: str | None = None,
+                        lease: float = 3.0) -> int:
     """``sos-tui server``: rooms for ``host --server`` until ctrl+c or SIGTERM, kept in the rooms
-    database: started again on the same data folder, it brings back every unfinished game."""
+    database: started again on the same data folder, it brings back every unfinished game. With
+    ``redis`` (a URL), one process of the service every process with that URL forms: the rooms are
+    kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached)."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    store = open_store()
+    cluster = None
+    if redis is not None:
+        from .cluster import Cluster
+
+        cluster = Cluster(redis, lease=lease)
+        await cluster.connect()
+        store = cluster.store
+    else:
+        store = open_store()
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
-        f"{room.code}: {printable(text)}"), store=store)
+        f"{room.code}: {printable(text)}"), store=store, cluster=cluster)
     try:
         for kept in await asyncio.to_thread(store.load, None):
             server.restore(kept)

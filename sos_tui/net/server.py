@@ -43,10 +43,14 @@ from sos_tui.session import SeatKind
 
 from .errors import ProtocolError
 from .protocol import (
+    MAX_LOBBY,
     CreatedMessage,
     CreateMessage,
     ErrorMessage,
+    LobbyMessage,
+    LobbyRoom,
     Message,
+    RoomsMessage,
     new_code,
     normal_code,
     parse_client,
@@ -168,9 +172,11 @@ class Server:
 
     def __init__(self, limits: Limits | None = None, *, computer=None, computer_delay: float = 0.0,
                  allow_create: bool = False, listeners=(),
-                 on_event: Callable[[Room, str], None] | None = None, store: RoomStore | None = None) -> None:
+                 on_event: Callable[[Room, str], None] | None = None, store: RoomStore | None = None,
+                 cluster=None) -> None:
         self.limits = limits or Limits()
-        self.store = store
+        self.cluster = cluster  # a ``cluster.Cluster``: one service of many processes on Redis
+        self.store = cluster.store if cluster is not None else store
         self._connects = Allowances(self.limits.connects_per_second, self.limits.connect_burst)
         self._creates = Allowances(self.limits.creates_per_minute / 60, self.limits.create_burst)
         self._computer = computer
@@ -208,6 +214,8 @@ class Server:
         self.port = self._ws.sockets[0].getsockname()[1]
         self.host = host
         self._reaper = asyncio.ensure_future(self._reap())
+        if self.cluster is not None:
+            await self.cluster.start(self)
         return self.port
 
     async def stop(self, why: str = N_("the server stopped"), /, **params) -> None:
@@ -219,6 +227,8 @@ class Server:
         for room in list(self.rooms.values()):
             await room.close(why, **params)
         self.rooms.clear()
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self._ws is not None:
             self._ws.close()
             await self._ws.wait_closed()
@@ -242,6 +252,8 @@ class Server:
         clients = [c for room in self.rooms.values() for c in room.clients]
         await asyncio.gather(*(c.ws.close(1012, "the server is restarting: come back in a moment")
                                for c in clients), return_exceptions=True)
+        if self.cluster is not None:  # its rooms are free for another process at once
+            await self.cluster.release(list(self.rooms))
         self.rooms.clear()
         await self.stop()
 
@@ -252,7 +264,8 @@ class Server:
         await self.stop()
 
     # -- rooms -------------------------------------------------------------------------------
-    def create_room(self, size: int, mode, seats, creator: str | None = None, key: str | None = None) -> Room:
+    def create_room(self, size: int, mode, seats, creator: str | None = None, key: str | None = None,
+                    public: bool = False) -> Room:
         size, mode, specs = check_seats(size, mode, seats)
         if len(self.rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", N_("this server has as many games as it can take; try later"))
@@ -262,7 +275,7 @@ class Server:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key)
+        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public)
         self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
             size=size, mode=_(mode.value),
             seats=", ".join(s.name or pgettext("seat", "open") for s in room.seats)))
@@ -279,6 +292,13 @@ class Server:
         self.event(room, _("room brought back: {size}x{size} {mode}, {moves} moves").format(
             size=room.size, mode=_(room.mode.value), moves=len(kept.record.moves) if kept.record else 0))
         return room
+
+    async def lobby(self) -> tuple[LobbyRoom, ...]:
+        """The open public games: this process's, or with a cluster the whole service's."""
+        if self.cluster is not None:
+            return await self.cluster.lobby()
+        listed = (room.listing() for room in self.rooms.values() if room.public and not room.closed)
+        return tuple(entry for entry in listed if entry is not None)[:MAX_LOBBY]
 
     def url(self, room: Room, host: str | None = None) -> str:
         host = host or self.host or "127.0.0.1"
@@ -356,16 +376,20 @@ class Server:
             return
         room.joined()
         async for frame in client.ws:
-            try:
-                self._take(client, frame)
-            except ProtocolError as problem:
-                client.send(ErrorMessage.refusing(problem))
-                client.strikes += problem.code in _STRIKES
-                if client.strikes >= self.limits.strikes:
-                    return await self._refuse(client,
-                                              ProtocolError("closing", N_("too many refused messages")))
-            if client.room is None:
+            if not await self.on_frame(client, frame):
                 return
+
+    async def on_frame(self, client: Client, frame) -> bool:
+        """One message from a seated client or spectator; False once it is to be heard no more."""
+        try:
+            self._take(client, frame)
+        except ProtocolError as problem:
+            client.send(ErrorMessage.refusing(problem))
+            client.strikes += problem.code in _STRIKES
+            if client.strikes >= self.limits.strikes:
+                await self._refuse(client, ProtocolError("closing", N_("too many refused messages")))
+                return False
+        return client.room is not None
 
     async def _greet(self, client: Client) -> Room | None:
         """The first message: a ``hello`` seats the client in its room (returned, welcomed), a
@@ -381,12 +405,28 @@ class Server:
         if isinstance(first, CreateMessage):
             await self._create(client, first, path)
             return None
+        if isinstance(first, LobbyMessage):
+            if path:
+                raise ProtocolError("bad-message",
+                                    N_("ask for the lobby at the server's address, with no code"))
+            client.send(RoomsMessage(await self.lobby()))
+            await client.ws.close(1000, "listed")
+            return None
         code = normal_code(path)
         room = self.rooms.get(code) if code else None
+        if room is None and code is not None and self.cluster is not None:
+            room = await self.cluster.locate(code)  # taken over here, or owned by another process
+            if isinstance(room, str):
+                await self.cluster.relay(client, room, code, frame)
+                return None
         if room is None or room.closed:
             raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
                                               "have ended"))
-        welcome = room.join(client, first)
+        return self.seat(client, room, first)
+
+    def seat(self, client: Client, room: Room, hello) -> Room:
+        """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""
+        welcome = room.join(client, hello)
         room.after_saved(lambda: client.send(welcome))  # its token is on disk before the client has it
         return room
 
@@ -407,7 +447,8 @@ class Server:
         creator = source(client.address)
         if not self._creates.take(creator):
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
-        room = self.create_room(message.size, message.mode, message.seats, creator=creator)
+        room = self.create_room(message.size, message.mode, message.seats, creator=creator,
+                                public=message.public)
         await room.saved()
         owned = tuple(i for i, s in enumerate(room.seats) if s.kind is SeatKind.HUMAN)
         client.send(CreatedMessage(room.code, room.owner_token, owned))

@@ -20,7 +20,8 @@ database or one from a newer sos-tui is refused with ``RoomStoreError`` and left
 Schema (``PRAGMA application_id`` marks the file as ours, ``user_version`` is its version)::
 
     rooms (code TEXT PRIMARY KEY, size, mode, host_key TEXT, creator TEXT, created_at REAL,
-           active_at REAL, version INTEGER, record TEXT)       -- record: JSON, NULL in the lobby
+           active_at REAL, version INTEGER, record TEXT,       -- record: JSON, NULL in the lobby
+           public INTEGER)                                   -- 1: listed in the lobby (schema 2)
     seats (code, seat INTEGER, kind, name, level, token_hash)   -- PRIMARY KEY (code, seat)
 
 ``host_key`` is set on a ``sos-tui host --headless`` room (its settings and address, so the same
@@ -42,14 +43,14 @@ from pathlib import Path
 from typing import Protocol
 from urllib.request import pathname2url
 
-from sos_tui.engine import GameRecord
+from sos_tui.engine import GameRecord, Mode
 from sos_tui.i18n import N_
 from sos_tui.storage.errors import StorageError, describe, shown_path
 
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x534F5352  # "SOSR"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE rooms (
     code       TEXT PRIMARY KEY,
@@ -60,7 +61,8 @@ CREATE TABLE rooms (
     created_at REAL NOT NULL,
     active_at  REAL NOT NULL,
     version    INTEGER NOT NULL,
-    record     TEXT
+    record     TEXT,
+    public     INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX rooms_host_key ON rooms (host_key);
 CREATE TABLE seats (
@@ -74,6 +76,8 @@ CREATE TABLE seats (
 );
 """
 TABLES = {"rooms", "seats"}
+MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0"}
+"""From a schema version to the next: what a store of that version is changed with when opened."""
 
 
 class RoomStoreError(StorageError):
@@ -102,6 +106,19 @@ class StoredRoom:
     active: float
     key: str | None = None  # a hosted room's key (host --headless); None on a server
     creator: str | None = None  # the address (or /64) that created it over the network
+    public: bool = False  # listed in the server's lobby while seats are open
+
+
+def lobby_entry(room: StoredRoom):
+    """``room`` as the lobby lists it (a ``protocol.LobbyRoom``), or None: only a public room
+    whose game has not started and that has a seat open is listed."""
+    from .protocol import LobbyRoom
+
+    free = sum(1 for s in room.seats if s.kind == "remote" and s.name is None)
+    if not room.public or room.record is not None or not free:
+        return None
+    return LobbyRoom(room.code, room.size, Mode(room.mode), len(room.seats), free,
+                     tuple(s.name for s in room.seats if s.name and s.kind != "computer"))
 
 
 class RoomStore(Protocol):
@@ -140,9 +157,9 @@ class SqliteRoomStore:
         conn = sqlite3.connect(self.path, timeout=10.0)
         try:
             rows = conn.execute("SELECT code, size, mode, host_key, creator, created_at, active_at, "
-                                "version, record FROM rooms WHERE host_key IS ?", (key,)).fetchall()
+                                "version, record, public FROM rooms WHERE host_key IS ?", (key,)).fetchall()
             rooms = []
-            for code, size, mode, host_key, creator, created, active, version, record in rows:
+            for code, size, mode, host_key, creator, created, active, version, record, public in rows:
                 seats = tuple(StoredSeat(*row) for row in conn.execute(
                     "SELECT kind, name, level, token_hash FROM seats WHERE code = ? ORDER BY seat", (code,)))
                 try:
@@ -151,7 +168,7 @@ class SqliteRoomStore:
                     log.warning("room %s: its game cannot be read (%s); left out", code, problem)
                     continue
                 rooms.append(StoredRoom(code, size, mode, seats, game, version, created, active, host_key,
-                                        creator))
+                                        creator, bool(public)))
             return rooms
         except sqlite3.Error as error:
             raise RoomStoreError(N_("cannot read the rooms {path}: {reason}"), path=shown_path(self.path),
@@ -238,10 +255,10 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
             record = None if room.record is None else json.dumps(room.record.to_dict(), ensure_ascii=False)
             conn.execute(
                 "INSERT INTO rooms (code, size, mode, host_key, creator, created_at, active_at, version, "
-                "record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
+                "record, public) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
                 "active_at = excluded.active_at, version = excluded.version, record = excluded.record",
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
-                 record))
+                 record, int(room.public)))
             rows = [(code, i, s.kind, s.name, s.level, s.token_hash) for i, s in enumerate(room.seats)]
             if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
                 conn.execute("DELETE FROM seats WHERE code = ?", (code,))
@@ -307,12 +324,17 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("BEGIN IMMEDIATE")
-        if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        while 0 < version < SCHEMA_VERSION:  # an older sos-tui's store: brought up to date
+            conn.execute(MIGRATIONS[version])
+            version += 1
+            conn.execute(f"PRAGMA user_version = {version}")
         conn.execute("COMMIT")
     except sqlite3.Error as error:
         conn.close()

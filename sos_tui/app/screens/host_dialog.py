@@ -7,7 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_, _, explain, level_name
@@ -32,7 +32,7 @@ def default_places(record: GameRecord) -> list[str | None]:
 
 
 def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
-             server: str) -> HostPlan:
+             server: str, public: bool = False) -> HostPlan:
     """The game to host from the dialog's answers; ValueError saying what to change."""
     if FRIEND not in places:
         raise ValueError(_("Let a friend join in at least one seat: that is what hosting is for."))
@@ -54,7 +54,7 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
     seats = tuple(SeatSpec(SeatKind.COMPUTER, seat.name, seat.level) if place is None
                   else SeatSpec(SeatKind.HUMAN, seat.name) if place == HERE else SeatSpec(SeatKind.REMOTE)
                   for seat, place in zip(record.players, places, strict=True))
-    return HostPlan(record.size, record.mode.value, seats, bind, number, server_url)
+    return HostPlan(record.size, record.mode.value, seats, bind, number, server_url, public)
 
 
 class HostDialog(SosModal[HostPlan | None]):
@@ -72,6 +72,9 @@ class HostDialog(SosModal[HostPlan | None]):
     HostDialog .label { width: 22; padding: 0 1 0 0; }
     HostDialog .row Select, HostDialog .row Input { width: 1fr; }
     HostDialog .computer { color: $text-muted; }
+    HostDialog #public > .toggle--button, HostDialog #public.-on > .toggle--button {
+        background: $foreground; color: $background;
+    }
     HostDialog #note { color: $text-muted; height: auto; margin-top: 1; }
     HostDialog #problem { color: $text-error; height: auto; }
     HostDialog #buttons { height: auto; align: center middle; margin-top: 1; }
@@ -108,6 +111,11 @@ class HostDialog(SosModal[HostPlan | None]):
             with Horizontal(classes="row"):
                 yield Label(_("Or on a server"), classes="label")
                 yield Input(placeholder="ws://HOST:PORT", id="server", max_length=300, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("", classes="label")
+                box = Checkbox(_("List it in the lobby: anyone may take a seat"), id="public", compact=True)
+                box.BUTTON_INNER = " "  # a box drawn solid (legible in every theme), with an X once ticked
+                yield box
             yield Static(id="note", markup=False)
             yield Static(id="problem", markup=False)
             with Horizontal(id="buttons"):
@@ -132,12 +140,20 @@ class HostDialog(SosModal[HostPlan | None]):
         else:
             note = _("Anyone who can reach this computer on its networks can join or watch with the "
                      "code: give it only to your friends.")
+        if self.query_one("#public", Checkbox).value:
+            note = _("Listed in the lobby: anyone who asks the server for its open games can take a seat.")
         self.query_one("#note", Static).update(note)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
         if event.select.id and event.select.id.startswith("place-"):
             self._places[int(event.select.id.removeprefix("place-"))] = event.value
+        self._explain()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        event.checkbox.BUTTON_INNER = "X" if event.value else " "
+        event.checkbox.refresh()
         self._explain()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -153,7 +169,8 @@ class HostDialog(SosModal[HostPlan | None]):
     def action_host(self) -> None:
         try:
             plan = plan_for(self.record, self._places, self.query_one("#bind", Select).value,
-                            self.query_one("#port", Input).value, self.query_one("#server", Input).value)
+                            self.query_one("#port", Input).value, self.query_one("#server", Input).value,
+                            self.query_one("#public", Checkbox).value)
         except ValueError as problem:
             self.query_one("#problem", Static).update(str(problem))
             return

@@ -1,0 +1,227 @@
+"""One service of many server processes on Redis (``sos_tui.net.cluster``), against a real
+``redis-server``: each test starts its own on a free port of 127.0.0.1, without persistence, and
+stops it (skipped where Debian's redis-server is not installed). Moves relayed between processes,
+a lease that runs out (the old owner fenced off), an owner killed with SIGKILL mid-game, the lobby
+across processes, and the one-line refusals of a bad or unreachable Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from sos_tui.cli import main
+from sos_tui.net import Server, TokenStore, create_room
+from sos_tui.net.client import list_rooms
+from sos_tui.net.cluster import Cluster
+from sos_tui.net.protocol import MoveMessage
+
+from .test_net import Player
+from .test_net_cli import Process
+from .test_net_rooms import free_port, play, seated
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server; .ci/run "
+    "installs it)")
+
+
+@pytest.fixture
+def redis_url():
+    """A redis-server of this test's own: 127.0.0.1, a free port, no persistence."""
+    port = free_port()
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--protected-mode", "yes", "--loglevel", "warning"], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            if time.monotonic() > deadline or process.poll() is not None:
+                pytest.fail("redis-server did not start")
+            time.sleep(0.02)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@contextlib.asynccontextmanager
+async def service(url: str, count: int = 2, lease: float = 1.0):
+    """``count`` servers in this process forming one service on ``url``; their ws:// addresses."""
+    servers = [Server(allow_create=True, cluster=Cluster(url, lease=lease)) for _i in range(count)]
+    try:
+        for server in servers:
+            await server.start("127.0.0.1", 0)
+        yield servers
+    finally:
+        for server in servers:
+            await server.stop()
+
+
+def address(server: Server, code: str | None = None) -> str:
+    return f"ws://127.0.0.1:{server.port}" + (f"/{code}" if code else "")
+
+
+async def two_players(one: Server, two: Server, public: bool = False):
+    """A 4x4 game created on ``one``: Ana plays through ``one``, Bo through ``two``."""
+    url, token, _seats = await create_room(address(one), 4, "general",
+                                           [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+    code = url.rsplit("/", 1)[1]
+    tokens = {"Ana": TokenStore(), "Bo": TokenStore()}
+    ana = await seated(address(one, code), "Ana", tokens["Ana"], token)
+    bo = await seated(address(two, code), "Bo", tokens["Bo"])
+    await ana.until(lambda: ana.game.phase == "playing" and not ana.game.waiting_for)
+    return code, ana, bo, tokens
+
+
+async def test_moves_made_through_one_process_reach_players_on_the_other(redis_url):
+    async with service(redis_url) as (one, two):
+        code, ana, bo, _tokens = await two_players(one, two)
+        try:
+            assert code in one.rooms and code not in two.rooms  # one owner; two relays
+            assert (ana.game.my_seats, bo.game.my_seats) == ((0,), (1,))
+            await play(ana, [bo], "S a1")
+            await play(bo, [ana], "O b1")  # relayed to the owner, its state relayed back
+            await bo.game._send(MoveMessage(ana.game.state.legal_moves()[0]))  # not Bo's turn: the owner says
+
+            await bo.error("not-your-turn")
+            watcher = await seated(address(two, code), None, TokenStore())
+            assert watcher.game.record.moves == ana.game.record.moves and watcher.game.my_seats == ()
+            await watcher.close()
+        finally:
+            await ana.close()
+            await bo.close()
+
+
+async def test_an_owner_whose_lease_ran_out_is_fenced_off_and_the_game_goes_on_elsewhere(redis_url):
+    async with service(redis_url) as (one, two):
+        code, ana, bo, tokens = await two_players(one, two)
+        try:
+            await play(ana, [bo], "S a1")
+            await play(bo, [ana], "O b1")
+            for task in one.cluster._tasks:  # process one stops renewing, as if paused
+                task.cancel()
+            for _i in range(100):  # its lease (1 s) runs out; two's scan takes the room
+                if code in two.rooms:
+                    break
+                await asyncio.sleep(0.1)
+            assert code in two.rooms
+            await ana.game.play(ana.game.state.legal_moves()[0])  # one cannot write it any more
+            await asyncio.wait_for(ana._task, 5)
+            assert code not in one.rooms and ana.lost is not None  # sent away, to come back
+            assert len(bo.game.record.moves) == 2  # the move one could not keep was never shown
+        finally:
+            await ana.close()
+            await bo.close()
+        # her token was kept for the first process's address (behind a proxy: the same address)
+        ana = await seated(address(two, code), "Ana", tokens["Ana"], tokens["Ana"].get(address(one, code)))
+        bo = await seated(address(two, code), "Bo", tokens["Bo"])
+        try:
+            assert ana.game.my_seats == (0,) and len(ana.game.record.moves) == 2
+            await ana.until(lambda: not ana.game.waiting_for)
+            await play(ana, [bo], "S d4")
+        finally:
+            await ana.close()
+            await bo.close()
+
+
+def test_an_owner_killed_mid_game_is_taken_over_and_the_players_carry_on(redis_url, tmp_path):
+    ports = free_port(), free_port()
+    servers = [Process("server", "--port", str(port), "--redis", redis_url, env_dir=tmp_path / str(port))
+               for port in ports]
+    tokens = {"Ana": TokenStore(), "Bo": TokenStore()}
+
+    async def first_half():
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{ports[0]}", 4, "general",
+                                               [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        code = url.rsplit("/", 1)[1]
+        ana = await seated(f"ws://127.0.0.1:{ports[1]}/{code}", "Ana", tokens["Ana"], token)
+        bo = await seated(f"ws://127.0.0.1:{ports[1]}/{code}", "Bo", tokens["Bo"])
+        await ana.until(lambda: ana.game.phase == "playing")
+        await play(ana, [bo], "S a1")
+        await play(bo, [ana], "O a2")
+        return code, ana, bo
+
+    async def second_half(code: str, ana: Player, bo: Player):
+        started = time.monotonic()
+        try:  # both are relayed by the second process: the owner's death sends them back (1012)
+            await asyncio.wait_for(asyncio.gather(ana._task, bo._task), 15)
+        finally:
+            await ana.close()
+            await bo.close()
+        url = f"ws://127.0.0.1:{ports[1]}/{code}"
+        while True:  # a client's reconnect loop: the room is taken over within the lease (3 s)
+            try:
+                ana = await seated(url, "Ana", tokens["Ana"])
+                break
+            except Exception:
+                assert time.monotonic() - started < 15
+                await asyncio.sleep(0.2)
+        bo = await seated(url, "Bo", tokens["Bo"])
+        try:
+            assert ana.game.my_seats == (0,) and bo.game.my_seats == (1,)
+            assert [str(m) for m in ana.game.record.moves] == ["S a1", "O a2"]
+            await ana.until(lambda: not ana.game.waiting_for)
+            await play(ana, [bo], "S a3")  # the game goes on
+            assert bo.game.state.scores[0] == 1
+        finally:
+            await ana.close()
+            await bo.close()
+
+    try:
+        for server in servers:
+            server.line("ws://")
+        async def run():
+            code, ana, bo = await first_half()
+            servers[0].process.send_signal(signal.SIGKILL)
+            await second_half(code, ana, bo)
+
+        asyncio.run(asyncio.wait_for(run(), 40))
+        assert any("room taken over" in line for line in servers[1].lines)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+async def test_the_lobby_lists_public_rooms_with_open_seats_of_every_process(redis_url):
+    async with service(redis_url) as (one, two):
+        url, _token, _seats = await create_room(address(one), 5, "simple",
+                                                [{"kind": "human", "name": "Ana"}, {"kind": "remote"},
+                                                 {"kind": "remote"}], public=True)
+        await create_room(address(two), 3, "general",
+                          [{"kind": "human", "name": "Secret"}, {"kind": "remote"}])  # private
+        code = url.rsplit("/", 1)[1]
+        for server in (one, two):
+            listed = await list_rooms(address(server))
+            assert [(r.room, r.size, str(r.mode), r.seats, r.free, r.waiting) for r in listed] == \
+                [(code, 5, "simple", 3, 2, ("Ana",))]
+        bo = await seated(address(two, code), "Bo", TokenStore())
+        await bo.until(lambda: bo.game.open_seats == 1)
+        assert [r.free for r in await list_rooms(address(one))] == [1]
+        cy = await seated(address(two, code), "Cy", TokenStore())  # the last seat: off the list
+        await cy.until(lambda: cy.game.phase == "playing")
+        assert await list_rooms(address(one)) == ()
+        await bo.close()
+        await cy.close()
+
+
+def test_server_redis_refuses_a_bad_url_or_an_unreachable_redis_in_one_line(capsys):
+    assert main(["server", "--port", "0", "--redis", "http://127.0.0.1:1"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "--redis" in err and "\n" not in err and "Traceback" not in err
+    assert main(["server", "--port", "0", "--redis", f"redis://127.0.0.1:{free_port()}/0"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "cannot reach Redis at redis://127.0.0.1:" in err and "\n" not in err
+
+
+async def test_a_burst_of_requests_waits_for_a_redis_connection_instead_of_failing(redis_url):
+    async with service(redis_url, count=1) as (one,):
+        answers = await asyncio.gather(*(one.cluster.lobby() for _i in range(300)))
+        assert answers == [()] * 300
