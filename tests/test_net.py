@@ -171,6 +171,39 @@ async def test_a_dropped_player_gets_the_seat_back_with_the_token_and_the_game_w
                 await ana.until(lambda: len(ana.game.state.moves) == 2)
 
 
+async def test_a_second_terminal_of_the_same_account_takes_the_open_seat_not_the_one_in_play(tmp_path):
+    """Two terminals (or two ``sos-tui web`` tabs) share one data folder: the one joining must not
+    pick up the seat token the other is playing with, which took that seat from it."""
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with (Player(url, "Ana", TokenStore(tmp_path / "seats.json")) as ana,
+                    Player(url, "Bo", TokenStore(tmp_path / "seats.json")) as bo):
+            assert (ana.game.my_seats, bo.game.my_seats) == ((0,), (1,))
+            await ana.game.play(Move.parse("S a1"))
+            await bo.version(2)
+            assert ana.lost is None and ana.game.my_seats == (0,)
+        # both closed: the next join from this account resumes the seat of the newest token (Bo's)
+        async with Player(url, "Bo", TokenStore(tmp_path / "seats.json")) as back:
+            assert back.game.my_seats == (1,)
+
+
+async def test_a_connection_replaced_by_the_same_token_is_not_reconnected_by_itself():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo:
+            again = RemoteGame(url, "Bo", token=bo.game.token, tokens=TokenStore())
+            await again.connect()  # Bo's seat, from another terminal with Bo's token, on purpose
+            try:
+                await bo.until(lambda: bo.lost is not None)
+                assert bo.lost.retry is False and bo.lost.code == "replaced"
+                assert "another connection" in str(bo.lost)
+                assert again.my_seats == (1,) and ana.lost is None
+            finally:
+                await again.close()
+
+
 async def test_spectators_watch_and_cannot_move():
     async with running() as server:
         room = server.create_room(3, "simple", [{"kind": "remote"}, {"kind": "remote"}])

@@ -126,6 +126,30 @@ async def test_a_dropped_connection_comes_back_by_itself_with_the_same_seat():
         await server.stop()
 
 
+async def test_a_seat_taken_up_from_another_terminal_is_let_go_not_fought_over():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Ana"), computer_delay=0))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            screen = app.screen
+            await until(pilot, lambda: "Your turn" in status(app))
+            elsewhere = RemoteGame(server.url(room), "Ana", token=screen.game.token, tokens=TokenStore())
+            await elsewhere.connect()  # the same player, from another terminal
+            try:
+                await until(pilot, lambda: isinstance(app.screen, Choice))
+                assert "played from another terminal now" in app.screen.text
+                await pilot.pause(1.0)  # longer than the first reconnect's pause
+                assert room.seats[0].client is not None and elsewhere.my_seats == (0,)
+                assert screen.attempt == 0  # no reconnect was tried
+            finally:
+                await elsewhere.close()
+    finally:
+        await server.stop()
+
+
 async def test_a_game_gone_from_its_server_can_be_played_on_here():
     from sos_tui.app.screens.game import GameScreen
 

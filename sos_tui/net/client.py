@@ -13,12 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import hashlib
 import json
+import os
 import re
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, a second terminal there may take the seat up (as before)
+    fcntl = None
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
@@ -31,6 +38,7 @@ from .errors import ProtocolError
 from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
+    REPLACED,
     Address,
     ByeMessage,
     ClosedMessage,
@@ -106,6 +114,55 @@ class TokenStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         self._memory: dict[str, dict] = {}
+        self._held: dict[str, int] = {}  # address -> the open lock file of a seat played here
+
+    # A seat in play is held by a lock (``flock``) on a file of its own beside ``path``, so another
+    # process of the same account (a second terminal, another ``sos-tui web`` tab) joining that
+    # game does not take the seat with its token but joins as someone else. The lock goes with the
+    # process, so a terminal that crashed leaves its seat to be taken up again.
+    def _lock_path(self, key: str) -> Path | None:
+        if self.path is None or fcntl is None:
+            return None
+        return self.path.with_name(self.path.name + ".locks") / hashlib.sha256(key.encode()).hexdigest()[:32]
+
+    def hold(self, key: str) -> None:
+        """Mark the seat at ``key`` as played by this process (until ``release``)."""
+        lock = self._lock_path(key)
+        if lock is None or key in self._held:
+            return
+        try:
+            lock.parent.mkdir(exist_ok=True)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return
+        self._held[key] = fd
+
+    def release(self, key: str) -> None:
+        fd = self._held.pop(key, None)
+        if fd is not None:
+            os.close(fd)  # the lock goes with the descriptor
+
+    def in_use(self, key: str) -> bool:
+        """Whether another process plays the seat at ``key`` now."""
+        lock = self._lock_path(key)
+        if lock is None or key in self._held:
+            return False
+        try:
+            fd = os.open(lock, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+        return False
 
     @classmethod
     def default(cls) -> TokenStore:
@@ -266,7 +323,8 @@ class RemoteGame:
         self.url = str(self.address)
         self.name = name
         self.tokens = tokens if tokens is not None else TokenStore()
-        self.token = token or self.tokens.get(self.url)
+        # the seat kept for this address, unless another process of this account plays it now
+        self.token = token or (None if self.tokens.in_use(self.url) else self.tokens.get(self.url))
         self.timeout = timeout
         self.ws: ClientConnection | None = None
         self.my_seats: tuple[int, ...] = ()
@@ -364,6 +422,7 @@ class RemoteGame:
         if welcome.token is not None and self.my_seats:
             self.token = welcome.token
             self.tokens.put(self.url, welcome.token)
+            self.tokens.hold(self.url)
 
     def _apply(self, message: ServerMessage) -> None:
         """Take in what the server said."""
@@ -420,6 +479,10 @@ class RemoteGame:
                 yield message
         except ConnectionClosed:
             pass
+        if ws.close_code == REPLACED:  # the same seat taken up elsewhere on purpose: not to fight over
+            self.ws = None
+            raise NetError(N_("your seat is played from another connection now (with your token)"),
+                           code="replaced", retry=False)
         if self.closed_reason is None:
             self.closed_reason = _closing(ws.close_reason) if ws.close_reason \
                 else _("the connection to the server was lost")
@@ -478,6 +541,7 @@ class RemoteGame:
         await self.close()
 
     async def close(self) -> None:
+        self.tokens.release(self.url)
         ws, self.ws = self.ws, None
         if ws is not None:
             await ws.close()

@@ -37,6 +37,9 @@ anything else raises it, and a server refuses a client whose number differs."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
+REPLACED = 4000
+"""The close code of a connection whose seats a newer connection with the same token took up: the
+client does not connect again by itself, to fight over the seat."""
 """The largest message a server accepts from a client, in bytes (UTF-8)."""
 MAX_SERVER_FRAME = 64 * 1024
 """The largest message a client accepts from a server (a state holds a whole game record)."""

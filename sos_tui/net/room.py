@@ -22,6 +22,7 @@ from sos_tui.session.computer import STOPPED_TWICE
 
 from .errors import ProtocolError
 from .protocol import (
+    REPLACED,
     ByeMessage,
     ClientMessage,
     ClosedMessage,
@@ -168,7 +169,7 @@ class Room:
                     old.send(ErrorMessage.of(
                         "replaced", N_("your seat was taken up by a new connection with your token")))
                     self._detach(old)
-                    background(old.ws.close(4000, "replaced by a new connection"))
+                    background(old.ws.close(REPLACED, "replaced by a new connection"))
             self.log(_("{names} reconnected").format(names=self._names(seats)))
         elif self.open_seats and self.phase == "lobby" and name is not None:
             taken = {s.name.casefold() for s in self.seats if s.name}

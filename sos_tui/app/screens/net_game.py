@@ -464,6 +464,11 @@ class NetGameScreen(PlayScreen):
                     problem=explain(problem)), lambda: _("Leave"), lambda: _("Stay")),
                 self._leave_if)
             return
+        if problem.code == "replaced":  # the player took the seat up elsewhere: not to win back
+            self.app.push_screen(
+                Choice(lambda: _("Your seat is played from another terminal now, and this one has let "
+                                 "it go."), lambda: _("Leave"), lambda: _("Stay")), self._leave_if)
+            return
         if self.server is not None:
             return
         # the room is gone from its server: the moves made are here, and can be played on
