@@ -9,14 +9,13 @@ of the clock unless the limit is reached (never, with ``time_limit=None``).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from random import Random
 
 from sos_tui.engine.rules import GameState, Mode, Move
 
 from .bitboard import cell_moves, grid, sacrifice_costs, safe_sets, scoring, wins
-from .budget import OutOfBudget
+from .budget import OutOfBudget, clock
 from .levels import LEVELS, Level
 from .mirror import mirror_move
 from .safe_game import SafeGameSearch
@@ -177,8 +176,8 @@ PIPELINE = (opening_book, small_board, greedy, exact_endgame, mirror, safe_game,
 
 @dataclass(frozen=True, slots=True)
 class ComputerPlayer:
-    """A computer opponent. ``time_limit``: at most this many seconds per move (None: no limit;
-    the fixed search budgets alone bound the move)."""
+    """A computer opponent. ``time_limit``: at most this many seconds of CPU time per move (None:
+    no limit; the fixed search budgets alone bound the move)."""
 
     level: str = "medium"
     seed: int = 0
@@ -195,7 +194,7 @@ class ComputerPlayer:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         rng = Random(f"{self.seed}|{state.size}|{state.board}|{state.to_move}|{state.scores}")
-        turn = Turn(LEVELS[self.level], state, rng, self.time_limit, time.perf_counter())
+        turn = Turn(LEVELS[self.level], state, rng, self.time_limit, clock())
         for strategy in PIPELINE:
             move = strategy(turn)
             if move is not None:

@@ -20,7 +20,7 @@ INFINITY = 999
 
 class Solver:
     """Solve positions of one board size and mode; the table persists across calls. Raises
-    budget.OutOfBudget past ``deadline`` (a ``time.perf_counter()`` value) or ``max_nodes``."""
+    budget.OutOfBudget past ``deadline`` (a ``budget.clock()`` value) or ``max_nodes``."""
 
     def __init__(self, size: int, mode: Mode | str, deadline: float | None = None,
                  max_nodes: int | None = None):
