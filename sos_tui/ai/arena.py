@@ -74,7 +74,7 @@ class GameResult(NamedTuple):
     a_first: bool
     result: float  # for A: win 1, draw 1/2, loss 0
     scores: tuple[int, int]  # A's, B's
-    a_seconds: tuple[float, ...]  # thinking time of each of A's moves
+    a_seconds: tuple[float, ...]  # CPU seconds of each of A's moves
     b_seconds: tuple[float, ...]
 
 
@@ -96,9 +96,9 @@ def play_game(match: Match, number: int) -> GameResult:
     state = GameState.new(match.size, match.mode, 2)
     while not state.is_over:
         seat = state.to_move
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds, as the players' clock (budget.py): not the load
         move = seats[seat].choose_move(state)
-        times[seat].append(time.perf_counter() - start)
+        times[seat].append(time.process_time() - start)
         state = state.play(move)
     a_seat = 0 if a_first else 1
     result = 0.5 if state.is_draw else (1.0 if state.winners == (a_seat,) else 0.0)

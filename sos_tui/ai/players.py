@@ -110,7 +110,7 @@ def greedy(turn: Turn) -> Move | None:
 
 
 _KEPT: dict[tuple[str, int, str], tuple[str, Solver]] = {}
-KEEP_AT_MOST = 1_500_000  # table entries (about 300 MB): past that, a fresh table
+KEEP_AT_MOST = 800_000  # table entries (about 150 MB): past that, a fresh table
 
 
 def forget():
