@@ -634,3 +634,22 @@ def test_a_kept_solver_table_plays_the_moves_a_fresh_one_does():
         players.forget()
         fresh.append(state.play(choose_move("hard", state, seed=1)))
     assert kept == fresh == [*states[1:], state.play(choose_move("hard", states[-1], seed=1))]
+
+
+def test_hard_thinks_at_most_half_a_second_whatever_the_limit(monkeypatch):
+    import time
+
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.1  # a fake CPU clock: 0.1 s each time it is read
+        return now[0]
+
+    rng = random.Random(4)
+    state = GameState.new(8, "general")
+    for _ in range(20):
+        state = state.play(rng.choice(state.legal_moves()))
+    monkeypatch.setattr(time, "process_time", clock)
+    assert LEVELS["hard"].most_seconds == 0.5 and LEVELS["expert"].most_seconds is None
+    move = computer_player("hard", seed=1, time_limit=30).choose_move(state)
+    assert state.is_legal(move) and now[0] <= 0.5 + 0.1 + 1e-9, now[0]  # stopped at the first read past 0.5

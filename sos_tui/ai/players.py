@@ -250,7 +250,10 @@ class ComputerPlayer:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         rng = Random(f"{self.seed}|{state.size}|{state.board}|{state.to_move}|{state.scores}")
-        turn = Turn(LEVELS[self.level], state, rng, self.time_limit, clock())
+        level, limit = LEVELS[self.level], self.time_limit
+        if limit is not None and level.most_seconds is not None:
+            limit = min(limit, level.most_seconds)  # hard: half a second, whatever the app allows
+        turn = Turn(level, state, rng, limit, clock())
         for strategy in PIPELINE:
             move = strategy(turn)
             if move is not None:
