@@ -155,12 +155,16 @@ def exact_endgame(turn: Turn) -> Move | None:
             value, cell, letter = solver.best_move(state.board)
         else:
             value, best = solver.best_moves(state.board)
+            if value < 0 and state.mode is Mode.SIMPLE:
+                return None  # as below
             cell, letter = _swindle(solver, state, value, best)
     except OutOfBudget:
         turn.solve_failed = True
         return None
-    if value < 0 and state.mode is Mode.SIMPLE and not exact.swindle:
-        return None  # lost against perfect play: the search keeps the fight going
+    if value < 0 and state.mode is Mode.SIMPLE:
+        # lost against perfect play: the search keeps the fight going (its moves that put the loss
+        # furthest off won more of these games against hard than the swindle's one-move chances)
+        return None
     return _move(state, cell, letter)
 
 
