@@ -162,9 +162,7 @@ def exact_endgame(turn: Turn) -> Move | None:
         turn.solve_failed = True
         return None
     if value < 0 and state.mode is Mode.SIMPLE:
-        # lost against perfect play: the search keeps the fight going (its moves that put the loss
-        # furthest off won more of these games against hard than the swindle's one-move chances)
-        return None
+        return None  # lost against perfect play: the search keeps the fight going
     return _move(state, cell, letter)
 
 
