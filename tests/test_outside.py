@@ -3,6 +3,7 @@ behaviour fingerprint (benchmarks/behaviour.py) follows what a level plays, not 
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
@@ -133,3 +134,11 @@ def test_the_fingerprint_ignores_comments(behaviour, tmp_path):
                          cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)}).stdout.split()
     assert out[0] == behaviour.compute("medium")  # the same moves: the same key
     assert out[1] != behaviour.sources()  # though the sources differ
+
+
+def test_the_arena_command_loads_the_outside_bots(capsys):
+    from sos_tui.cli import main
+
+    assert main(["arena", "medium", "outside:negamax2", "--size", "4", "--games", "2", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["level_b"] == "outside:negamax2" and summary["games"] == 2
