@@ -9,54 +9,45 @@ Each row is printed as soon as its games are played; the games are those of
 
 With ``--record DIR`` every finished game is appended to ``DIR/A-B-SIZE-MODE-sS.jsonl`` and a
 later run plays only the games not yet there, so a row of several hours can be played in
-parts (with fixed budgets a game depends only on its number). The file's first line holds a
-fingerprint of the code that plays (the rules, the players and their searches: ``PLAYS``); a
-run with other code refuses to add to it. With ``--carry-over K`` it first plays K of the
+parts (with fixed budgets a game depends only on its number). The file's first line holds the
+*behaviour fingerprints* of A and B (``behaviour.py``: a hash of the moves each plays on a fixed
+set of positions), so a comment or a faster implementation keeps the record, and a run whose
+levels play otherwise refuses to add to it. With ``--carry-over K`` it first plays K of the
 recorded games again (spread over the record), and goes on with the record only if every one
-ends exactly as recorded: code that changed how fast the players think, not what they play.
+ends exactly as recorded.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
+
+from behaviour import fingerprint
 
 from sos_tui.ai.arena import GameProcessDied, GameResult, Match, Tally, run
 
 ROWS = [f"{a}:{b}:{board}" for a, b in (("medium", "easy"), ("hard", "medium"), ("expert", "hard"))
         for board in ("6:general", "6:simple", "8:general")]
-PACKAGE = Path(__file__).resolve().parent.parent / "sos_tui"
+def plays(match: Match) -> dict[str, str]:
+    """What keys a record: the behaviour fingerprint of each of the match's levels."""
+    return {level: fingerprint(level) for level in (match.level_a, match.level_b)}
 
 
-# what a game of the arena runs: the rules, the players and their searches (not review, text, records)
-PLAYS = ["engine/rules.py", *(f"ai/{name}.py" for name in (
-    "__init__", "arena", "bitboard", "book", "book_data", "budget", "levels", "mirror", "players",
-    "safe_game", "search", "solver", "table"))]
-
-
-def fingerprint() -> str:
-    """A hash of the sources a game's moves depend on."""
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE / name for name in PLAYS):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def recorded(path: Path, code: str) -> list[GameResult]:
+def recorded(path: Path, code: dict[str, str]) -> list[GameResult]:
     """The games already in ``path`` (creating it, headed by ``code``, if it is new)."""
     if not path.exists():
-        path.write_text(json.dumps({"code": code}) + "\n")
+        path.write_text(json.dumps({"plays": code}) + "\n")
         return []
     text = path.read_text()
     if not text.endswith("\n"):  # a run was stopped while it wrote a game: that game is played again
         text = text[: text.rfind("\n") + 1]
         path.write_text(text)
     header, *lines = text.splitlines()
-    if (theirs := json.loads(header)["code"]) != code:
-        sys.exit(f"{path}: recorded with other code ({theirs}, now {code}); move it away to start again")
+    if (theirs := json.loads(header).get("plays")) != code:
+        sys.exit(f"{path}: recorded with other code (playing {theirs}, now {code}); move it away to start "
+                 f"again, or --carry-over K")
     games = []
     for line in lines:
         game = json.loads(line)
@@ -65,7 +56,7 @@ def recorded(path: Path, code: str) -> list[GameResult]:
     return games
 
 
-def carry_over(path: Path, match: Match, code: str, checks: int, jobs: int):
+def carry_over(path: Path, match: Match, code: dict[str, str], checks: int, jobs: int):
     """If ``path`` was recorded by other code: play ``checks`` of its games again, spread over
     the record. If every one ends as recorded (the same result and scores), the record is headed
     by ``code`` (the earlier codes and the games checked are kept in the header); otherwise the
@@ -73,7 +64,7 @@ def carry_over(path: Path, match: Match, code: str, checks: int, jobs: int):
     text = path.read_text()
     header, *lines = text[: text.rfind("\n") + 1].splitlines()  # not a game cut off as it was written
     theirs = json.loads(header)
-    if theirs["code"] == code:
+    if theirs.get("plays") == code:
         return
     numbers = sorted(json.loads(line)["number"] for line in lines)
     shift = len(theirs.get("carried", []))  # each carry-over checks other games
@@ -85,8 +76,9 @@ def carry_over(path: Path, match: Match, code: str, checks: int, jobs: int):
         if (game.result, list(game.scores)) != (old["result"], old["scores"]):
             sys.exit(f"{path}: game {game.number} ends otherwise with this code ({game.result}, scores "
                      f"{list(game.scores)}; recorded {old['result']}, {old['scores']}): not carried over")
-    carried = [*theirs.get("carried", []), {"code": theirs["code"], "checked": picked}]
-    path.write_text("\n".join([json.dumps({"code": code, "carried": carried}), *lines]) + "\n")
+    before = {key: theirs[key] for key in ("plays", "code") if key in theirs}  # "code": a source hash, once
+    carried = [*theirs.get("carried", []), {**before, "checked": picked}]
+    path.write_text("\n".join([json.dumps({"plays": code, "carried": carried}), *lines]) + "\n")
 
 
 def row(tally: Tally) -> str:
@@ -108,13 +100,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--carry-over", type=int, default=0, metavar="K",
                         help="a record of other code: play K of its games again; go on if they end the same")
     args = parser.parse_args(argv)
-    code = fingerprint()
     print("| pairing (A vs B) | board | games | A: W / D / L | A's score rate (95% CI) "
           "| median / max s per move, A | B |")
     print("|---|---|---|---|---|---|---|", flush=True)
     for spec in args.rows:
         a, b, size, mode = spec.split(":")
         match = Match(a, b, int(size), mode, args.games, args.seed)
+        code = plays(match) if args.record else {}
         tally = Tally(match)
         done: set[int] = set()
         record = None

@@ -27,7 +27,7 @@ from sos_tui.ai.players import ComputerPlayer
 from sos_tui.ai.solver import Solver
 from sos_tui.engine import GameState
 
-RECORD = Path(__file__).with_name("ladder") / "expert-hard-8-general-s1.jsonl"
+RECORD = Path(__file__).with_name("ladder") / "ba20bfb" / "expert-hard-8-general-s1.jsonl"  # earlier code
 
 
 def states_of(match: Match, number: int) -> tuple[list[GameState], int]:

@@ -117,3 +117,22 @@ def saved(tmp_path):
     record = GameRecord.for_state(random_game(3, "general", 3))
     path.write_text(record.to_json())
     return path, record
+
+
+@pytest.fixture(autouse=True)
+def fresh_solver_tables():
+    """No exact-solver table kept from another test's game (``ai/players.py`` keeps one while
+    the boards it is asked about follow one another)."""
+    from sos_tui.ai import players
+
+    players.forget()
+    yield
+    players.forget()
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    """``$XDG_CACHE_HOME`` of this test (benchmarks/behaviour.py keeps fingerprints there)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder

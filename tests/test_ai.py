@@ -374,10 +374,18 @@ def test_a_time_limit_cuts_the_search_short_on_8x8(level, moves, exact, monkeypa
             solves[-1] = True
             return found
 
-    monkeypatch.setattr(time, "perf_counter", clock)
+        def best_moves(self, board):
+            solves.append(False)
+            found = super().best_moves(board)
+            solves[-1] = True
+            return found
+
+    monkeypatch.setattr(time, "process_time", clock)
     monkeypatch.setattr(players, "Solver", Watched)
+    players.forget()  # no table kept from other tests' solves
     computer_player(level, seed=1, time_limit=0.2).choose_move(state)
     needed, now[0] = now[0], 0.0
+    players.forget()  # the second try starts afresh too
     assert needed > 0.015
     assert solves == ([True] if exact else [])
     move = computer_player(level, seed=1, time_limit=needed / 2).choose_move(state)
@@ -539,6 +547,9 @@ def test_expert_solves_sooner_once_few_safe_moves_are_left(monkeypatch):
             tried.append(board)
             raise OutOfBudget
 
+        def best_moves(self, board):
+            return self.best_move(board)
+
     monkeypatch.setattr(players, "Solver", GivingUp)
     few, many = (GameState.from_moves(moves.split(","), size=8) for moves in (FEW_SAFE, MANY_SAFE))
     assert few.empty_cells == many.empty_cells == 21
@@ -551,3 +562,94 @@ def test_expert_solves_sooner_once_few_safe_moves_are_left(monkeypatch):
     monkeypatch.setitem(players.LEVELS, "expert", replace(expert, exact=replace(expert.exact, early=None)))
     choose_move("expert", few, seed=1)
     assert not tried
+
+
+def small_positions(count: int, seed: int):
+    rng = random.Random(seed)
+    while count:
+        mode = rng.choice(["general", "simple"])
+        state = GameState.new(4, mode)
+        for _ in range(rng.randrange(5, 11)):
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_over:
+            count -= 1
+            yield state
+
+
+def test_best_moves_are_every_optimal_move_in_the_solvers_order():
+    for state in small_positions(12, seed=5):
+        solver, plain = Solver(4, state.mode), Solver(4, state.mode)
+        value, best = solver.best_moves(state.board)
+        values = {move: plain.child_value(state.board, *move) for move in plain.moves(state.board)}
+        assert value == max(values.values())
+        assert best == [move for move in plain.moves(state.board) if values[move] == value]
+        assert best[0] == plain.best_move(state.board)[1:] or state.mode.value == "simple"
+
+
+def test_chances_are_the_share_of_likely_replies_that_are_mistakes():
+    checked = 0
+    for state in small_positions(30, seed=6):
+        solver = Solver(4, state.mode)
+        value, best = solver.best_moves(state.board)
+        for move in best[:3]:
+            after = state.play(Move(move[0] // 4, move[0] % 4, move[1]))
+            if after.is_over or after.to_move == state.to_move:
+                continue  # the move scored (or ended the game): no reply of the other player
+            plain = Solver(4, state.mode)
+            replies = {m: plain.child_value(after.board, m.row * 4 + m.col, m.letter)
+                       for m in after.legal_moves()}
+            gained = {m: after.play(m).scores[after.to_move] - after.scores[after.to_move] for m in replies}
+            if max(gained.values()):
+                likely = [m for m in replies if gained[m] == max(gained.values())]
+            else:
+                likely = [m for m in replies if not any(  # the safe moves: no SOS on offer after
+                    after.play(m).play(r).scores != after.play(m).scores
+                    for r in after.play(m).legal_moves())]
+                likely = likely or list(replies)
+            wrong = sum(replies[m] < -value for m in likely) / len(likely)
+            assert solver.chances(state.board, *move, value) == pytest.approx(wrong)
+            checked += 1
+    assert checked >= 5
+
+
+def test_a_kept_solver_table_plays_the_moves_a_fresh_one_does():
+    # the successive positions of one 5x5 game: hard's solves with the table kept from the move
+    # before, and each with a fresh table, give the same moves (the kept table only saves nodes)
+    from sos_tui.ai import players
+
+    rng = random.Random(3)
+    state = GameState.new(5, "general")
+    while state.empty_cells > 12:
+        state = state.play(rng.choice(state.legal_moves()))
+    states = []
+    while not state.is_over:
+        states.append(state)
+        state = state.play(choose_move("hard", state, seed=1))  # the table kept from move to move
+    kept = [state.play(choose_move("hard", state, seed=1)) for state in states]
+    assert len(players._KEPT) == 1
+    fresh = []
+    for state in states:
+        players.forget()
+        fresh.append(state.play(choose_move("hard", state, seed=1)))
+    assert kept == fresh == [*states[1:], state.play(choose_move("hard", states[-1], seed=1))]
+
+
+def test_hard_thinks_at_most_half_a_second_whatever_the_limit(monkeypatch):
+    import time
+
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.1  # a fake CPU clock: 0.1 s each time it is read
+        return now[0]
+
+    rng = random.Random(4)
+    state = GameState.new(8, "general")
+    for _ in range(20):
+        state = state.play(rng.choice(state.legal_moves()))
+    monkeypatch.setattr(time, "process_time", clock)
+    assert LEVELS["hard"].most_seconds == 0.5 and LEVELS["expert"].most_seconds is None
+    move = computer_player("hard", seed=1, time_limit=30).choose_move(state)
+    assert state.is_legal(move) and now[0] <= 0.5 + 0.1 + 1e-9, now[0]  # stopped at the first read past 0.5

@@ -221,18 +221,21 @@ def test_a_record_of_other_code_is_carried_over_only_if_its_games_end_the_same(t
     subprocess.run([*ladder, "--games", "4"], capture_output=True, text=True, check=True)
     record = tmp_path / "medium-easy-3-general-s1.jsonl"
     header, *games = record.read_text().splitlines()
-    code = json.loads(header)["code"]
-    record.write_text("\n".join([json.dumps({"code": "earlier"}), *games]) + "\n")
+    code = json.loads(header)["plays"]
+    assert set(code) == {"medium", "easy"}  # keyed by the behaviour of the two levels
+    record.write_text("\n".join([json.dumps({"plays": {"medium": "earlier"}}), *games]) + "\n")
     carried = subprocess.run([*ladder, "--games", "5", "--carry-over", "2"], capture_output=True, text=True,
                              check=True)
     assert "| medium vs easy | 3x3 general | 5 |" in carried.stdout
     header, *now = record.read_text().splitlines()
-    assert json.loads(header) == {"code": code, "carried": [{"code": "earlier", "checked": [0, 2]}]}
+    earlier = {"plays": {"medium": "earlier"}, "checked": [0, 2]}
+    assert json.loads(header) == {"plays": code, "carried": [earlier]}
     assert now[:4] == games and json.loads(now[4])["number"] == 4
     # game 3 recorded with other scores: the code plays differently, and the record stays as it is
     changed = json.loads(now[3])
     changed["scores"] = [changed["scores"][0] + 1, changed["scores"][1]]
-    text = "\n".join([json.dumps({"code": "other"}), *now[:3], json.dumps(changed), now[4]]) + "\n"
+    other = json.dumps({"plays": {"medium": "other"}})
+    text = "\n".join([other, *now[:3], json.dumps(changed), now[4]]) + "\n"
     record.write_text(text)
     refused = subprocess.run([*ladder, "--games", "6", "--carry-over", "5"], capture_output=True, text=True)
     assert refused.returncode == 1 and "game 3 ends otherwise" in refused.stderr

@@ -33,6 +33,7 @@ from sos_tui.engine.rules import MAX_SIZE, MIN_SIZE, GameState, Mode
 from sos_tui.i18n import _
 
 from .levels import LEVELS
+from .outside import OUTSIDE, outside_player
 from .players import ComputerPlayer
 from .processes import terminate
 
@@ -54,9 +55,9 @@ class Match:
 
     def __post_init__(self):
         for level in (self.level_a, self.level_b):
-            if level not in LEVELS:
+            if level not in LEVELS and level not in OUTSIDE:
                 raise ValueError(_("unknown level {level!r} (choose {levels})").format(
-                    level=level, levels=", ".join(LEVELS)))
+                    level=level, levels=", ".join((*LEVELS, *OUTSIDE))))
         if not MIN_SIZE <= self.size <= MAX_SIZE:
             raise ValueError(_("--size must be from {low} to {high}, not {size}").format(
                 low=MIN_SIZE, high=MAX_SIZE, size=self.size))
@@ -73,23 +74,31 @@ class GameResult(NamedTuple):
     a_first: bool
     result: float  # for A: win 1, draw 1/2, loss 0
     scores: tuple[int, int]  # A's, B's
-    a_seconds: tuple[float, ...]  # thinking time of each of A's moves
+    a_seconds: tuple[float, ...]  # CPU seconds of each of A's moves
     b_seconds: tuple[float, ...]
+
+
+def player(level: str, seed: int, time_limit: float | None):
+    """One of our levels (with the time limit), or an outside-style bot (``outside.py``, which
+    keeps no clock)."""
+    if level in OUTSIDE:
+        return outside_player(level, seed)
+    return ComputerPlayer(level, seed, time_limit)
 
 
 def play_game(match: Match, number: int) -> GameResult:
     """Game ``number`` of ``match``."""
     seed, a_first = match.seed + number, number % 2 == 0
-    a = ComputerPlayer(match.level_a, seed * 2, match.time_limit)
-    b = ComputerPlayer(match.level_b, seed * 2 + 1, match.time_limit)
+    a = player(match.level_a, seed * 2, match.time_limit)
+    b = player(match.level_b, seed * 2 + 1, match.time_limit)
     seats = (a, b) if a_first else (b, a)
     times: tuple[list[float], list[float]] = ([], [])
     state = GameState.new(match.size, match.mode, 2)
     while not state.is_over:
         seat = state.to_move
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds, as the players' clock (budget.py): not the load
         move = seats[seat].choose_move(state)
-        times[seat].append(time.perf_counter() - start)
+        times[seat].append(time.process_time() - start)
         state = state.play(move)
     a_seat = 0 if a_first else 1
     result = 0.5 if state.is_draw else (1.0 if state.winners == (a_seat,) else 0.0)

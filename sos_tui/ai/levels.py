@@ -35,6 +35,8 @@ class Exact:
     max_nodes: int
     after_failure: int | None = None
     early: tuple[int, int] | None = None
+    time_share: float = 0.5  # of a time limit, for the solve
+    swindle: bool = False  # of the optimal moves, the one leaving the most chances to go wrong
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Level:
     greedy: Greedy | None = None
     book: bool = False  # two players on 3x3 and 4x4: the opening book
     perfect_up_to: int = 0  # two players on boards up to this size: an exact solve, no limits
+    most_seconds: float | None = None  # a time limit above this is cut to it (no limit: none)
     exact: Exact | None = None
     safe_game: SafeGame | None = None
     mirror: bool = False  # two players, simple mode: keep the board point-symmetric (mirror.py)
@@ -69,11 +72,13 @@ _EXPERT = SearchSettings(max_depth=8, max_nodes=120_000, width=12, root_width=48
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", greedy=Greedy(take=0.8, careful=False)),
     Level("medium", greedy=Greedy(take=1.0, careful=True)),
-    Level("hard", exact=Exact(empties=12, safe=12, max_nodes=60_000),
+    Level("hard", most_seconds=0.5,
+          exact=Exact(empties=12, safe=12, max_nodes=60_000, time_share=0.6, swindle=True),
           safe_game=SafeGame(max_depth=40, max_nodes=60_000),
           search=_HARD, search_many=replace(_HARD, max_depth=4, max_nodes=2_500)),
     Level("expert", book=True, perfect_up_to=4, mirror=True,
-          exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000, early=(21, 8)),
+          exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000, early=(21, 8),
+                      time_share=0.7, swindle=True),
           safe_game=SafeGame(max_depth=40, max_nodes=500_000),
           search=_EXPERT, search_many=replace(_EXPERT, max_depth=6, max_nodes=10_000)),
 )}

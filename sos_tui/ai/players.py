@@ -9,14 +9,13 @@ of the clock unless the limit is reached (never, with ``time_limit=None``).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from random import Random
 
 from sos_tui.engine.rules import GameState, Mode, Move
 
-from .bitboard import cell_moves, grid, sacrifice_costs, safe_sets, scoring, wins
-from .budget import OutOfBudget
+from .bitboard import cell_moves, grid, points, sacrifice_costs, safe_sets, scoring, wins
+from .budget import Budget, OutOfBudget, clock
 from .levels import LEVELS, Level
 from .mirror import mirror_move
 from .safe_game import SafeGameSearch
@@ -110,6 +109,35 @@ def greedy(turn: Turn) -> Move | None:
     return _bit_move(state, bit, is_s)
 
 
+_KEPT: dict[tuple[str, int, str], tuple[str, Solver]] = {}
+KEEP_AT_MOST = 800_000  # table entries (about 150 MB): past that, a fresh table
+
+
+def forget():
+    """Drop the solver tables kept between moves (``_solver``)."""
+    _KEPT.clear()
+
+
+def _solver(turn: Turn, deadline: float | None, max_nodes: int) -> Solver:
+    """The level's exact solver with a fresh budget. Its table is kept while the boards it is
+    asked about follow one another (every letter of the last board still there, as in one game),
+    so the solves of a game's endgame share their work: a position solved, or bounded, by one
+    move's solve is known to the next. A solve's value and move do not depend on the table
+    (the first move of the best value, in the solver's order); only whether it fits the budget
+    does, and that depends on the game's earlier positions alone."""
+    state = turn.state
+    key = (turn.level.name, state.size, state.mode.value)
+    kept = _KEPT.get(key)
+    if kept is not None and len(kept[1].table) < KEEP_AT_MOST and all(
+            was in (".", now) for was, now in zip(kept[0], state.board, strict=True)):
+        solver = kept[1]
+        solver.budget = Budget(deadline, max_nodes)
+    else:
+        solver = Solver(state.size, state.mode, deadline, max_nodes)
+    _KEPT[key] = (state.board, solver)
+    return solver
+
+
 def exact_endgame(turn: Turn) -> Move | None:
     exact, state = turn.level.exact, turn.state
     if exact is None or not turn.two_players:
@@ -122,14 +150,43 @@ def exact_endgame(turn: Turn) -> Move | None:
         if not quiet or safe_s.bit_count() + safe_o.bit_count() > exact.safe:
             return None  # a win on the spot (the search takes it), or too many safe moves
     try:
-        solver = Solver(state.size, state.mode, turn.by(0.5), exact.max_nodes)
-        value, cell, letter = solver.best_move(state.board)
+        solver = _solver(turn, turn.by(exact.time_share), exact.max_nodes)
+        if not exact.swindle:
+            value, cell, letter = solver.best_move(state.board)
+        else:
+            value, best = solver.best_moves(state.board)
+            if value < 0 and state.mode is Mode.SIMPLE:
+                return None  # as below
+            cell, letter = _swindle(solver, state, value, best)
     except OutOfBudget:
         turn.solve_failed = True
         return None
     if value < 0 and state.mode is Mode.SIMPLE:
         return None  # lost against perfect play: the search keeps the fight going
     return _move(state, cell, letter)
+
+
+def _swindle(solver: Solver, state: GameState, value: int, best: list[tuple[int, str]]) -> tuple[int, str]:
+    """Of the optimal moves, the one that leaves the other player the most chances to go wrong
+    (``Solver.chances``); the first (the solver's choice) when one of them scores (it keeps the
+    turn) or the budget runs out while they are compared."""
+    if len(best) == 1 or _scores(state, *best[0]):
+        return best[0]
+    found, most = best[0], -1.0
+    try:
+        for cell, letter in best:
+            share = solver.chances(state.board, cell, letter, value)
+            if share > most:
+                found, most = (cell, letter), share
+    except OutOfBudget:
+        pass
+    return found
+
+
+def _scores(state: GameState, cell: int, letter: str) -> bool:
+    g = grid(state.size)
+    s, o = g.masks(state.board)
+    return points(s, o, g.bit(cell), letter == "S", g.dirs) > 0
 
 
 def mirror(turn: Turn) -> Move | None:
@@ -177,8 +234,8 @@ PIPELINE = (opening_book, small_board, greedy, exact_endgame, mirror, safe_game,
 
 @dataclass(frozen=True, slots=True)
 class ComputerPlayer:
-    """A computer opponent. ``time_limit``: at most this many seconds per move (None: no limit;
-    the fixed search budgets alone bound the move)."""
+    """A computer opponent. ``time_limit``: at most this many seconds of CPU time per move (None:
+    no limit; the fixed search budgets alone bound the move)."""
 
     level: str = "medium"
     seed: int = 0
@@ -195,7 +252,10 @@ class ComputerPlayer:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         rng = Random(f"{self.seed}|{state.size}|{state.board}|{state.to_move}|{state.scores}")
-        turn = Turn(LEVELS[self.level], state, rng, self.time_limit, time.perf_counter())
+        level, limit = LEVELS[self.level], self.time_limit
+        if limit is not None and level.most_seconds is not None:
+            limit = min(limit, level.most_seconds)  # hard: half a second, whatever the app allows
+        turn = Turn(level, state, rng, limit, clock())
         for strategy in PIPELINE:
             move = strategy(turn)
             if move is not None:

@@ -24,7 +24,6 @@ computer process); ``review(game, budget)`` yields every move's review in game o
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from random import Random
@@ -34,7 +33,7 @@ from sos_tui.engine.rules import GameState, Mode, Move
 from sos_tui.i18n import _, ngettext
 
 from .bitboard import points, safe_sets, wins
-from .budget import Budget, OutOfBudget
+from .budget import Budget, OutOfBudget, clock
 from .review_table import known_value
 from .search import INFINITY, WIN, MaxNSearch, SearchSettings, TwoPlayerSearch
 from .solver import Solver
@@ -149,7 +148,7 @@ def review_move(game: Game, index: int, budget: ReviewBudget | None = None) -> M
         raise IndexError(f"the game has {whole.move_count} moves, not a move {index + 1}")
     state = GameState.from_moves(whole.moves[:index], whole.size, whole.mode, whole.players)
     move = whole.moves[index]
-    deadline = None if budget.time_limit is None else time.perf_counter() + budget.time_limit
+    deadline = None if budget.time_limit is None else clock() + budget.time_limit
     if state.players == 2:
         found = _exact(state, move, budget, deadline)
         if found is not None:

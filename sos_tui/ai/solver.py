@@ -20,7 +20,7 @@ INFINITY = 999
 
 class Solver:
     """Solve positions of one board size and mode; the table persists across calls. Raises
-    budget.OutOfBudget past ``deadline`` (a ``time.perf_counter()`` value) or ``max_nodes``."""
+    budget.OutOfBudget past ``deadline`` (a ``budget.clock()`` value) or ``max_nodes``."""
 
     def __init__(self, size: int, mode: Mode | str, deadline: float | None = None,
                  max_nodes: int | None = None):
@@ -63,6 +63,40 @@ class Solver:
                 if self.simple and v == 1:
                     break
         return best
+
+    def best_moves(self, board: str) -> tuple[int, list[tuple[int, str]]]:
+        """The mover's value and every optimal ``(cell, letter)``, in the solver's order (so the
+        first is ``best_move``'s)."""
+        s, o = self.grid.masks(board)
+        best, found = None, []
+        for cell, letter in self.moves(board):
+            alpha = -INFINITY if best is None else best - 1  # a value >= best comes back exact
+            v = self._after(s, o, self.grid.bit(cell), letter == "S", alpha, INFINITY)
+            if best is None or v > best:
+                best, found = v, [(cell, letter)]
+            elif v == best:
+                found.append((cell, letter))
+        return best, found
+
+    def chances(self, board: str, cell: int, letter: str, value: int) -> float:
+        """After the mover's move (scoring nothing) of value ``value``, the share of the other
+        player's likely replies that are mistakes (worse for them than ``-value``): of the
+        moves that score the most if anything scores, else of the safe moves, else of all.
+        Every reply is tried with a null window."""
+        s, o = self.grid.masks(board)
+        s, o = place(s, o, self.grid.bit(cell), letter == "S")
+        empty = self.grid.empty(s, o)
+        if not empty:
+            return 0.0
+        dirs = self.grid.dirs
+        offers = scoring(s, o, empty, dirs)
+        if offers:
+            replies = [(bit, is_s) for gained, bit, is_s in offers if gained == offers[0][0]]
+        else:
+            replies = cell_moves(*safe_sets(s, o, empty, dirs)) or cell_moves(empty, empty)
+        theirs = -value  # the other player's value of the position
+        wrong = sum(self._after(s, o, bit, is_s, theirs - 1, theirs) < theirs for bit, is_s in replies)
+        return wrong / len(replies)
 
     # -- the search ----------------------------------------------------------------------
     def _value(self, s: int, o: int) -> int:

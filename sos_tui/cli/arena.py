@@ -30,10 +30,12 @@ def add_parser(commands) -> None:
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
     from sos_tui.ai.arena import MAX_GAMES  # the AI: only when the arena runs (or shows its --help)
+    from sos_tui.ai.outside import OUTSIDE
 
-    levels = " | ".join(COMPUTER_LEVELS)
-    parser.add_argument("level_a", metavar=_("LEVEL_A"), choices=list(COMPUTER_LEVELS), help=levels)
-    parser.add_argument("level_b", metavar=_("LEVEL_B"), choices=list(COMPUTER_LEVELS), help=levels)
+    choices = [*COMPUTER_LEVELS, *OUTSIDE]  # and the outside-style bots of sos_tui/ai/outside.py
+    levels = " | ".join(choices)
+    parser.add_argument("level_a", metavar=_("LEVEL_A"), choices=choices, help=levels)
+    parser.add_argument("level_b", metavar=_("LEVEL_B"), choices=choices, help=levels)
     parser.add_argument("--size", type=int, default=6, metavar="N", help=board_size_help())
     parser.add_argument("--mode", choices=[m.value for m in Mode], default="general",
                         help=_("general or simple; default general"))
