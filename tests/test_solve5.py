@@ -79,15 +79,45 @@ def test_the_native_solver_finds_the_published_openings(solver_binary):
 
 def test_the_native_solver_agrees_with_the_python_solver(solver_binary):
     rng = random.Random(5)
-    for mode in ("simple", "general"):
-        python = Solver(4, mode)
-        for _ in range(12):
-            state = GameState.new(4, mode)
-            while state.empty_cells > 9 and not state.is_over:
+    for size, mode, empties in ((3, "simple", 7), (4, "simple", 10), (4, "general", 9), (5, "simple", 12),
+                                (5, "general", 9)):
+        python = Solver(size, mode)
+        for _ in range(8):
+            state = GameState.new(size, mode)
+            while state.empty_cells > empties and not state.is_over:
                 state = state.play(rng.choice(state.legal_moves()))
             if state.is_over:
                 continue
-            assert value(solver_binary, 4, 4, mode, state.board) == python.value(state.board), state.board
+            got = value(solver_binary, size, size, mode, state.board)
+            assert got == python.value(state.board), (mode, state.board)
+
+
+def symmetric_position(rng: random.Random, empties: int) -> str:
+    """A 5x5 board without an SOS or a threat, symmetric through the centre (filled)."""
+    g = grid(5)
+    while True:
+        board = ["."] * 25
+        board[12] = rng.choice("SO")
+        for cell in rng.sample(range(12), (25 - empties - 1) // 2):
+            board[cell] = board[24 - cell] = rng.choice("SO")
+        s, o = g.masks("".join(board))
+        if not any(wins(s, o, g.empty(s, o), g.dirs)):
+            return "".join(board)
+
+
+def test_the_mirror_bounds_agree_with_the_python_solver_on_5x5(solver_binary):
+    # on a symmetric board the player to move cannot win (the other one copies every move), and
+    # one move after it the player to move cannot lose: the native solver cuts with both
+    rng = random.Random(11)
+    python = Solver(5, "simple")
+    for _ in range(8):
+        board = symmetric_position(rng, 11)
+        assert value(solver_binary, 5, 5, "simple", board) == python.value(board) <= 0, board
+        s, o = grid(5).masks(board)
+        cell_bit, is_s = rng.choice(cell_moves(*safe_sets(s, o, grid(5).empty(s, o), grid(5).dirs)))
+        cell = grid(5).cell(cell_bit)
+        after = board[:cell] + ("S" if is_s else "O") + board[cell + 1:]
+        assert value(solver_binary, 5, 5, "simple", after) == python.value(after) >= 0, after
 
 
 def test_the_moves_checkpoint_skips_what_is_done(solver_binary, tmp_path):

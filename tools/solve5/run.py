@@ -8,6 +8,12 @@
     python tools/solve5/run.py empty [--mode simple]       # the empty board's value, one search
     python tools/solve5/run.py certificate                 # writes certificates/simple5-centre.cert.xz
     python tools/solve5/run.py book                        # writes sos_tui/ai/book5_data.py
+    python tools/solve5/run.py openings
+        # each first move's value of results/roots-simple.txt, certified and checked in pure
+        # Python: a win by the first player's strategy, a draw by both players' strategies (each
+        # about 3 million positions, a few minutes to check); a line per certificate appended to
+        # results/openings-simple.txt, a rerun skips those done. The certificates (1-2 MB each,
+        # not committed) stay in results/openings/.
     python tools/solve5/run.py growth [--empties 18 20 22] [--seeds 3] [--timeout 3600]
         # general 5x5: seeded positions of reasonable play, nodes and seconds per solve, appended
         # to results/growth-general.txt (a rerun skips the positions already there)
@@ -45,7 +51,8 @@ CENTRE_S = "." * 12 + "S" + "." * 12
 def solve5(*args: str, tt_mb: int = 6000, mode: str = "simple") -> str:
     if not BINARY.exists():
         subprocess.run([str(HERE / "build.sh")], check=True)
-    out = subprocess.run([str(BINARY), "--mode", mode, "--tt-mb", str(tt_mb), *args],
+    mtd = ["--mtd", "1"] if mode == "general" else []  # null-window tests from 0: a few % fewer nodes
+    out = subprocess.run([str(BINARY), "--mode", mode, "--tt-mb", str(tt_mb), *mtd, *args],
                          check=True, capture_output=True, text=True)
     return out.stdout
 
@@ -122,6 +129,40 @@ def book(tt_mb: int) -> None:
     print(f"wrote {path.relative_to(ROOT)}: {len(lines)} positions, {path.stat().st_size} bytes")
 
 
+def openings(tt_mb: int) -> None:
+    from sos_tui.ai.certificate import check, read
+
+    path = RESULTS / "openings-simple.txt"
+    done = path.read_text() if path.exists() else ""
+    (RESULTS / "openings").mkdir(parents=True, exist_ok=True)
+    for line in (RESULTS / "roots-simple.txt").read_text().splitlines():
+        fields = line.split()
+        name, cell, letter, value = fields[1], int(fields[3]), fields[5], int(fields[7])
+        child = "." * cell + letter + "." * (SIZE * SIZE - cell - 1)
+        # side 1: the first player (not to move after its opening) keeps the value; for a draw,
+        # side 0 too: the second player keeps it
+        for side in ((1,) if value else (1, 0)):
+            if value < 0:
+                break  # no opening of 5x5 loses; a loss would be certified from the other side
+            who = "first" if side == 1 else "second"
+            if re.search(rf"^move {name} player {who} ", done, re.M):
+                continue
+            raw = RESULTS / "openings" / f"{name}-{who}.bin"
+            start = time.perf_counter()
+            solve5("certificate", child, str(side), str(raw), tt_mb=tt_mb)
+            cert = raw.with_suffix(".cert.xz")
+            write(cert, Claim(SIZE, child, side == 0, value if side == 1 else -value), raw.read_bytes())
+            raw.unlink()
+            made = time.perf_counter() - start
+            checked = check(*read(cert))
+            out = (f"move {name} player {who} keeps {value if side == 1 else -value:+d} positions "
+                   f"{checked.strategist} bytes {cert.stat().st_size} written {made:.0f} s "
+                   f"checked {checked.seconds:.0f} s: proved\n")
+            print(out, end="", flush=True)
+            with path.open("a") as f:
+                f.write(out)
+
+
 def reasonable_position(empties: int, seed: int) -> str:
     """A position of general 5x5 after random reasonable moves (take an SOS on offer, else a
     safe move, else one leaving a single threat, else any), ``empties`` cells left."""
@@ -171,7 +212,7 @@ def growth(empties: list[int], seeds: int, timeout: float, tt_mb: int) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=("roots", "empty", "certificate", "book", "growth"))
+    parser.add_argument("command", choices=("roots", "empty", "certificate", "book", "openings", "growth"))
     parser.add_argument("--mode", default="simple", choices=("simple", "general"))
     parser.add_argument("--tt-mb", type=int, default=6000)
     parser.add_argument("--empties", type=int, nargs="+", default=[18, 20, 22])
@@ -186,6 +227,8 @@ def main(argv: list[str]) -> int:
         certificate(args.tt_mb)
     elif args.command == "book":
         book(args.tt_mb)
+    elif args.command == "openings":
+        openings(args.tt_mb)
     else:
         growth(args.empties, args.seeds, args.timeout, args.tt_mb)
     return 0

@@ -33,7 +33,8 @@
  *                                        the strategist with more than K empty cells (simple)
  *   solve5 [opts] certificate BOARD SIDE OUT  the strategy of every depth as a byte stream (cert)
  * Options: --rows R --cols C (default 5 5), --mode simple|general, --tt-mb MB (default 1024),
- *          --etc N (enhanced transposition cutoffs at nodes with >= N empty cells).
+ *          --etc N (enhanced transposition cutoffs at nodes with >= N empty cells),
+ *          --mtd 1 (general mode: the value by MTD(f), null-window tests from 0, not one wide window).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ typedef uint32_t u32;
 static int R = 5, C = 5, N, W, SIMPLE = 1, NSYM;
 static u64 VALID, CENTRE; /* CENTRE: the centre cell of an odd x odd board, else 0 */
 static int DIRS[4];
-static int ETC_MIN = 99;
+static int ETC_MIN = 99, MTD = 0;
 static u64 nodes;
 static double t0;
 
@@ -461,6 +462,18 @@ static int value(u64 s, u64 o) {
         if (v >= 1) return 1;
         return search(s, o, -1, 0) <= -1 ? -1 : 0;
     }
+    if (MTD) { /* MTD(f): null-window tests from a guess of 0 (a draw), each narrowing the value */
+        int lo = -99, hi = 99, g = 0;
+        while (lo < hi) {
+            int beta = g == lo ? g + 1 : g;
+            g = search(s, o, beta - 1, beta);
+            if (g < beta) hi = g;
+            else lo = g;
+            fprintf(stderr, "  value in [%d, %d] after %llu nodes, %.0f s\n", lo, hi,
+                    (unsigned long long)nodes, now() - t0);
+        }
+        return g;
+    }
     return search(s, o, -99, 99);
 }
 
@@ -623,6 +636,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--mode")) SIMPLE = !strcmp(argv[i + 1], "simple");
         else if (!strcmp(argv[i], "--tt-mb")) mb = strtoull(argv[i + 1], 0, 10);
         else if (!strcmp(argv[i], "--etc")) ETC_MIN = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--mtd")) MTD = atoi(argv[i + 1]);
         else { fprintf(stderr, "unknown option %s\n", argv[i]); return 2; }
     }
     if (R < 1 || C < 1 || R * C > 25 || (R > 1 && C + 2 > 7 && R * (C + 2) > 40)) {
