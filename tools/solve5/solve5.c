@@ -34,7 +34,8 @@
  *   solve5 [opts] certificate BOARD SIDE OUT  the strategy of every depth as a byte stream (cert)
  * Options: --rows R --cols C (default 5 5), --mode simple|general, --tt-mb MB (default 1024),
  *          --etc N (enhanced transposition cutoffs at nodes with >= N empty cells),
- *          --mtd 1 (general mode: the value by MTD(f), null-window tests from 0, not one wide window).
+ *          --mtd 1 (general mode: the value by MTD(f), null-window tests from 0, not one wide window),
+ *          --order 0 (general mode: safe moves in cell order, not fewest safe replies first).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ typedef uint32_t u32;
 static int R = 5, C = 5, N, W, SIMPLE = 1, NSYM;
 static u64 VALID, CENTRE; /* CENTRE: the centre cell of an odd x odd board, else 0 */
 static int DIRS[4];
-static int ETC_MIN = 99, MTD = 0;
+static int ETC_MIN = 99, MTD = 0, ORDER = 1;
 static u64 nodes;
 static double t0;
 
@@ -352,8 +353,16 @@ static int gen_general(u64 s, u64 o, u64 empty, Move *mv) {
     for (int k = 0; k < 3; k++)
         for (u64 cells = cls[k][0] | cls[k][1]; cells; cells &= cells - 1) {
             u64 bit = cells & -cells;
-            if (cls[k][0] & bit) { mv[n].bit = bit; mv[n].is_s = 1; mv[n].key = k + 1; n++; }
-            if (cls[k][1] & bit) { mv[n].bit = bit; mv[n].is_s = 0; mv[n].key = k + 1; n++; }
+            for (int is_s = 1; is_s >= 0; is_s--) {
+                if (!(cls[k][!is_s] & bit)) continue;
+                int key = (k + 1) * 64;
+                if (k == 0 && ORDER) { /* safe moves: the fewest safe replies first */
+                    u64 s2 = is_s ? s | bit : s, o2 = is_s ? o : o | bit, a, b;
+                    safe_sets(s2, o2, empty & ~bit, &a, &b);
+                    key += popcount(a) + popcount(b);
+                }
+                mv[n].bit = bit; mv[n].is_s = is_s; mv[n].key = key; n++;
+            }
         }
     for (int i = 1; i < n; i++) {
         Move m = mv[i];
@@ -637,6 +646,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--tt-mb")) mb = strtoull(argv[i + 1], 0, 10);
         else if (!strcmp(argv[i], "--etc")) ETC_MIN = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--mtd")) MTD = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--order")) ORDER = atoi(argv[i + 1]);
         else { fprintf(stderr, "unknown option %s\n", argv[i]); return 2; }
     }
     if (R < 1 || C < 1 || R * C > 25 || (R > 1 && C + 2 > 7 && R * (C + 2) > 40)) {
