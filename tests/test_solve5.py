@@ -183,6 +183,28 @@ def test_the_class_key_is_the_same_for_every_symmetric_image():
         assert len({class_key(*g.masks(b), 5) for b in images}) == 1
 
 
+def test_the_class_key_is_one_of_the_images_itself():
+    # the key spells out a board (S mask, then O mask, row-major): one of the 8 images, so two
+    # boards share a key only when one is a rotation or reflection of the other
+    g = grid(5)
+    rng = random.Random(4)
+    for _ in range(20):
+        board = "".join(rng.choice("SO...") for _ in range(25))
+        key = class_key(*g.masks(board), 5)
+        image = "".join("S" if key >> (25 + i) & 1 else "O" if key >> i & 1 else "." for i in range(25))
+        assert image == canonical_image(board, image)
+
+
+def canonical_image(board: str, image: str) -> str:
+    rows = [board[r * 5:r * 5 + 5] for r in range(5)]
+    images = set()
+    for _ in range(4):
+        rows = ["".join(rows[4 - r][c] for r in range(5)) for c in range(5)]  # a quarter turn
+        images |= {"".join(rows), "".join(row[::-1] for row in rows)}
+    assert len(images) <= 8
+    return image if image in images else "not an image"
+
+
 def test_the_rule_the_checker_trusts_is_the_engines():
     # safe_sets (no SOS and no threat after the move) against the engine: after a safe move,
     # no move of the opponent completes an SOS; after any other, one does
