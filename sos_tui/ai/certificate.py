@@ -29,9 +29,11 @@ import json
 import lzma
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from sos_tui.engine.rules import Move
 
 from .bitboard import cell_moves, grid, place, safe_sets, wins
 
@@ -63,6 +65,8 @@ class Checked:
     strategist: int = 0  # positions of the strategist checked (bytes read)
     opponent: int = 0  # positions of the opponent checked
     seconds: float = 0.0
+    plies: int = 0  # the longest the game lasts under the strategy, in moves (the final SOS too)
+    longest: list[str] = field(default_factory=list)  # such a game, in notation
 
 
 def read(path: str | Path) -> tuple[Claim, bytes]:
@@ -126,7 +130,9 @@ def class_key(s: int, o: int, size: int) -> int:
 def check(claim: Claim, stream: bytes, limit: int | None = None) -> Checked:
     """Walk the strategy; raise CertificateError unless it keeps ``claim.target`` against every
     reply. ``limit``: stop quietly after this many strategist positions (a sample: the first
-    part of the walk), else every byte must be used."""
+    part of the walk), else every byte must be used; then ``plies`` and ``longest`` say how long
+    the opponent can last: the moves to the end of the game (the last SOS, or the full board)
+    against the strategy, the opponent playing for the longest game."""
     g = grid(claim.size)
     dirs = g.dirs
     s, o = g.masks(claim.board)
@@ -134,7 +140,8 @@ def check(claim: Claim, stream: bytes, limit: int | None = None) -> Checked:
         raise CertificateError("the target is a win (1) or a draw (0)")
     if any(wins(s, o, g.empty(s, o), dirs)):
         raise CertificateError("the board holds a threat: whoever moves wins")
-    seen: set[int] = set()
+    seen: dict[int, int] = {}  # class key -> plies to the end, the opponent lasting longest
+    played: dict[int, tuple[int, int, int, bool]] = {}  # the strategist's: (s, o, bit, is_s) first met
     done = Checked()
     start = time.perf_counter()
     pos = 0
@@ -142,17 +149,17 @@ def check(claim: Claim, stream: bytes, limit: int | None = None) -> Checked:
     class Enough(Exception):
         pass
 
-    def visit(s: int, o: int, mine: bool) -> None:
+    def visit(s: int, o: int, mine: bool) -> int:
         nonlocal pos
         empty = g.empty(s, o)
         if not empty:
             if claim.target > 0:
                 raise CertificateError("the board fills up: a draw, not a win")
-            return
+            return 0
         key = class_key(s, o, claim.size) << 1 | mine
-        if key in seen:
-            return
-        seen.add(key)
+        if key in seen:  # checked in full: a position is never met again below itself
+            return seen[key]
+        seen[key] = -1
         if mine:
             if limit is not None and done.strategist >= limit:
                 raise Enough
@@ -167,23 +174,65 @@ def check(claim: Claim, stream: bytes, limit: int | None = None) -> Checked:
             child = place(s, o, g.bit(cell), not is_o)
             if any(wins(*child, g.empty(*child), dirs)):
                 raise CertificateError(f"move {byte} hands the opponent an SOS")
-            visit(*child, False)
-            return
+            played[key] = (s, o, g.bit(cell), not is_o)
+            seen[key] = 1 + visit(*child, False)
+            return seen[key]
         done.opponent += 1
         # the board holds no threat, so nothing scores; a move that is not safe leaves a threat,
-        # which the strategist completes next. Only the safe moves are followed.
-        for bit, is_s in cell_moves(*safe_sets(s, o, empty, dirs)):
-            visit(*place(s, o, bit, is_s), True)
+        # which the strategist completes next (2 moves). Only the safe moves are followed.
+        safe_s, safe_o = safe_sets(s, o, empty, dirs)
+        longest = 0 if safe_s == safe_o == empty else 2
+        for bit, is_s in cell_moves(safe_s, safe_o):
+            longest = max(longest, 1 + visit(*place(s, o, bit, is_s), True))
+        seen[key] = longest
+        return longest
 
     try:
-        visit(s, o, claim.strategist_moves)
+        done.plies = visit(s, o, claim.strategist_moves)
     except Enough:
         pass
     else:
         if limit is None and pos != len(stream):
             raise CertificateError(f"{len(stream) - pos} bytes left over")
+        done.longest = _longest(claim, seen, played)
     done.seconds = time.perf_counter() - start
     return done
+
+
+def _longest(claim: Claim, seen: dict, played: dict) -> list[str]:
+    """A longest game under the strategy, from the walk's tables."""
+    from .book import canonical
+
+    size, g = claim.size, grid(claim.size)
+    s, o = g.masks(claim.board)
+    mine, line = claim.strategist_moves, []
+
+    def text(s: int, o: int) -> str:
+        return "".join("S" if s & g.bit(i) else "O" if o & g.bit(i) else "." for i in range(size * size))
+
+    def name(bit: int, is_s: bool) -> str:
+        return str(Move(*divmod(g.cell(bit), size), "S" if is_s else "O"))
+
+    while g.empty(s, o):
+        if mine:  # the strategist's move, turned from the board where it was first met to this one
+            s0, o0, bit0, is_s = played[class_key(s, o, size) << 1 | 1]
+            here, there = canonical(text(s, o), size)[1], canonical(text(s0, o0), size)[1]
+            bit = g.bit(here[there.index(g.cell(bit0))])
+        else:
+            safe = cell_moves(*safe_sets(s, o, g.empty(s, o), g.dirs))
+            if not safe:
+                line.append("(any move leaves an SOS to complete)")
+                break
+
+            def lasts(move, s=s, o=o):
+                child = place(s, o, *move)
+                return seen[class_key(*child, size) << 1 | 1] if g.empty(*child) else 0
+
+            bit, is_s = max(safe, key=lasts)
+        line.append(name(bit, is_s))
+        s, o = place(s, o, bit, is_s)
+        mine = not mine
+    return line
 
 
 def main(argv: list[str]) -> int:
@@ -200,8 +249,13 @@ def main(argv: list[str]) -> int:
     except CertificateError as error:
         print(f"REJECTED: {error}")
         return 1
+    if limit is not None:
+        print(f"checked the first {done.strategist} positions of the strategist, {done.opponent} of the "
+              f"opponent ({done.seconds:.0f} s): no error so far")
+        return 0
     print(f"checked {done.strategist} positions of the strategist, {done.opponent} of the opponent "
-          f"({done.seconds:.0f} s){' (a sample)' if limit is not None else ''}: proved")
+          f"({done.seconds:.0f} s): proved")
+    print(f"the opponent lasts at most {done.plies} more moves: {', '.join(done.longest)}")
     return 0
 
 
