@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import base64
 import lzma
+import os
 import re
 import subprocess
 import sys
@@ -48,12 +49,14 @@ SIZE = 5
 CENTRE_S = "." * 12 + "S" + "." * 12
 
 
-def solve5(*args: str, tt_mb: int = 6000, mode: str = "simple") -> str:
+def solve5(*args: str, tt_mb: int = 6000, mode: str = "simple", log: Path | None = None) -> str:
+    """The solver's output; its progress lines (every 67 million nodes) go to ``log``."""
     if not BINARY.exists():
         subprocess.run([str(HERE / "build.sh")], check=True)
     mtd = ["--mtd", "1"] if mode == "general" else []  # null-window tests from 0: a few % fewer nodes
-    out = subprocess.run([str(BINARY), "--mode", mode, "--tt-mb", str(tt_mb), *mtd, *args],
-                         check=True, capture_output=True, text=True)
+    with open(log or os.devnull, "a") as progress:
+        out = subprocess.run([str(BINARY), "--mode", mode, "--tt-mb", str(tt_mb), *mtd, *args],
+                             check=True, stdout=subprocess.PIPE, stderr=progress, text=True)
     return out.stdout
 
 
@@ -81,7 +84,10 @@ def roots(mode: str, tt_mb: int) -> None:
             continue
         child = "." * cell + letter + "." * (SIZE * SIZE - cell - 1)
         start = time.perf_counter()
-        out = solve5("value", child, tt_mb=tt_mb, mode=mode)
+        log = RESULTS / f"roots-{mode}.log"  # not committed: how far the move in hand has got
+        with log.open("a") as f:
+            f.write(f"move {name}\n")
+        out = solve5("value", child, tt_mb=tt_mb, mode=mode, log=log)
         value, nodes = re.search(r"value ([-+]\d+) nodes (\d+)", out).groups()
         # the child's value is the second player's: the first move is worth its negation
         line = (f"move {name} cell {cell} letter {letter} value {-int(value):+d} nodes {nodes} "
