@@ -404,6 +404,15 @@ static int general(u64 s, u64 o, int alpha, int beta) {
     if (beta > hi) beta = hi;
     Move mv[64];
     int n = gen_general(s, o, empty, mv);
+    if (popcount(empty) >= ETC_MIN) { /* enhanced transposition cutoff: a child already good enough */
+        for (int i = 0; i < n; i++) {
+            int gained = mv[i].key < 0 ? -mv[i].key : 0, clo, chi;
+            u64 s2 = mv[i].is_s ? s | mv[i].bit : s, o2 = mv[i].is_s ? o : o | mv[i].bit;
+            if (!tt_probe(canon(s2, o2), &clo, &chi)) continue;
+            int v = gained ? (clo > -99 ? gained + clo : -99) : (chi < 99 ? -chi : -99);
+            if (v >= beta) return v;
+        }
+    }
     u64 start = nodes;
     int a0 = alpha, best = -99;
     for (int i = 0; i < n; i++) {
