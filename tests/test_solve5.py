@@ -259,3 +259,12 @@ def test_expert_wins_5x5_simple_moving_first(seed):
         else:
             state = state.play(rng.choice(state.legal_moves()))
     assert state.winners == (0,)
+
+
+@pytest.mark.parametrize("level", ["hard", pytest.param("expert", marks=pytest.mark.slow)])
+def test_expert_wins_5x5_simple_against_the_levels(level):
+    players = (computer_player("expert"), computer_player(level, seed=1))
+    state = GameState.new(5, "simple")
+    while not state.is_over:
+        state = state.play(players[state.to_move].choose_move(state))
+    assert state.winners == (0,)
