@@ -564,6 +564,7 @@ static int K;
 static u64 *seen_keys;
 static u64 seen_mask, nlines;
 
+static u64 seen_count;
 static int seen_add(u64 key) {
     u64 i = (key * 0x9E3779B97F4A7C15ull >> 17) & seen_mask;
     while (seen_keys[i]) {
@@ -571,6 +572,7 @@ static int seen_add(u64 key) {
         i = (i + 1) & seen_mask;
     }
     seen_keys[i] = key + 1;
+    if (++seen_count > seen_mask / 4 * 3) { fprintf(stderr, "the strategy outgrew its table\n"); exit(4); }
     return 1;
 }
 
@@ -689,7 +691,7 @@ int main(int argc, char **argv) {
         int v = value(s, o);
         /* the strategist keeps its value: the mover keeps v, the other player -v */
         int target = side ? -v : v;
-        seen_mask = (1ull << 24) - 1;
+        seen_mask = (1ull << 26) - 1; /* 512 MB: 50 million positions */
         seen_keys = calloc(seen_mask + 1, sizeof(u64));
         fprintf(stderr, "value %+d, strategy for the %s\n", v, side ? "other player" : "mover");
         strategy(s, o, side == 0, target);
@@ -702,7 +704,7 @@ int main(int argc, char **argv) {
         if (target < 0) { fprintf(stderr, "the strategist loses: nothing to certify\n"); return 1; }
         cert_out = fopen(argv[i + 3], "wb");
         if (!cert_out) { perror(argv[i + 3]); return 2; }
-        seen_mask = (1ull << 24) - 1;
+        seen_mask = (1ull << 26) - 1; /* 512 MB: 50 million positions */
         seen_keys = calloc(seen_mask + 1, sizeof(u64));
         cert(s, o, side == 0, target);
         fclose(cert_out);
