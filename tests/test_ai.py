@@ -298,8 +298,9 @@ def test_safe_move_search_proves_the_simple_endgame():
     (6, ["S b2"], "S e5"),  # even board: expert, moving second, answers with the mirror image
     (6, ["S b2", "S e5", "O c4"], "O d3"),
     (6, ["S c3"], "S d4"),  # centre cells side by side: SS is no threat
-    (5, [], "S c3"),  # odd board, expert moves first: the centre, then it mirrors
-    (5, ["S c3", "O a2"], "O e4"),
+    (7, [], "S d4"),  # odd board, expert moves first: the centre, then it mirrors
+    (7, ["S d4", "O a2"], "O g6"),
+    (5, [], "S c3"),  # 5x5 is solved: the centre too, then the winning strategy (test_solve5.py)
 ])
 def test_expert_keeps_a_simple_game_symmetric(size, moves, answer):
     state = GameState.from_moves(moves, size=size, mode="simple")

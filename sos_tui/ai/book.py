@@ -67,6 +67,10 @@ BOOK: dict = _load()
 
 def book_move(state: GameState) -> Move | None:
     """The book's move for ``state``, or None when the position is not in it."""
+    if state.size == 5 and state.mode is Mode.SIMPLE:  # the first player's win, solved (book5.py)
+        from .book5 import book5_move
+
+        return book5_move(state)
     entries = BOOK.get((state.size, state.mode.value))
     if not entries or state.players != 2:
         return None
