@@ -224,6 +224,18 @@ static inline int tt_probe(u64 key, int *lo, int *hi) {
     }
     return 0;
 }
+/* Narrow [*lo, *hi] by what the table holds for key: 1 if that settles the node against
+   (alpha, beta), its value then in *value */
+static inline int tt_narrow(u64 key, int *lo, int *hi, int alpha, int beta, int *value) {
+    int tlo, thi;
+    if (!tt_probe(key, &tlo, &thi)) return 0;
+    tt_hits++;
+    if (tlo > *lo) *lo = tlo;
+    if (thi < *hi) *hi = thi;
+    if (*lo >= beta || *lo == *hi) { *value = *lo; return 1; }
+    if (*hi <= alpha) { *value = *hi; return 1; }
+    return 0;
+}
 static inline void tt_store(u64 key, int v, int flag, u64 work) {
     int w = 0;
     while (work > 1 && w < 31) { work >>= 1; w++; }
@@ -293,14 +305,8 @@ static int simple(u64 s, u64 o, int alpha, int beta) {
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
     u64 key = canon(s, o);
-    int tlo, thi;
-    if (tt_probe(key, &tlo, &thi)) {
-        tt_hits++;
-        if (tlo > lo) lo = tlo;
-        if (thi < hi) hi = thi;
-        if (lo >= beta || lo == hi) return lo;
-        if (hi <= alpha) return hi;
-    }
+    int settled;
+    if (tt_narrow(key, &lo, &hi, alpha, beta, &settled)) return settled;
     if (alpha < lo) alpha = lo;
     if (beta > hi) beta = hi;
     Move mv[64];
@@ -392,14 +398,8 @@ static int general(u64 s, u64 o, int alpha, int beta) {
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
     u64 key = canon(s, o);
-    int tlo, thi;
-    if (tt_probe(key, &tlo, &thi)) {
-        tt_hits++;
-        if (tlo > lo) lo = tlo;
-        if (thi < hi) hi = thi;
-        if (lo >= beta || lo == hi) return lo;
-        if (hi <= alpha) return hi;
-    }
+    int settled;
+    if (tt_narrow(key, &lo, &hi, alpha, beta, &settled)) return settled;
     if (alpha < lo) alpha = lo;
     if (beta > hi) beta = hi;
     Move mv[64];
