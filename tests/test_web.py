@@ -130,9 +130,13 @@ class Web:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        until(lambda: any(f":{self.port} " in line for line in self.lines) or self.process.poll() is not None,
-              "the server to start")  # "Serving SOS on http://127.0.0.1:PORT (...)", in any language
-        assert self.process.poll() is None, self.lines
+        try:  # "Serving SOS on http://127.0.0.1:PORT (...)", in any language
+            until(lambda: any(f":{self.port} " in line for line in self.lines)
+                  or self.process.poll() is not None, "the server to start")
+            assert self.process.poll() is None, self.lines
+        except AssertionError:
+            self.stop()  # a server that did not start in time is not left running
+            raise
 
     def _read(self) -> None:
         for line in self.process.stdout:
@@ -391,6 +395,17 @@ def test_another_address_is_warned_about(capsys, monkeypatch):
     monkeypatch.setattr(web, "make_server", lambda *args: type("S", (), {"serve": lambda self: None})())
     assert main(["web", "--bind", "0.0.0.0", "--port", str(free_port())]) == 0
     assert capsys.readouterr().err.startswith("sos-tui web: warning: listening on 0.0.0.0")
+
+
+def test_a_server_the_tests_start_is_stopped_even_when_it_does_not_start_in_time(monkeypatch):
+    started = []
+    popen = subprocess.Popen
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(popen(*a, **k)) or started[-1])
+    monkeypatch.setattr(sys.modules[__name__], "until", lambda check, what: (_ for _ in ()).throw(
+        AssertionError(f"timed out waiting for {what}")))
+    with pytest.raises(AssertionError, match="the server to start"):
+        Web()
+    assert started[0].poll() is not None
 
 
 def test_each_tab_runs_this_python_on_the_package_with_the_options_given_here():
