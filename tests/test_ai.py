@@ -13,7 +13,7 @@ import pytest
 from sos_tui.ai import LEVELS, choose_move, computer_player
 from sos_tui.ai.bitboard import cell_moves, general_playout, grid, safe_sets, wins
 from sos_tui.ai.book import BOOK, book_move, canonical, symmetries
-from sos_tui.ai.safe_game import SURE, SafeGameSearch
+from sos_tui.ai.safe_game import SURE, MonteCarloSearch, SafeGameSearch
 from sos_tui.ai.search import MaxNSearch, SearchBoard, search_move
 from sos_tui.ai.solver import Solver
 from sos_tui.engine import GameState, Move
@@ -292,6 +292,72 @@ def test_safe_move_search_proves_the_simple_endgame():
     state = GameState.from_moves(moves, size=5, mode="simple")
     results = {SafeGameSearch(5, seed=1, max_nodes=100_000).best(state.board, 40) for _ in range(2)}
     assert results == {(SURE, 13, "S")}
+
+
+def test_monte_carlo_search_proves_the_simple_endgame():
+    # the same endgame: expert's Monte Carlo search of the safe-move game proves that S d3 wins
+    # (every answer leaves a lost position), and plays the same on every run
+    moves = ["O a5", "S d2", "O a4", "O c4", "S a3", "O e2", "S c2", "O c5", "O b5", "O e3", "S e1",
+             "O c1", "O d4", "O d5"]
+    state = GameState.from_moves(moves, size=5, mode="simple")
+    results = {MonteCarloSearch(5, seed=1, max_nodes=300_000).best(state.board) for _ in range(2)}
+    assert results == {(SURE, 13, "S")}
+
+
+def random_safe_position(size: int, seed: int, safe_left: int) -> str | None:
+    """The board after random safe moves from the empty board, at the first position with at most
+    ``safe_left`` safe moves (None if the safe moves run out first)."""
+    g, rng = grid(size), Random(seed)
+    board = ["."] * size * size
+    while True:
+        s, o = g.masks("".join(board))
+        moves = cell_moves(*safe_sets(s, o, g.empty(s, o), g.dirs))
+        if not moves:
+            return None
+        if len(moves) <= safe_left:
+            return "".join(board)
+        bit, is_s = rng.choice(moves)
+        board[g.cell(bit)] = "S" if is_s else "O"
+
+
+# 4x4 simple positions of random safe play (seed, safe moves left), by the solver's value: won,
+# lost and drawn for the player to move
+FOUR_BY_FOUR = {1: [(1, 8), (1, 10), (2, 10), (2, 12), (3, 8), (3, 10)],
+                -1: [(3, 12), (15, 12), (19, 8), (26, 8), (26, 10), (26, 12)],
+                0: [(0, 8), (0, 10), (0, 12), (1, 12), (2, 8), (4, 8)]}
+
+
+@pytest.mark.parametrize(("truth", "seed", "safe_left"),
+                         [(truth, *at) for truth, positions in FOUR_BY_FOUR.items() for at in positions])
+def test_monte_carlo_search_wins_won_positions_and_proves_only_what_the_solver_finds(truth, seed, safe_left):
+    board = random_safe_position(4, seed, safe_left)
+    solver = Solver(4, "simple")
+    assert solver.value(board) == truth
+    # a won position gets the budget to prove it (these take up to about 64,000 nodes); the
+    # others a small one: any proof found must still be right, and the move keeps a draw a draw
+    search = MonteCarloSearch(4, seed=seed, max_nodes=150_000 if truth == 1 else 20_000)
+    value, cell, letter = search.best(board)
+    if truth == 1:
+        assert (value, solver.child_value(board, cell, letter)) == (SURE, 1)
+    elif abs(value) == SURE:
+        assert value == -SURE and truth == -1
+    if truth == 0:
+        assert solver.child_value(board, cell, letter) == 0
+    g = grid(4)  # and the move is safe: it leaves no threat
+    s, o = g.masks(board)
+    safe_s, safe_o = safe_sets(s, o, g.empty(s, o), g.dirs)
+    assert g.bit(cell) & (safe_s if letter == "S" else safe_o)
+
+
+def test_monte_carlo_search_plays_a_safe_move_within_a_tiny_budget_and_none_where_none_is_safe():
+    state = GameState.from_moves(["S b2", "O e5"], size=6, mode="simple")
+    search = MonteCarloSearch(6, seed=2, max_nodes=50)
+    value, cell, letter = search.best(state.board)
+    assert search.budget.nodes <= 50 + 36  # an iteration and the playout it started
+    assert -1 <= value <= 1
+    assert Move(*divmod(cell, 6), letter) in offers_and_safe(state)[1]
+    # every empty cell of this board makes a threat, whichever letter is written there
+    assert MonteCarloSearch(4).best("S..S.S....S.S..S") is None
 
 
 @pytest.mark.parametrize(("size", "moves", "answer"), [

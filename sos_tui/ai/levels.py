@@ -41,10 +41,13 @@ class Exact:
 
 @dataclass(frozen=True)
 class SafeGame:
-    """Two players, simple mode: a full-width search of the safe-move game (``safe_game.py``)."""
+    """Two players, simple mode: a full-width search of the safe-move game (``safe_game.py``)
+    within ``max_nodes``: alpha-beta to ``max_depth``, or with ``monte_carlo`` a Monte Carlo
+    tree search (which has no depth)."""
 
-    max_depth: int
     max_nodes: int
+    max_depth: int = 40
+    monte_carlo: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,11 +77,11 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("medium", greedy=Greedy(take=1.0, careful=True)),
     Level("hard", most_seconds=0.5,
           exact=Exact(empties=12, safe=12, max_nodes=60_000, time_share=0.6, swindle=True),
-          safe_game=SafeGame(max_depth=40, max_nodes=60_000),
+          safe_game=SafeGame(max_nodes=60_000, max_depth=40),
           search=_HARD, search_many=replace(_HARD, max_depth=4, max_nodes=2_500)),
     Level("expert", book=True, perfect_up_to=4, mirror=True,
           exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000, early=(21, 8),
                       time_share=0.7, swindle=True),
-          safe_game=SafeGame(max_depth=40, max_nodes=500_000),
+          safe_game=SafeGame(max_nodes=500_000, monte_carlo=True),
           search=_EXPERT, search_many=replace(_EXPERT, max_depth=6, max_nodes=10_000)),
 )}

@@ -18,7 +18,7 @@ from .bitboard import cell_moves, grid, points, sacrifice_costs, safe_sets, scor
 from .budget import Budget, OutOfBudget, clock
 from .levels import LEVELS, Level
 from .mirror import mirror_move
-from .safe_game import SafeGameSearch
+from .safe_game import MonteCarloSearch, SafeGameSearch
 from .search import search_move
 from .solver import Solver
 
@@ -211,9 +211,12 @@ def safe_game(turn: Turn) -> Move | None:
         return None
     if not _quiet_and_safe(state)[0]:
         return None  # a win on the spot, which the search takes
-    search = SafeGameSearch(state.size, turn.rng.getrandbits(32), turn.by(0.85), settings.max_nodes)
+    seed, deadline, nodes = turn.rng.getrandbits(32), turn.by(0.85), settings.max_nodes
     try:
-        found = search.best(state.board, settings.max_depth)
+        if settings.monte_carlo:
+            found = MonteCarloSearch(state.size, seed, deadline, nodes).best(state.board)
+        else:
+            found = SafeGameSearch(state.size, seed, deadline, nodes).best(state.board, settings.max_depth)
     except OutOfBudget:
         return None
     return None if found is None else _move(state, found[1], found[2])
