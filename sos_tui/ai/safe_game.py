@@ -13,8 +13,8 @@ games of safe moves (``safe_playout``):
   with a move to a lost position is won; one whose every move reaches a won position is lost).
   A few playouts at a fixed depth only count the parity of what random play leaves; thousands
   of playouts steered by their own statistics weigh each move by how the whole game goes on. On
-  6x6, as the first player against hard, it raised expert's score from 52.5% to about 85%
-  (docs/ai.md).
+  6x6, as the first player against hard, it raised expert's score from 52.5% to 90.0% over 100
+  games (docs/ai.md).
 """
 
 from __future__ import annotations
