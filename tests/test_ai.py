@@ -360,6 +360,20 @@ def test_monte_carlo_search_plays_a_safe_move_within_a_tiny_budget_and_none_wher
     assert MonteCarloSearch(4).best("S..S.S....S.S..S") is None
 
 
+def test_a_monte_carlo_tree_stays_small():
+    # 100,000 nodes from the empty 6x6 board grow a tree of some 3,000 positions, each holding the
+    # moves not yet tried: as (bit, letter) pairs they took 14 MiB, as small ints 2.3 MiB
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        MonteCarloSearch(6, seed=1, max_nodes=100_000).best("." * 36)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5 * 2**20
+
+
 @pytest.mark.parametrize(("size", "moves", "answer"), [
     (6, ["S b2"], "S e5"),  # even board: expert, moving second, answers with the mirror image
     (6, ["S b2", "S e5", "O c4"], "O d3"),
