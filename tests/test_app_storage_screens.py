@@ -239,6 +239,7 @@ async def test_open_dialog_fits_80x24_and_100x30_cutting_long_names_short_with_a
         async with app.run_test(size=size) as pilot:
             await loaded(pilot, app)
             table = app.screen.query_one("#saves", DataTable)
+            await wait_for(pilot, lambda table=table: table.size.height > 1)  # laid out (later, if busy)
             lines = [table.render_line(y).text for y in range(table.size.height)]
             assert lines[0].split() == ["Name", "Kind", "Board", "Players", "Moves", "Saved"], size
             assert all(len(line) <= table.size.width for line in lines)

@@ -215,6 +215,19 @@ def drawn_lines(widget) -> list[str]:
     return lines
 
 
+async def lines_showing(pilot, texts) -> list[str]:
+    """``screen_lines`` once each of ``texts`` shows in them: a table laid out again for the rows
+    it was just given may be drawn a frame later on a busy machine. After wait_for's bound, the
+    lines as they are, so that the caller's assertion names what is missing."""
+    def shown() -> bool:
+        lines = screen_lines(pilot.app)
+        return all(any(text in line for line in lines) for text in texts)
+
+    with contextlib.suppress(AssertionError):
+        await wait_for(pilot, shown)
+    return screen_lines(pilot.app)
+
+
 def screen_lines_of(widget) -> list[str]:
     width, height = widget.outer_size
     return [strip.text for strip in widget.render_lines(Region(0, 0, width, height))]
@@ -629,8 +642,7 @@ async def test_history_lists_hostile_names_literally(hostile_history):
         app.action_history()
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
         assert app.screen.query_one("#games", DataTable).row_count == len(NAMES)
-        await settle(pilot)
-        lines = screen_lines(app)
+        lines = await lines_showing(pilot, [visible(name) for name in NAMES.values()])
         for name in NAMES.values():
             assert any(visible(name) in line for line in lines), name
 
