@@ -132,17 +132,7 @@ def _codes(cells_s: int, cells_o: int) -> list[int]:
     """The moves of ``cell_moves``, in its order, each as one int: twice the bit's position, plus
     one for an S. A tree holds thousands of these lists: small ints take a tenth of the memory
     of (bit, letter) pairs."""
-    codes = []
-    cells = cells_s | cells_o
-    while cells:
-        bit = cells & -cells
-        cells ^= bit
-        at = 2 * (bit.bit_length() - 1)
-        if cells_s & bit:
-            codes.append(at + 1)
-        if cells_o & bit:
-            codes.append(at)
-    return codes
+    return [2 * (bit.bit_length() - 1) + is_s for bit, is_s in cell_moves(cells_s, cells_o)]
 
 
 class _Node:
