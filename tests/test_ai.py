@@ -12,10 +12,11 @@ import pytest
 
 from sos_tui.ai import LEVELS, choose_move, computer_player
 from sos_tui.ai.bitboard import cell_moves, general_playout, grid, safe_sets, wins
-from sos_tui.ai.book import BOOK, book_move, canonical, symmetries
+from sos_tui.ai.book import BOOK, book_move
 from sos_tui.ai.safe_game import SURE, MonteCarloSearch, SafeGameSearch
 from sos_tui.ai.search import MaxNSearch, SearchBoard, search_move
 from sos_tui.ai.solver import Solver
+from sos_tui.ai.symmetry import canonical, symmetries
 from sos_tui.engine import GameState, Move
 
 from .test_properties import threats_made

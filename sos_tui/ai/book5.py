@@ -4,7 +4,7 @@ Simple 5x5 is a first-player win: an S in the centre cell wins against every def
 (``tools/solve5/certificates/simple5-centre.cert.xz`` is the proof, checked in pure Python by
 ``python -m sos_tui.ai.certificate``). ``book5_data.py`` holds that winning strategy's move at
 every position of the first player with at least ``BOOK_EMPTIES`` empty cells (one board per
-symmetry class, in ``book.canonical``'s frame). Past the book, with at most ``SOLVE_EMPTIES``
+symmetry class, in ``symmetry.canonical``'s frame). Past the book, with at most ``SOLVE_EMPTIES``
 cells empty, the first player's pure-Python solver finds the win in a tenth of a second or so: on
 150 positions of the strategy with 15 empty cells, a median of 610 nodes and at most 21,257;
 its budget here, ``MAX_NODES``, is ample (and keeps a position off the strategy, after an undo,
@@ -57,7 +57,7 @@ def book5_move(state: GameState) -> Move | None:
         _, bit, is_s = offers[0]
         cell = g.cell(bit)
         return Move(cell // SIZE, cell % SIZE, "S" if is_s else "O")
-    from .book import canonical
+    from .symmetry import canonical
 
     image, perm = canonical(state.board, SIZE)
     found = entries().get(image)

@@ -201,7 +201,7 @@ def check(claim: Claim, stream: bytes, limit: int | None = None) -> Checked:
 
 def _longest(claim: Claim, seen: dict, played: dict) -> list[str]:
     """A longest game under the strategy, from the walk's tables."""
-    from .book import canonical
+    from .symmetry import canonical
 
     size, g = claim.size, grid(claim.size)
     s, o = g.masks(claim.board)

@@ -2,7 +2,7 @@
 
 An exact solve of a 4x4 board with 14 or more empty cells takes from several seconds to over a
 minute, so the review looks those values up. ``VALUES[(4, mode)]`` maps a canonical board (the
-least of its 8 symmetric images, ``book.canonical``) with at most ``PLIES`` letters on it to the
+least of its 8 symmetric images, ``symmetry.canonical``) with at most ``PLIES`` letters on it to the
 solver's value of that board for the player to move (two players). Every value is computed by
 this project's solver; rebuild the data, or check it, with (several minutes)::
 
@@ -17,8 +17,8 @@ from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 
-from .book import canonical
 from .solver import Solver
+from .symmetry import canonical
 
 SIZE = 4
 PLIES = 2

@@ -39,8 +39,8 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sos_tui.ai.bitboard import cell_moves, grid, one_threat, place, points, safe_sets, wins  # noqa: E402
-from sos_tui.ai.book import canonical  # noqa: E402
 from sos_tui.ai.certificate import Claim, write  # noqa: E402
+from sos_tui.ai.symmetry import canonical  # noqa: E402
 
 BINARY = HERE / "solve5"
 RESULTS = HERE / "results"
@@ -116,7 +116,7 @@ def certificate(tt_mb: int) -> None:
 
 def book(tt_mb: int) -> None:
     """The strategy's moves at the first player's positions with at least BOOK_EMPTIES empty
-    cells, each in ``book.canonical``'s frame, for ``ai/book5.py``."""
+    cells, each in ``symmetry.canonical``'s frame, for ``ai/book5.py``."""
     from sos_tui.ai.book5 import BOOK_EMPTIES
 
     out = solve5("strategy", CENTRE_S, "1", str(BOOK_EMPTIES - 1), tt_mb=tt_mb)
