@@ -198,12 +198,12 @@ def test_load_cannot_be_combined_with_new_game_options(tmp_path, capsys, launche
 def test_format_history_lists_games_then_statistics(filled):
     text = format_history(filled.games(), filled.stats())
     lines = text.splitlines()
-    assert lines[0].split() == ["Date", "Players", "Size", "Mode", "Score", "Result"]
-    assert lines[2].split("  ")[0] == "2026-01-05 10:00"
+    assert lines[0].split() == ["#", "Date", "Players", "Size", "Mode", "Score", "Result"]
+    assert lines[2].split("  ")[:2] == ["5", "2026-01-05 10:00"]
     assert "Ana vs Bo" in lines[2] and "4x4" in lines[2] and "2-2" in lines[2] and lines[2].endswith("draw")
-    assert lines[4].startswith("2026-01-03 10:00") and "Deep Blue (hard) vs Ana" in lines[4]
+    assert lines[4].startswith("3  2026-01-03 10:00") and "Deep Blue (hard) vs Ana" in lines[4]
     assert lines[4].endswith("Ana wins")
-    assert lines[6].startswith("2026-01-01 10:00") and "6-0" in lines[6]
+    assert lines[6].startswith("1  2026-01-01 10:00") and "6-0" in lines[6]
     assert "Statistics over 5 games, from the first human player's side:" in text
     assert any(line.split() == ["easy", "2", "1", "0", "1", "0.5"] for line in lines)
     assert any(line.split() == ["human", "2", "1", "1", "0", "4.0"] for line in lines)
@@ -281,12 +281,14 @@ def test_history_json_lists_every_game_for_scripts(filled, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["format"] == "sos-tui-history" and len(document["games"]) == 5
     hard = document["games"][2]
+    record = sample_games()[2]
     assert hard == {
-        "id": sample_games()[2].game_id, "started": "2026-01-03T10:00:00+00:00",
+        "number": 3, "id": record.game_id, "started": "2026-01-03T10:00:00+00:00",
         "finished": "2026-01-03T10:00:00+00:00", "size": 3, "mode": "simple",
         "players": [{"name": "Deep Blue", "kind": "computer", "level": "hard"},
                     {"name": "Ana", "kind": "human", "level": None}],
         "scores": [0, 1], "winners": [1], "result": "Ana wins",
+        "moves": [str(m) for m in record.moves], "movers": list(record.state.movers), "moves_error": None,
     }
     assert main(["history", "--json", "--opponent", "easy"]) == 0
     assert len(json.loads(capsys.readouterr().out)["games"]) == 2

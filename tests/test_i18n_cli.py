@@ -176,8 +176,8 @@ def test_history_is_malay(filled, capsys):
     assert main(["history", "--lang", "ms"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].split() == ["Tarikh", "Pemain", "Saiz", "Mod", "Mata", "Keputusan"]
-    assert lines[2].startswith("2026-01-05 10:00") and "Ana lwn Bo" in lines[2] and "umum" in lines[2]
+    assert lines[0].split() == ["#", "Tarikh", "Pemain", "Saiz", "Mod", "Mata", "Keputusan"]
+    assert lines[2].startswith("5  2026-01-05 10:00") and "Ana lwn Bo" in lines[2] and "umum" in lines[2]
     assert lines[2].endswith("seri")
     assert "Deep Blue (sukar) lwn Ana" in lines[4] and "ringkas" in lines[4]
     assert lines[4].endswith("Ana menang")
@@ -242,7 +242,7 @@ def test_the_result_comes_from_the_stored_winners_in_the_players_language(malay)
 
 def test_format_history_in_english_is_unchanged(filled):
     text = format_history(filled.games(), filled.stats())
-    assert text.splitlines()[0].split() == ["Date", "Players", "Size", "Mode", "Score", "Result"]
+    assert text.splitlines()[0].split() == ["#", "Date", "Players", "Size", "Mode", "Score", "Result"]
     assert "Deep Blue (hard) vs Ana" in text and "Statistics over 5 games" in text
 
 

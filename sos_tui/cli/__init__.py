@@ -3,6 +3,7 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
 
     sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
     sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
+    sos-tui history export ID FILE [--force]
     sos-tui arena LEVEL_A LEVEL_B [...]
     sos-tui review FILE [--json]
     sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections.abc import Sequence
 
@@ -38,7 +38,7 @@ from sos_tui.i18n import (
 from sos_tui.storage import load_settings
 
 from . import arena, history, net, play, review, web
-from .common import PROG, Exit, Parser, UsageError, fail
+from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
 COMMANDS = ("play", "history", "review", "arena", "host", "join", "server", "web")
 
@@ -129,6 +129,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # ctrl+c: stop quietly
         return 130
     except BrokenPipeError:  # `sos-tui history | head`
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        discard_stdout()
         return 0

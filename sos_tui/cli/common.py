@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -65,6 +66,13 @@ def fail(command: str, message: str) -> int:
     line = shorten(printable(message), MAX_MESSAGE)
     print(f"{PROG}{' ' + command if command else ''}: {line}", file=sys.stderr)
     return 2
+
+
+def discard_stdout() -> None:
+    """Point standard output at the null device: after a closed pipe or a full disk, what is left
+    in its buffer is not written again (and failed on) as Python exits."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def has_terminal() -> bool:

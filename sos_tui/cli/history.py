@@ -1,18 +1,30 @@
-"""``sos-tui history``: the finished games as a table and statistics, or as JSON for scripts."""
+"""``sos-tui history``: the finished games as a table and statistics, or as JSON for scripts;
+``sos-tui history export ID FILE``: one of them as a game file, for ``review`` and ``--load``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, PlayerInfo, printable, shorten
 from sos_tui.i18n import LEVEL_NAMES, N_, _, explain, level_name, mode_name, ngettext
-from sos_tui.storage import History, HistoryError, Stats, StorageError, history_db_path
+from sos_tui.storage import (
+    History,
+    HistoryEntry,
+    HistoryError,
+    Stats,
+    StorageError,
+    describe,
+    history_db_path,
+    save_record,
+)
 from sos_tui.storage.history.facts import OPPONENT_KINDS
 
-from .common import fail, int_in
+from .common import discard_stdout, fail, int_in
 
 # What a player types stays English (general, computer:hard, --opponent easy); prose shows these.
 OPPONENT_NAMES = {"human": N_("human"), **LEVEL_NAMES, "computer": N_("computer"), "mixed": N_("mixed"),
@@ -46,8 +58,24 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=[m.value for m in Mode], help=_("only games in this mode"))
     parser.add_argument("--limit", type=int_in(1), metavar="N",
                         help=_("list only the N newest games (statistics still cover all)"))
-    parser.add_argument("--json", action="store_true",
-                        help=_("print every selected game as one JSON document, for scripts"))
+    parser.add_argument("--json", action="store_true", help=_(
+        "print every selected game, with its moves, as one JSON document, for scripts"))
+    usage = parser.format_usage()
+    actions = parser.add_subparsers(dest="action", metavar=_("COMMAND"))
+    export = actions.add_parser(
+        "export", help=_("write a finished game as a game file"),
+        description=_("Write a finished game of the history as a game file, the same file ctrl+s saves: "
+                      "'sos-tui review FILE' marks its moves and 'sos-tui --load FILE' opens it."))
+    export.add_argument("id", metavar=_("ID"), help=_(
+        "the game: its number in the # column of 'sos-tui history', or its id from 'sos-tui history --json'"))
+    export.add_argument("file", metavar=_("FILE"), help=_(
+        "where to write it ('-' for standard output; in an existing folder: a fresh name inside it)"))
+    export.add_argument("--force", action="store_true", help=_("replace FILE if it exists"))
+    export.set_defaults(run=run_export)
+    # both forms, as `git` shows its commands: argparse would show the optional COMMAND as required
+    prefix = _("usage: ")
+    parser.usage = ("\n" + " " * len(prefix)).join(
+        text.removeprefix(prefix).rstrip() for text in (usage, export.format_usage()))
 
 
 def _when(entry) -> str:
@@ -96,9 +124,9 @@ def format_history(entries: Sequence, stats) -> str:
     time; names are escaped."""
     if not entries and not stats.games:
         return _("No finished games in the history yet. Play one with `sos-tui`!") + "\n"
-    header = tuple(_(word) for word in HISTORY_HEADINGS)
-    rows = [(_when(e), shorten(players_text(e), 40), f"{e.size}x{e.size}", _shown(mode_name(e.mode), 10),
-             e.score_text, shorten(result_text(e), 40)) for e in entries]
+    header = ("#", *(_(word) for word in HISTORY_HEADINGS))
+    rows = [(str(e.id), _when(e), shorten(players_text(e), 40), f"{e.size}x{e.size}",
+             _shown(mode_name(e.mode), 10), e.score_text, shorten(result_text(e), 40)) for e in entries]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
@@ -137,25 +165,40 @@ def format_history(entries: Sequence, stats) -> str:
     return "\n".join(out) + "\n"
 
 
-def history_json(entries: Sequence) -> str:
+def game_json(entry: HistoryEntry) -> dict:
+    """One game of ``history --json``: its settings, seats, result and moves (in the notation of
+    game files, with the seat that made each). A game whose stored record cannot be read has
+    ``moves`` and ``movers`` null, and ``moves_error`` says why (it is null otherwise)."""
+    try:
+        started = json.loads(entry.record_json).get("started")
+    except (ValueError, AttributeError, RecursionError):
+        started = None
+    try:
+        state = entry.record.state
+        moves, movers, problem = [str(m) for m in state.moves], list(state.movers), None
+    except (ValueError, TypeError, RecursionError) as error:
+        moves = movers = None
+        problem = f"the moves of this game cannot be read: {error}"  # English, like "result"
+    return {
+        "number": entry.id,
+        "id": entry.game_id,
+        "started": started if isinstance(started, str) else None,
+        "finished": entry.finished_at.isoformat(),
+        "size": entry.size,
+        "mode": entry.mode,
+        "players": [{"name": p.name, "kind": p.kind, "level": p.level} for p in entry.players],
+        "scores": list(entry.scores),
+        "winners": list(entry.winners),
+        "result": entry.result,
+        "moves": moves,
+        "movers": movers,
+        "moves_error": problem,
+    }
+
+
+def history_json(entries: Sequence[HistoryEntry]) -> str:
     """Every game as one JSON document for scripts (ASCII only: names are \\u-escaped)."""
-    games = []
-    for e in entries:
-        try:
-            started = json.loads(e.record_json).get("started")
-        except (ValueError, AttributeError, RecursionError):
-            started = None
-        games.append({
-            "id": e.game_id,
-            "started": started if isinstance(started, str) else None,
-            "finished": e.finished_at.isoformat(),
-            "size": e.size,
-            "mode": e.mode,
-            "players": [{"name": p.name, "kind": p.kind, "level": p.level} for p in e.players],
-            "scores": list(e.scores),
-            "winners": list(e.winners),
-            "result": e.result,
-        })
+    games = [game_json(entry) for entry in entries]
     return json.dumps({"format": "sos-tui-history", "version": 1, "games": games}, indent=2) + "\n"
 
 
@@ -181,4 +224,56 @@ def run(args: argparse.Namespace) -> int:
         print(_("No games in the history match those filters."))
     else:
         sys.stdout.write(format_history(entries, stats))
+    return 0
+
+
+EXPORT = "history export"
+
+
+def _find(ident: str) -> HistoryEntry | None:
+    """The history's game ``ident`` (see ``History.find``); None, and no database made, when
+    there is no history yet."""
+    path = history_db_path()
+    if not (path.exists() or path.is_symlink()):
+        return None
+    with History(path) as database:
+        return database.find(ident)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``sos-tui history export ID FILE``: the game's record, written by ``save_record`` as ctrl+s
+    writes it; a FILE that exists is kept unless --force. Every problem is one line, status 2."""
+    try:
+        entry = _find(args.id)
+    except (HistoryError, StorageError) as error:
+        return fail(EXPORT, explain(error))
+    if entry is None:
+        return fail(EXPORT, _("no game {ident!r} in the history (`sos-tui history` lists the games with "
+                              "their numbers)").format(ident=args.id))
+    try:
+        record = entry.record
+    except (ValueError, TypeError, RecursionError) as error:
+        return fail(EXPORT, _("game {number} has no moves to export: its stored record cannot be read "
+                              "({reason})").format(number=entry.id, reason=explain(error)))
+    if args.file == "-":
+        try:
+            sys.stdout.write(record.to_json())
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            discard_stdout()  # what could not be written is not tried again at exit
+            return fail(EXPORT, explain(StorageError(N_("could not write to standard output: {reason}"),
+                                                     reason=describe(error))))
+        return 0
+    if not args.file.strip():
+        return fail(EXPORT, _("no file name given"))
+    path = Path(args.file)
+    if not args.force and os.path.lexists(path) and not os.path.isdir(path):
+        return fail(EXPORT, _("{path} already exists: add --force to replace it").format(path=args.file))
+    try:
+        written = save_record(record, path)
+    except StorageError as error:
+        return fail(EXPORT, explain(error))
+    print(_("Saved to {path}.").format(path=printable(str(written))))
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from pathlib import Path
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.i18n import N_, _
 
-from ..errors import history_error
+from ..errors import HistoryError, history_error, shown_path
 from ..paths import history_db_path
 from .facts import game_facts
 from .schema import connect
@@ -128,6 +129,7 @@ class Filters:
 _COLUMNS = ("id, finished_at, size, mode, players, scores, winners, result, opponent, pov, outcome, "
             "longest_chain, chain_player, margin, record, game_id")
 _NEWEST_FIRST = "finished_at DESC, id DESC"
+_NUMBER = re.compile(r"[0-9]{1,18}")  # a row id SQLite can hold
 
 
 def _ints(text) -> tuple[int, ...]:
@@ -278,6 +280,29 @@ class History:
         games, wins, draws, losses, average = total
         return Stats(games, int(wins), int(draws), int(losses), float(average), by_opponent,
                      chain_game.longest_chain if chain_game else 0, chain_game, best_game)
+
+    def find(self, ident: str) -> HistoryEntry | None:
+        """The game numbered ``ident`` (its row id: the ``#`` of ``sos-tui history``, ``number`` in
+        its JSON), else the one whose game id is ``ident``; None when there is none. HistoryError
+        when its row is damaged."""
+        try:
+            ident.encode()
+        except UnicodeEncodeError:  # a lone surrogate (a command line that is not UTF-8): no game's id
+            return None
+        with self._guard() as conn:
+            row = None
+            if _NUMBER.fullmatch(ident):
+                row = conn.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (int(ident),)).fetchone()
+            if row is None:
+                row = conn.execute(f"SELECT {_COLUMNS} FROM games WHERE game_id = ?", (ident,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return _entry(row)
+        except (ValueError, TypeError, RecursionError) as error:
+            log.warning("damaged history row %s: %s", row[0], error)
+            raise HistoryError(N_("game {number} in the history {path} is damaged and cannot be read"),
+                               number=row[0], path=shown_path(self.path)) from None
 
     @staticmethod
     def _maybe_entry(row) -> HistoryEntry | None:
