@@ -26,7 +26,7 @@ from textual.widgets import Button, DataTable, Input, Label, Static
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable, shorten
 from sos_tui.i18n import N_, _, explain, ngettext
-from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
+from sos_tui.net import NetError, RemoteGame, SeatKey, Server, TokenStore, create_room, parse_url
 from sos_tui.net.client import list_rooms
 from sos_tui.net.protocol import (
     ErrorMessage,
@@ -381,19 +381,20 @@ class NetGameScreen(PlayScreen):
             url, token, _room = await create_room(plan.server_url, plan.size, plan.mode,
                                                   [s.to_dict() for s in plan.seats], public=plan.public)
             self.join_url = url
-            game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens)
+            game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens, host=True)
         else:
-            server, room = await self._host(plan)
+            server, room, token = await self._host(plan, tokens)
             self.join_url = server.url(room, reachable_host(plan.bind))
-            # a game brought back: the host's seat comes back by the token kept for its address
-            game = RemoteGame(server.url(room), _host_name(plan), token=room.owner_token, tokens=tokens)
+            game = RemoteGame(server.url(room), _host_name(plan), token=token, tokens=tokens, host=True)
         await game.connect()
         return game
 
-    async def _host(self, plan: HostPlan):
-        """Start this terminal's own server, its rooms kept on disk. The unfinished game the same
-        plan hosted before (the app closed, the computer crashed) is offered to continue, with its
-        code, seats and moves; else a new room."""
+    async def _host(self, plan: HostPlan, tokens: TokenStore):
+        """Start this terminal's own server, its rooms kept on disk: the server, the room and the
+        token of the host's own seats. The unfinished game the same plan hosted before (the app
+        closed, the computer crashed) is offered to continue, with its code, seats and moves, the
+        host's own seats taken back with the token kept for them (a joiner's kept in the same data
+        folder is not the host's); else a new room."""
         try:
             store = await asyncio.to_thread(open_store)
         except StorageError as problem:
@@ -426,8 +427,9 @@ class NetGameScreen(PlayScreen):
         self.server, self._store = server, store
         if room is None:
             room = server.create_room(plan.size, plan.mode, list(plan.seats), key=key, public=plan.public)
+        token = room.host_token(tokens.find(SeatKey.host(server.url(room))))
         await room.saved()
-        return server, room
+        return server, room, token
 
     async def _end_hosting(self) -> None:
         """The host leaves: the game ends for everyone, and is forgotten on disk."""
