@@ -591,3 +591,44 @@ async def test_a_host_restarted_on_the_data_folder_of_its_joiner_retakes_its_own
         await until(pilot, lambda: len(screen.state.moves) == 4)
     await bo.leave()
 
+
+async def test_a_left_the_game_notice_closes_by_itself_once_the_player_is_back():
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=0)
+    app = recording(SosApp(network=plan, computer_delay=0))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        screen = app.screen
+        bo = await Friend(screen.join_url, "Bo").join()
+        await until(pilot, lambda: "Your turn" in status(app))
+        await bo.game.leave()  # on purpose: Ann is asked whether to wait
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        assert app.screen.text.startswith("Bo left the game.")
+        await bo.join()  # Bo is back, with his token
+        await until(pilot, lambda: app.screen is screen and "Your turn" in status(app))
+        await pilot.press("s")  # the keys reach the board again, not a stale question
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+    await bo.leave()
+
+
+async def test_a_question_settled_while_this_terminal_was_away_closes_when_it_is_back():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = await Friend(server.url(room), "Ana").join()
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+                        and app.screen.game.phase == "playing")
+            screen = app.screen
+            await ana.game.play(Move.parse("S a1"))
+            await until(pilot, lambda: len(screen.state.moves) == 1)
+            await ana.game.request_undo()
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await room.seats[1].client.ws.close()  # Bo's connection drops: the question ends with it
+            await until(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
+            await until(pilot, lambda: app.screen is screen)
+            assert screen.game.undo_request is None and "Your turn" in status(app)
+        await ana.leave()
+    finally:
+        await server.stop()

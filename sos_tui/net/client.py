@@ -298,6 +298,8 @@ class RemoteGame:
     async def connect(self) -> None:
         """Join the game; returns once the first state arrived. NetError if refused or unreachable."""
         self.closed_reason = None
+        # a question asked of the last connection went with it: the server settled it as that one left
+        self.undo_request = self.rematch_request = None
         ws = await _open(self.address, self.timeout)
         try:
             await ws.send(HelloMessage(self.name, self.token).to_json())
