@@ -14,7 +14,17 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Move
-from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore, create_room, normal_code, parse_url
+from sos_tui.net import (
+    Limits,
+    NetError,
+    RemoteGame,
+    SeatKey,
+    Server,
+    TokenStore,
+    create_room,
+    normal_code,
+    parse_url,
+)
 from sos_tui.net.protocol import (
     MAX_FRAME,
     ErrorMessage,
@@ -163,7 +173,7 @@ async def test_a_dropped_player_gets_the_seat_back_with_the_token_and_the_game_w
             await send_raw(ana.game, {"type": "move", "move": "O b1"})  # a client that ignores the wait
             await ana.error("waiting")
             # the same join command from the same account: the same seat
-            assert TokenStore(tmp_path / "bo-seats.json").get(url)
+            assert TokenStore(tmp_path / "bo-seats.json").find(SeatKey.player(url, "Bo"))
             async with Player(url, "Bo", TokenStore(tmp_path / "bo-seats.json")) as back:
                 assert back.game.my_seats == (1,)
                 await ana.until(lambda: ana.game.waiting_for == ())
@@ -186,6 +196,37 @@ async def test_a_second_terminal_of_the_same_account_takes_the_open_seat_not_the
         # both closed: the next join from this account resumes the seat of the newest token (Bo's)
         async with Player(url, "Bo", TokenStore(tmp_path / "seats.json")) as back:
             assert back.game.my_seats == (1,)
+
+
+async def test_a_room_brought_back_gives_its_host_exactly_its_own_seats_whatever_token_was_kept(tmp_path):
+    """The process hosting a room holds its own seats by right: brought back after a restart, the
+    token it kept is checked, and one that is not the host's (a joiner's, kept in its place by an
+    older sos-tui on the same data folder) or none gets a new token for exactly those seats."""
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "human", "name": "Ann"}, {"kind": "remote"}])
+        url = server.url(room)
+        own = room.host_token(None)
+        assert own == room.owner_token
+        async with Player(url, "Bo") as bo:
+            bo_token = bo.game.token
+        kept = room.stored()
+        assert server.restore(kept).host_token(own) == own  # its own, kept: the same seats
+        brought = server.restore(kept)
+        token = brought.host_token(bo_token)
+        assert token not in (own, bo_token) and brought.host_token(bo_token) == token
+        async with (Player(url, "Ann", TokenStore(tmp_path / "seats.json")) as ann,
+                    Player(url, "Bo", TokenStore(tmp_path / "seats.json")) as bo):
+            assert ann.game.my_seats == () and bo.game.my_seats == ()  # no token: watching
+        host = RemoteGame(url, "Ann", token=token, tokens=TokenStore(tmp_path / "seats.json"), host=True)
+        await host.connect()
+        back = RemoteGame(url, "Bo", token=bo_token, tokens=TokenStore(tmp_path / "seats.json"))
+        await back.connect()
+        try:
+            assert (host.my_seats, back.my_seats) == ((0,), (1,))
+            assert server.restore(brought.stored()).host_token(None) not in (token, own, bo_token)
+        finally:
+            await host.close()
+            await back.close()
 
 
 async def test_a_connection_replaced_by_the_same_token_is_not_reconnected_by_itself():

@@ -37,11 +37,12 @@ async def until(pilot, predicate, timeout: float = 10.0) -> None:
 class Friend:
     """A RemoteGame with its updates read in the background."""
 
-    def __init__(self, url: str, name: str) -> None:
-        self.game = RemoteGame(url, name, tokens=TokenStore())
+    def __init__(self, url: str, name: str, tokens: TokenStore | None = None) -> None:
+        self.game = RemoteGame(url, name, tokens=tokens or TokenStore())
         self.task: asyncio.Task | None = None
 
     async def join(self) -> Friend:
+        """Join (or, after a drop or a leave, come back with the same token)."""
         await self.game.connect()
         self.task = asyncio.ensure_future(self._read())
         return self
@@ -546,3 +547,88 @@ async def test_a_host_that_crashed_offers_its_unfinished_game_again_with_the_sam
         await pilot.press("down", "o")
         await until(pilot, lambda: len(screen.state.moves) == 3)
     await bo.game.close()
+
+
+async def test_a_host_restarted_on_the_data_folder_of_its_joiner_retakes_its_own_seat_and_the_joiner_his():
+    """One person, two terminals, one data folder (issue 40): the host and the joiner keep their
+    seat tokens in the same net-seats.json, the joiner's last; both are killed mid-game and the
+    same two commands run again."""
+    import socket
+
+    with socket.socket() as probe:  # the same command twice: the same, free, port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=port)
+    first = recording(SosApp(network=plan, computer_delay=0))
+    async with first.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(first.screen, NetGameScreen) and first.screen.game is not None)
+        screen = first.screen
+        url = screen.join_url
+        bo = await Friend(url, "Bo", TokenStore.default()).join()  # the other terminal
+        await until(pilot, lambda: "Your turn" in status(first))
+        await pilot.press("s")
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await bo.game.play(Move.parse("O b1"))
+        await until(pilot, lambda: len(screen.state.moves) == 2)
+        server, screen.server = screen.server, None  # the host is killed: nothing is ended on purpose
+        await server.restart()
+        await screen._store.close()
+    await bo.leave()  # so is the joiner (its seat's lock goes with it)
+    again = recording(SosApp(network=plan, computer_delay=0))
+    async with again.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(again.screen, Choice))
+        await pilot.click("#yes")  # continue
+        await until(pilot, lambda: isinstance(again.screen, NetGameScreen) and again.screen.game is not None
+                    and again.screen.game.phase == "playing")
+        screen = again.screen
+        assert screen.game.my_seats == (0,)  # Ann's seat: not the one whose token was kept last
+        bo = await Friend(url, "Bo", TokenStore.default()).join()  # the same join command
+        assert bo.game.my_seats == (1,)
+        await until(pilot, lambda: "Your turn" in status(again))  # nobody to wait for
+        await pilot.press("down", "o")
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 3)
+        await bo.game.play(Move.parse("S c3"))
+        await until(pilot, lambda: len(screen.state.moves) == 4)
+    await bo.leave()
+
+
+async def test_a_left_the_game_notice_closes_by_itself_once_the_player_is_back():
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=0)
+    app = recording(SosApp(network=plan, computer_delay=0))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        screen = app.screen
+        bo = await Friend(screen.join_url, "Bo").join()
+        await until(pilot, lambda: "Your turn" in status(app))
+        await bo.game.leave()  # on purpose: Ann is asked whether to wait
+        await until(pilot, lambda: isinstance(app.screen, Choice))
+        assert app.screen.text.startswith("Bo left the game.")
+        await bo.join()  # Bo is back, with his token
+        await until(pilot, lambda: app.screen is screen and "Your turn" in status(app))
+        await pilot.press("s")  # the keys reach the board again, not a stale question
+        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+    await bo.leave()
+
+
+async def test_a_question_settled_while_this_terminal_was_away_closes_when_it_is_back():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = await Friend(server.url(room), "Ana").join()
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+                        and app.screen.game.phase == "playing")
+            screen = app.screen
+            await ana.game.play(Move.parse("S a1"))
+            await until(pilot, lambda: len(screen.state.moves) == 1)
+            await ana.game.request_undo()
+            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await room.seats[1].client.ws.close()  # Bo's connection drops: the question ends with it
+            await until(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
+            await until(pilot, lambda: app.screen is screen)
+            assert screen.game.undo_request is None and "Your turn" in status(app)
+        await ana.leave()
+    finally:
+        await server.stop()

@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 
 from sos_tui.cli import main
 from sos_tui.engine import Move
-from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore, create_room
+from sos_tui.net import Limits, NetError, RemoteGame, SeatKey, Server, TokenStore, create_room
 from sos_tui.net.protocol import ErrorMessage, UndoResultMessage
 from sos_tui.net.server import source
 from sos_tui.net.store import RoomStoreError, SqliteRoomStore
@@ -86,8 +86,8 @@ def test_sos_tui_server_killed_mid_game_brings_the_game_back_with_its_seats(tmp_
         server.process.send_signal(signal.SIGKILL)
         server.process.wait(10)
         data = (tmp_path / "data" / "rooms.sqlite3").read_bytes()
-        for store in tokens.values():
-            assert store.get(url).encode() not in data  # only hashes are kept
+        for name, store in tokens.items():
+            assert store.find(SeatKey.player(url, name)).encode() not in data  # only hashes are kept
         server = Process("server", "--port", str(port), env_dir=tmp_path)
         server.line("ws://")
         assert any("room brought back" in line for line in server.lines)

@@ -1,6 +1,6 @@
 """The client side of a network game, with no screen: ``RemoteGame`` mirrors the server's game and
-sends this player's moves; ``create_room`` asks a ``sos-tui server`` for a new game; ``TokenStore``
-keeps seat tokens in the data folder so the same join command gets the same seat back.
+sends this player's moves; ``create_room`` asks a ``sos-tui server`` for a new game; a ``TokenStore``
+(``tokens``) keeps seat tokens in the data folder so the same command gets the same seat back.
 
 The server is not trusted either: every state it sends is replayed through the engine
 (``GameRecord.from_dict``) before it is shown, and what it says is shown in the player's language
@@ -13,19 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import hashlib
-import json
-import os
 import re
 import socket
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from pathlib import Path
-
-try:
-    import fcntl
-except ImportError:  # Windows: no lock, a second terminal there may take the seat up (as before)
-    fcntl = None
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
@@ -68,10 +58,7 @@ from .protocol import (
     parse_url,
 )
 from .seats import SeatSpec
-
-TOKENS_NAME = "net-seats.json"
-MAX_TOKENS = 100
-
+from .tokens import SeatKey, TokenStore
 
 CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not reading"))
 """The reasons a server gives when it closes a connection with no ``closed`` message: shown in
@@ -106,101 +93,6 @@ def _closing(reason: str | None) -> str:
     if reason in CLOSE_REASONS:
         return _(reason)
     return _text(reason)
-
-
-class TokenStore:
-    """Seat tokens by game address, in ``<data>/net-seats.json`` (or only in memory with no path)."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path
-        self._memory: dict[str, dict] = {}
-        self._held: dict[str, int] = {}  # address -> the open lock file of a seat played here
-
-    # A seat in play is held by a lock (``flock``) on a file of its own beside ``path``, so another
-    # process of the same account (a second terminal, another ``sos-tui web`` tab) joining that
-    # game does not take the seat with its token but joins as someone else. The lock goes with the
-    # process, so a terminal that crashed leaves its seat to be taken up again.
-    def _lock_path(self, key: str) -> Path | None:
-        if self.path is None or fcntl is None:
-            return None
-        return self.path.with_name(self.path.name + ".locks") / hashlib.sha256(key.encode()).hexdigest()[:32]
-
-    def hold(self, key: str) -> None:
-        """Mark the seat at ``key`` as played by this process (until ``release``)."""
-        lock = self._lock_path(key)
-        if lock is None or key in self._held:
-            return
-        try:
-            lock.parent.mkdir(exist_ok=True)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return
-        self._held[key] = fd
-
-    def release(self, key: str) -> None:
-        fd = self._held.pop(key, None)
-        if fd is not None:
-            os.close(fd)  # the lock goes with the descriptor
-
-    def in_use(self, key: str) -> bool:
-        """Whether another process plays the seat at ``key`` now."""
-        lock = self._lock_path(key)
-        if lock is None or key in self._held:
-            return False
-        try:
-            fd = os.open(lock, os.O_RDONLY)
-        except OSError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        finally:
-            os.close(fd)
-        return False
-
-    @classmethod
-    def default(cls) -> TokenStore:
-        from sos_tui.storage import StorageError, data_dir
-
-        try:
-            return cls(data_dir() / TOKENS_NAME)
-        except StorageError:
-            return cls(None)
-
-    def _read(self) -> dict[str, dict]:
-        if self.path is None:
-            return self._memory
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            seats = data.get("seats") if isinstance(data, dict) else None
-            return {k: v for k, v in seats.items() if isinstance(v, dict)} if isinstance(seats, dict) else {}
-        except (OSError, ValueError, RecursionError):
-            return {}
-
-    def get(self, key: str) -> str | None:
-        token = self._read().get(key, {}).get("token")
-        return token if isinstance(token, str) and len(token) < 100 else None
-
-    def put(self, key: str, token: str) -> None:
-        seats = self._read()
-        seats[key] = {"token": token, "saved": time.time()}
-        newest = sorted(seats.items(), key=lambda kv: kv[1].get("saved", 0) if isinstance(
-            kv[1].get("saved"), int | float) else 0)[-MAX_TOKENS:]
-        seats = dict(newest)
-        if self.path is None:
-            self._memory = seats
-            return
-        from sos_tui.storage import StorageError, write_atomic
-
-        with contextlib.suppress(StorageError, OSError):
-            write_atomic(self.path, json.dumps({"format": "sos-tui-seats", "version": 1, "seats": seats},
-                                               indent=1) + "\n")
 
 
 async def _open(address: Address, timeout: float) -> ClientConnection:
@@ -311,20 +203,23 @@ _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": Chan
 class RemoteGame:
     """A game played on a server, seen from one terminal.
 
-    ``connect`` joins (with the seat token kept for this address, if any); ``updates`` yields each
+    ``connect`` joins (with the seat token kept for this player at this address, if any: the
+    host's own seats with ``host``, else the seat joined as ``name``); ``updates`` yields each
     message after it is taken in; ``play`` sends a move of one of ``my_seats``. It is a
     ``session.GameSource``, as a local ``GameSession`` is: ``state``, ``seats``, ``record``,
-    ``kind_to_move``, ``may`` and ``subscribe``.
+    ``kind_to_move``, ``may`` and ``subscribe``. ``tokens`` is where seat tokens are kept: the
+    data folder's unless another store is given.
     """
 
     def __init__(self, url: str, name: str | None, *, token: str | None = None,
-                 tokens: TokenStore | None = None, timeout: float = 10.0) -> None:
+                 tokens: TokenStore | None = None, host: bool = False, timeout: float = 10.0) -> None:
         self.address = parse_url(url)
         self.url = str(self.address)
         self.name = name
-        self.tokens = tokens if tokens is not None else TokenStore()
-        # the seat kept for this address, unless another process of this account plays it now
-        self.token = token or (None if self.tokens.in_use(self.url) else self.tokens.get(self.url))
+        self.tokens = tokens if tokens is not None else TokenStore.default()
+        self.key = SeatKey.host(self.url) if host else SeatKey.player(self.url, name)
+        # this player's seat kept for this address, unless another process of this account plays it now
+        self.token = token or self.tokens.find(self.key)
         self.timeout = timeout
         self.ws: ClientConnection | None = None
         self.my_seats: tuple[int, ...] = ()
@@ -403,6 +298,8 @@ class RemoteGame:
     async def connect(self) -> None:
         """Join the game; returns once the first state arrived. NetError if refused or unreachable."""
         self.closed_reason = None
+        # a question asked of the last connection went with it: the server settled it as that one left
+        self.undo_request = self.rematch_request = None
         ws = await _open(self.address, self.timeout)
         try:
             await ws.send(HelloMessage(self.name, self.token).to_json())
@@ -421,8 +318,8 @@ class RemoteGame:
         self.role = welcome.role
         if welcome.token is not None and self.my_seats:
             self.token = welcome.token
-            self.tokens.put(self.url, welcome.token)
-            self.tokens.hold(self.url)
+            self.tokens.keep(self.key, welcome.token)
+            self.tokens.hold(self.key)
 
     def _apply(self, message: ServerMessage) -> None:
         """Take in what the server said."""
@@ -541,7 +438,7 @@ class RemoteGame:
         await self.close()
 
     async def close(self) -> None:
-        self.tokens.release(self.url)
+        self.tokens.release(self.key)
         ws, self.ws = self.ws, None
         if ws is not None:
             await ws.close()

@@ -112,12 +112,9 @@ class Room:
         self.key = key  # a hosted room's key in the store (``host --headless``)
         self.seats = [Seat(s.kind, s.name, s.level) for s in seats]
         self.tokens: dict[str, tuple[int, ...]] = {}  # token hash -> the seats it holds
-        own = tuple(i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN)
-        self.owner_token = new_token() if own else None  # known only to the process that made it
-        if own:
-            for i in own:
-                self.seats[i].token_hash = token_hash(self.owner_token)
-            self.tokens[token_hash(self.owner_token)] = own
+        self.owner_token: str | None = None  # known only to the process that made it
+        if self.own_seats:
+            self._give_own_seats(new_token())
         self.created = time.time()
         self.visited = False  # someone took a seat since it was made (or brought back)
         self.undo_declined: dict[int, float] = {}  # seat -> when its undo was last declined
@@ -145,6 +142,36 @@ class Room:
     @property
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if s.kind is SeatKind.REMOTE and s.name is None)
+
+    @property
+    def own_seats(self) -> tuple[int, ...]:
+        """The creator's seats (of kind ``human``), played where the room was made."""
+        return tuple(i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN)
+
+    def _give_own_seats(self, token: str) -> None:
+        self.owner_token = token
+        for i in self.own_seats:
+            self.seats[i].token_hash = token_hash(token)
+        self._index_tokens()
+
+    def _index_tokens(self) -> None:
+        """``tokens`` from the seats' token hashes (a token may hold several seats)."""
+        self.tokens = {}
+        for i, seat in enumerate(self.seats):
+            if seat.token_hash is not None:
+                self.tokens[seat.token_hash] = (*self.tokens.get(seat.token_hash, ()), i)
+
+    def host_token(self, kept: str | None) -> str | None:
+        """For the process that hosts this room (brought back after a restart, say): the token of
+        its own seats. The one it made, else ``kept`` (the one it kept) if that holds exactly
+        them still, else a new one that does (one lost, or another's kept in its place, then
+        holds nothing). None if the room has no seats of its own."""
+        if self.owner_token is None and self.own_seats:
+            if kept is not None and self.tokens.get(token_hash(kept)) == self.own_seats:
+                self.owner_token = kept
+            else:
+                self._give_own_seats(new_token())
+        return self.owner_token
 
     def listing(self) -> LobbyRoom | None:
         """The room in the lobby, or None when it is not listed (private, or no seat open)."""
@@ -311,11 +338,10 @@ class Room:
         same version); nobody is connected yet."""
         specs = [SeatSpec(SeatKind(s.kind), s.name, s.level) for s in kept.seats]
         room = cls(server, kept.code, kept.size, Mode(kept.mode), specs, kept.creator, kept.key, kept.public)
-        room.owner_token, room.tokens, room.created = None, {}, kept.created
-        for i, (seat, stored) in enumerate(zip(room.seats, kept.seats, strict=True)):
+        room.owner_token, room.created = None, kept.created
+        for seat, stored in zip(room.seats, kept.seats, strict=True):
             seat.token_hash = stored.token_hash
-            if stored.token_hash is not None:
-                room.tokens[stored.token_hash] = (*room.tokens.get(stored.token_hash, ()), i)
+        room._index_tokens()
         if kept.record is not None:
             room._open(kept.record).version = kept.version
         return room
@@ -444,10 +470,7 @@ class Room:
         """The same table again, whoever started moving last (every seat one place earlier, as at
         home); each person keeps their seat's token."""
         self.seats = self.seats[1:] + self.seats[:1]
-        self.tokens = {}
-        for i, seat in enumerate(self.seats):
-            if seat.token_hash is not None:
-                self.tokens[seat.token_hash] = (*self.tokens.get(seat.token_hash, ()), i)
+        self._index_tokens()
         for client in self.clients:
             if client.seats:
                 client.seats = tuple(i for i, seat in enumerate(self.seats) if seat.client is client)

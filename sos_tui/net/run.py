@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from sos_tui.engine import printable
 from sos_tui.i18n import N_, _, explain
 
-from .client import NetError, RemoteGame, TokenStore, create_room
+from .client import NetError, RemoteGame, create_room
 from .protocol import StateMessage
 from .seats import SeatSpec, check_seats
 from .server import Limits, Server
 from .store import SqliteRoomStore
+from .tokens import TokenStore
 
 Say = Callable[[str], None]
 

@@ -22,11 +22,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Static
 
-from sos_tui.engine import GameRecord, IllegalMoveError, Move, check_name, printable, shorten
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, check_name, printable, shorten
 from sos_tui.i18n import N_, _, explain, ngettext
-from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room, parse_url
+from sos_tui.net import NetError, RemoteGame, SeatKey, Server, TokenStore, create_room, parse_url
 from sos_tui.net.client import list_rooms
 from sos_tui.net.protocol import (
     ErrorMessage,
@@ -46,7 +47,6 @@ from ..language import SosModal
 from ..text import cell, names_list
 from ..widgets.game_view import GameView
 from .game import refused
-from .game_over import GameOverScreen
 from .play import PlayScreen
 
 Words = str | Callable[[], str]
@@ -102,6 +102,34 @@ class Choice(SosModal[bool]):
 
 def _spoken(words: Words) -> str:
     return words() if callable(words) else words
+
+
+class Standing:
+    """The dialogs of a network game that stand only while their cause does: a player gone, a
+    question asked, a game over. Each is put up with the test of its cause (``ask``, ``track``);
+    ``check`` closes the one in front, unanswered (None), once its cause is gone, so the keys reach
+    the board again. It runs after each word from the server and whenever the screen in front
+    changes, so a stale dialog under another one closes as it comes to the front."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self._causes: dict[Screen, Callable[[], bool]] = {}
+
+    def ask(self, dialog: Screen, answered: Callable | None, cause: Callable[[], bool]) -> None:
+        self.app.push_screen(dialog, answered)
+        self.track(dialog, cause)
+
+    def track(self, dialog: Screen, cause: Callable[[], bool]) -> None:
+        self._causes[dialog] = cause
+
+    def check(self, _changed: Screen | None = None) -> None:
+        stack = self.app.screen_stack
+        self._causes = {dialog: cause for dialog, cause in self._causes.items() if dialog in stack}
+        front = self.app.screen
+        cause = self._causes.get(front)
+        if cause is not None and not cause():
+            del self._causes[front]
+            front.dismiss(None)  # the screen that comes to the front is checked in turn
 
 
 class JoinDialog(SosModal[JoinPlan | None]):
@@ -314,8 +342,7 @@ class NetGameScreen(PlayScreen):
         self.join_url: str | None = None
         self.lost: NetError | None = None
         self._recorded: str | None = None  # the game id already put in this player's history
-        self._undo_dialog: Choice | None = None
-        self._rematch_dialog: Choice | None = None
+        self.dialogs: Standing | None = None  # the dialogs that close when their cause is gone
         self._waiting: tuple[str, ...] = ()  # who the game waited for at the last state
         self.attempt = 0  # reconnecting: the attempt under way (0: connected, or not trying)
         self._store = None  # a hosted game's rooms on disk
@@ -330,6 +357,8 @@ class NetGameScreen(PlayScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.dialogs = Standing(self.app)
+        self.app.screen_change_signal.subscribe(self, self.dialogs.check)
         self.connect()
 
     def language_changed(self) -> None:
@@ -381,19 +410,20 @@ class NetGameScreen(PlayScreen):
             url, token, _room = await create_room(plan.server_url, plan.size, plan.mode,
                                                   [s.to_dict() for s in plan.seats], public=plan.public)
             self.join_url = url
-            game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens)
+            game = RemoteGame(url, _host_name(plan), token=token, tokens=tokens, host=True)
         else:
-            server, room = await self._host(plan)
+            server, room, token = await self._host(plan, tokens)
             self.join_url = server.url(room, reachable_host(plan.bind))
-            # a game brought back: the host's seat comes back by the token kept for its address
-            game = RemoteGame(server.url(room), _host_name(plan), token=room.owner_token, tokens=tokens)
+            game = RemoteGame(server.url(room), _host_name(plan), token=token, tokens=tokens, host=True)
         await game.connect()
         return game
 
-    async def _host(self, plan: HostPlan):
-        """Start this terminal's own server, its rooms kept on disk. The unfinished game the same
-        plan hosted before (the app closed, the computer crashed) is offered to continue, with its
-        code, seats and moves; else a new room."""
+    async def _host(self, plan: HostPlan, tokens: TokenStore):
+        """Start this terminal's own server, its rooms kept on disk: the server, the room and the
+        token of the host's own seats. The unfinished game the same plan hosted before (the app
+        closed, the computer crashed) is offered to continue, with its code, seats and moves, the
+        host's own seats taken back with the token kept for them (a joiner's kept in the same data
+        folder is not the host's); else a new room."""
         try:
             store = await asyncio.to_thread(open_store)
         except StorageError as problem:
@@ -426,8 +456,9 @@ class NetGameScreen(PlayScreen):
         self.server, self._store = server, store
         if room is None:
             room = server.create_room(plan.size, plan.mode, list(plan.seats), key=key, public=plan.public)
+        token = room.host_token(tokens.find(SeatKey.host(server.url(room))))
         await room.saved()
-        return server, room
+        return server, room, token
 
     async def _end_hosting(self) -> None:
         """The host leaves: the game ends for everyone, and is forgotten on disk."""
@@ -516,8 +547,6 @@ class NetGameScreen(PlayScreen):
             case UndoRequestMessage(by=by) if by in game.my_seats:
                 pass  # this player's own request: already said when it was made
             case RematchResultMessage():
-                self._settled(self._rematch_dialog)
-                self._rematch_dialog = None
                 if not message.accepted:
                     self.notify(_("No rematch: {reason}.").format(reason=shorten(message.text, 80)),
                                 timeout=4, markup=False)
@@ -525,46 +554,38 @@ class NetGameScreen(PlayScreen):
                 self.notify(message.text, title=_("Refused"), severity="warning", timeout=4, markup=False)
             case UndoRequestMessage(name=name, vote=vote):
                 name = printable(name)[:40]
-                if vote:
-                    self._undo_dialog = Choice(
+                if vote:  # asked until answered here, or settled (a move, a timeout, another's no)
+                    self.dialogs.ask(Choice(
                         lambda: _("{name} asks to undo the last turn. Agree?").format(name=name),
-                        lambda: _("Accept"), lambda: _("Decline"))
-                    self.app.push_screen(self._undo_dialog, self._answer_undo)
+                        lambda: _("Accept"), lambda: _("Decline")),
+                        self._answer_undo, lambda: game.undo_request is not None)
                 else:
                     self.notify(_("{name} asks to undo; waiting for the others to answer.").format(name=name),
                                 timeout=4, markup=False)
             case UndoResultMessage():
-                self._settled(self._undo_dialog)
-                self._undo_dialog = None
                 reason = shorten(message.text, 80)
                 text = _("Undo accepted: {reason}.") if message.accepted else _("Undo declined: {reason}.")
                 self.notify(text.format(reason=reason), timeout=4, markup=False)
         self._status()
-
-    @staticmethod
-    def _settled(dialog: Choice | None) -> None:
-        """A question settled without this player's answer (a move, a timeout, another's no)."""
-        if dialog is not None and dialog.is_current:
-            dialog.dismiss(None)
+        self.dialogs.check()
 
     def _told(self, message: StateMessage) -> None:
         """Say what just happened at the table: a rematch begun, a player gone (on purpose or
         not), and what this player can do about it."""
         game = self.game
-        gone = [printable(name)[:40] for name in game.waiting_for if name not in self._waiting]
-        if message.change == "rematch":
-            if isinstance(self.app.screen, GameOverScreen):
-                self.app.screen.dismiss(None)  # the last game's result gives way to the new game
+        gone = [name for name in game.waiting_for if name not in self._waiting]
+        if message.change == "rematch":  # the last game's result gives way to the new game (``_game_over``)
             first = game.seats[0].name if game.seats else ""
             self.notify(_("Rematch: {name} starts.").format(name=printable(first)[:40]), timeout=4,
                         markup=False)
         elif gone and game.state is not None and not game.state.is_over:
-            names = names_list(gone)
-            if message.change == "quit":
-                self.app.push_screen(Choice(
+            names = names_list([printable(name)[:40] for name in gone])
+            if message.change == "quit":  # asked until they are back (or the game ends)
+                self.dialogs.ask(Choice(
                     lambda: _("{names} left the game. Their seat stays open: wait for them to come back, "
                               "or leave.").format(names=names), lambda: _("Leave"), lambda: _("Wait")),
-                    lambda leave: self.app.call_later(self.app.leave_network) if leave else None)
+                    lambda leave: self.app.call_later(self.app.leave_network) if leave else None,
+                    lambda: self._playing() and any(name in game.waiting_for for name in gone))
             else:
                 self.notify(_("{names} lost the connection: the game waits for them (ctrl+l leaves).")
                             .format(names=names), severity="warning", timeout=6, markup=False)
@@ -576,14 +597,13 @@ class NetGameScreen(PlayScreen):
             self.notify(_("{name} offers a rematch; waiting for the others to answer.").format(name=name),
                         timeout=4, markup=False)
             return
-        self._rematch_dialog = Choice(
+        self.dialogs.ask(Choice(
             lambda: _("{name} offers a rematch ({first} starts). Play again?").format(
                 name=name, first=printable(second)[:40]),
-            lambda: _("Play again"), lambda: _("No, thanks"))
-        self.app.push_screen(self._rematch_dialog, self._answer_rematch)
+            lambda: _("Play again"), lambda: _("No, thanks")),
+            self._answer_rematch, lambda: game.rematch_request is not None)
 
     def _answer_rematch(self, accept: bool | None) -> None:
-        self._rematch_dialog = None
         if accept is not None and self.game is not None and self.game.connected \
                 and self.game.rematch_request is not None:
             self._send(self.game.answer_rematch(accept))
@@ -599,6 +619,18 @@ class NetGameScreen(PlayScreen):
 
     def _finished(self) -> None:
         self.call_after_refresh(self._game_over, self.game.state)
+
+    def _game_over(self, state: GameState) -> None:
+        """The result, shown while the game is over: a rematch, or an undo after the end, closes it."""
+        front = self.app.screen
+        super()._game_over(state)
+        if self.app.screen is not front:
+            self.dialogs.track(self.app.screen, lambda: not self._playing())
+
+    def _playing(self) -> bool:
+        """A game under way that has not ended for good."""
+        game = self.game
+        return game is not None and not game.ended and game.state is not None and not game.state.is_over
 
     def action_rematch(self) -> None:
         """Offer the others a rematch (or agree to theirs), once the game is over."""
@@ -689,7 +721,6 @@ class NetGameScreen(PlayScreen):
             self.notify(explain(problem), severity="error", timeout=4, markup=False)
 
     def _answer_undo(self, accept: bool | None) -> None:
-        self._undo_dialog = None
         if self.game is not None and self.game.connected and self.game.undo_request is not None:
             self._send(self.game.answer_undo(bool(accept)))
 
