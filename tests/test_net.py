@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import asynccontextmanager
 
 import pytest
 from websockets.asyncio.client import connect
@@ -27,74 +26,7 @@ from sos_tui.net.protocol import (
 )
 from sos_tui.session import NotYourTurnError, SeatKind
 
-from .helpers import raw_client, send_raw
-
-WAIT = 5.0
-
-
-class FirstMove:
-    """A computer that plays the first legal move at once (no process)."""
-
-    async def choose(self, level, state, on_retry=None):
-        return state.legal_moves()[0]
-
-
-@asynccontextmanager
-async def running(limits: Limits | None = None, **options):
-    options.setdefault("computer", FirstMove())
-    server = Server(limits, **options)
-    await server.start("127.0.0.1", 0)
-    try:
-        yield server
-    finally:
-        await asyncio.wait_for(server.stop(), WAIT)
-
-
-class Player:
-    """A RemoteGame with its updates read in the background, to wait on."""
-
-    def __init__(self, url: str, name: str | None, tokens: TokenStore | None = None) -> None:
-        self.game = RemoteGame(url, name, tokens=tokens or TokenStore())
-        self.seen: list = []  # the server's messages, typed
-        self.changed = asyncio.Event()
-        self.lost: NetError | None = None
-        self._task: asyncio.Task | None = None
-
-    async def __aenter__(self) -> Player:
-        await self.game.connect()
-        self._task = asyncio.ensure_future(self._read())
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        await self.game.close()
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _read(self) -> None:
-        try:
-            async for message in self.game.updates():
-                self.seen.append(message)
-                self.changed.set()
-        except NetError as lost:
-            self.lost = lost
-            self.changed.set()
-
-    async def until(self, predicate, timeout: float = WAIT):
-        async def wait():
-            while not predicate():
-                self.changed.clear()
-                await self.changed.wait()
-        await asyncio.wait_for(wait(), timeout)
-
-    async def error(self, code: str):
-        await self.until(lambda: any(isinstance(m, ErrorMessage) and m.code == code for m in self.seen))
-
-    async def version(self, version: int):
-        await self.until(lambda: self.game.version >= version)
+from .helpers import WAIT, FirstMove, Player, raw_client, running, send_raw
 
 
 async def play_out(players: list[Player]) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import socket
 import sqlite3
 
 import pytest
@@ -22,31 +21,7 @@ from sos_tui.net.protocol import ErrorMessage, UndoResultMessage
 from sos_tui.net.server import source
 from sos_tui.net.store import RoomStoreError, SqliteRoomStore
 
-from .helpers import send_raw
-from .test_net import WAIT, FirstMove, Player
-from .test_net_cli import Process
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-async def seated(url: str, name: str, tokens: TokenStore, token: str | None = None) -> Player:
-    player = Player(url, name, tokens)
-    if token is not None:
-        player.game.token = token
-    return await player.__aenter__()
-
-
-async def play(player: Player, others: list[Player], move: str) -> int:
-    """``move`` by ``player``, acknowledged: everyone saw its state. The new version."""
-    version = player.game.version
-    await player.game.play(Move.parse(move))
-    for p in (player, *others):
-        await p.version(version + 1)
-    return version + 1
+from .helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw
 
 
 # -- restart -------------------------------------------------------------------------------------
