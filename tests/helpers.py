@@ -252,6 +252,9 @@ class Player:
 
 
 class Process:
+    """A ``sos-tui`` command run with its own data and config folders in ``env_dir``, its output
+    read line by line into ``lines``."""
+
     def __init__(self, *args: str, env_dir: Path) -> None:
         env = {"PATH": "/usr/bin:/bin", "SOS_TUI_DATA_DIR": str(env_dir / "data"),
                "SOS_TUI_CONFIG_DIR": str(env_dir / "config")}
