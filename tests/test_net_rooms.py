@@ -520,7 +520,7 @@ async def test_a_rooms_store_has_one_writer_at_a_time(tmp_path):
 
 
 def test_a_second_sos_tui_server_on_the_same_data_folder_is_refused_at_start(tmp_path):
-    first = Process("server", "--port", "0", env_dir=tmp_path)
+    first, second = Process("server", "--port", "0", env_dir=tmp_path), None
     try:
         base = first.line("ws://")
         url, token, _seats = asyncio.run(create_room(base, 3, "general", HOST_SEATS))
@@ -538,7 +538,9 @@ def test_a_second_sos_tui_server_on_the_same_data_folder_is_refused_at_start(tmp
 
         asyncio.run(asyncio.wait_for(the_first_plays_on(), 20))
     finally:
-        first.stop()
+        for server in (first, second):
+            if server is not None:
+                server.stop()
 
 
 def test_two_headless_hosts_share_a_data_folder_but_not_a_game(tmp_path):
