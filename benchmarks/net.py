@@ -56,7 +56,7 @@ async def serve(port: int, store_path: str | None, redis: str | None = None, lea
         cluster = Cluster(redis, lease=lease)
     server = Server(BENCH_LIMITS, allow_create=True, store=store, cluster=cluster)
     if store is not None:
-        for kept in store.load(None):
+        for kept in store.load():
             server.restore(kept)
     await server.start("127.0.0.1", port)
     print(server.port, flush=True)

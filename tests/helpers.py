@@ -1,11 +1,18 @@
-"""Shared helpers for the app tests."""
+"""Shared helpers for the tests: the app's (a game's screen, cells, notices) and the network's (a
+player reading its updates, a server on port 0, a ``sos-tui`` process, a free port)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import subprocess
+import sys
+import threading
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.cells import cell_len
 from rich.color_triplet import ColorTriplet
@@ -16,7 +23,9 @@ from websockets.asyncio.client import connect
 from sos_tui.app import SosApp
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.scoreboard import Scoreboard
-from sos_tui.engine import GameRecord, Mode, PlayerInfo
+from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
+from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore
+from sos_tui.net.protocol import ErrorMessage
 
 
 def make_app(size: int = 3, mode: str = "general", names=("Ana", "Bo"), **kwargs) -> SosApp:
@@ -168,3 +177,131 @@ async def send_raw(game, message: dict) -> None:
     """``message`` as a frame on a connected ``RemoteGame``'s own socket, past its checks: the
     server sees a seated player that ignores the rules."""
     await game.ws.send(json.dumps(message))
+
+
+# -- network games ------------------------------------------------------------------------------
+SOS = str(Path(sys.executable).with_name("sos-tui"))
+
+WAIT = 5.0
+
+
+class FirstMove:
+    """A computer that plays the first legal move at once (no process)."""
+
+    async def choose(self, level, state, on_retry=None):
+        return state.legal_moves()[0]
+
+
+@asynccontextmanager
+async def running(limits: Limits | None = None, **options):
+    options.setdefault("computer", FirstMove())
+    server = Server(limits, **options)
+    await server.start("127.0.0.1", 0)
+    try:
+        yield server
+    finally:
+        await asyncio.wait_for(server.stop(), WAIT)
+
+
+class Player:
+    """A RemoteGame with its updates read in the background, to wait on."""
+
+    def __init__(self, url: str, name: str | None, tokens: TokenStore | None = None) -> None:
+        self.game = RemoteGame(url, name, tokens=tokens or TokenStore())
+        self.seen: list = []  # the server's messages, typed
+        self.changed = asyncio.Event()
+        self.lost: NetError | None = None
+        self._task: asyncio.Task | None = None
+
+    async def __aenter__(self) -> Player:
+        await self.game.connect()
+        self._task = asyncio.ensure_future(self._read())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.game.close()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.game.updates():
+                self.seen.append(message)
+                self.changed.set()
+        except NetError as lost:
+            self.lost = lost
+            self.changed.set()
+
+    async def until(self, predicate, timeout: float = WAIT):
+        async def wait():
+            while not predicate():
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(wait(), timeout)
+
+    async def error(self, code: str):
+        await self.until(lambda: any(isinstance(m, ErrorMessage) and m.code == code for m in self.seen))
+
+    async def version(self, version: int):
+        await self.until(lambda: self.game.version >= version)
+
+
+
+class Process:
+    """A ``sos-tui`` command run with its own data and config folders in ``env_dir``, its output
+    read line by line into ``lines``."""
+
+    def __init__(self, *args: str, env_dir: Path) -> None:
+        env = {"PATH": "/usr/bin:/bin", "SOS_TUI_DATA_DIR": str(env_dir / "data"),
+               "SOS_TUI_CONFIG_DIR": str(env_dir / "config")}
+        self.process = subprocess.Popen([SOS, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, env=env)
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def line(self, text: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = [line for line in self.lines if text in line]
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        raise AssertionError(f"never printed {text!r}: {self.lines}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(5)
+
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def seated(url: str, name: str, tokens: TokenStore, token: str | None = None) -> Player:
+    player = Player(url, name, tokens)
+    if token is not None:
+        player.game.token = token
+    return await player.__aenter__()
+
+
+async def play(player: Player, others: list[Player], move: str) -> int:
+    """``move`` by ``player``, acknowledged: everyone saw its state. The new version."""
+    version = player.game.version
+    await player.game.play(Move.parse(move))
+    for p in (player, *others):
+        await p.version(version + 1)
+    return version + 1
+
+

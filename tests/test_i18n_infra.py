@@ -284,12 +284,15 @@ def test_a_computer_that_stopped_and_a_seat_out_of_turn_are_said_in_malay():
 # -- the network: what a server says, seen by a Malay client ---------------------------------------
 def test_a_known_server_message_is_said_in_the_clients_language_with_its_values_as_data():
     message = ErrorMessage.of("waiting", "waiting for {names} to reconnect", names="Bo\x1b[31m")
-    assert message.message == "waiting for Bo\x1b[31m to reconnect"  # English, for every client
-    assert message.template == "waiting for {names} to reconnect"
-    assert message.params == {"names": "Bo\x1b[31m"}
+    assert message.message == "waiting for Bo\\x1b[31m to reconnect"  # English, for every client,
+    assert message.template == "waiting for {names} to reconnect"  # its values quoted escaped
+    assert message.params == {"names": "Bo\\x1b[31m"}
     assert message.text == "waiting for Bo\\x1b[31m to reconnect"
     i18n.set_language("ms")
     assert parse_server(message.to_json()).text == "menunggu Bo\\x1b[31m menyambung semula"
+    raw = {"type": "error", "code": "waiting", "message": "?", "template": "waiting for {names} to reconnect",
+           "params": {"names": "Bo\x1b[31m"}}  # a server that sent it raw: the client escapes it
+    assert parse_server(json.dumps(raw)).text == "menunggu Bo\\x1b[31m menyambung semula"
     long = ErrorMessage.of("not-your-turn", "it is {name}'s turn", name="x" * 500)
     assert long.text == "sekarang giliran " + "x" * 59 + "…"
 

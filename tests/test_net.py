@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import asynccontextmanager
 
 import pytest
 from websockets.asyncio.client import connect
@@ -37,74 +36,7 @@ from sos_tui.net.protocol import (
 )
 from sos_tui.session import NotYourTurnError, SeatKind
 
-from .helpers import raw_client, send_raw
-
-WAIT = 5.0
-
-
-class FirstMove:
-    """A computer that plays the first legal move at once (no process)."""
-
-    async def choose(self, level, state, on_retry=None):
-        return state.legal_moves()[0]
-
-
-@asynccontextmanager
-async def running(limits: Limits | None = None, **options):
-    options.setdefault("computer", FirstMove())
-    server = Server(limits, **options)
-    await server.start("127.0.0.1", 0)
-    try:
-        yield server
-    finally:
-        await asyncio.wait_for(server.stop(), WAIT)
-
-
-class Player:
-    """A RemoteGame with its updates read in the background, to wait on."""
-
-    def __init__(self, url: str, name: str | None, tokens: TokenStore | None = None) -> None:
-        self.game = RemoteGame(url, name, tokens=tokens or TokenStore())
-        self.seen: list = []  # the server's messages, typed
-        self.changed = asyncio.Event()
-        self.lost: NetError | None = None
-        self._task: asyncio.Task | None = None
-
-    async def __aenter__(self) -> Player:
-        await self.game.connect()
-        self._task = asyncio.ensure_future(self._read())
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        await self.game.close()
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _read(self) -> None:
-        try:
-            async for message in self.game.updates():
-                self.seen.append(message)
-                self.changed.set()
-        except NetError as lost:
-            self.lost = lost
-            self.changed.set()
-
-    async def until(self, predicate, timeout: float = WAIT):
-        async def wait():
-            while not predicate():
-                self.changed.clear()
-                await self.changed.wait()
-        await asyncio.wait_for(wait(), timeout)
-
-    async def error(self, code: str):
-        await self.until(lambda: any(isinstance(m, ErrorMessage) and m.code == code for m in self.seen))
-
-    async def version(self, version: int):
-        await self.until(lambda: self.game.version >= version)
+from .helpers import WAIT, FirstMove, Player, raw_client, running, send_raw
 
 
 async def play_out(players: list[Player]) -> None:
@@ -324,7 +256,7 @@ async def test_a_client_moves_only_for_its_own_seat_on_its_turn_and_only_legal_m
             with pytest.raises(IllegalMoveError):
                 await bo.game.play(Move.parse("O a1"))
             for text, code in [("O a1", "illegal-move"), ("O z9", "illegal-move"), ("X b1", "bad-move"),
-                               (7, "bad-move")]:
+                               (7, "bad-message")]:
                 await send_raw(bo.game, {"type": "move", "move": text})
                 await bo.error(code)
             await send_raw(bo.game, {"type": "move", "move": "O b1", "version": 1})
@@ -554,3 +486,113 @@ async def test_a_player_who_leaves_on_purpose_is_told_as_a_quit_and_keeps_the_se
                 await again.until(lambda: again.game.my_seats == (1,))
                 await ana.until(lambda: ana.game.waiting_for == ())
             await bo.close()
+
+
+# -- what a client sends is quoted escaped and typed strictly; spectators are a headcount --------
+@pytest.mark.parametrize("text", ["\udcff", "S b\udcff", "\udcff\ud800 a1", "\x1b[2J\udcff"])
+async def test_a_move_holding_a_lone_surrogate_is_refused_with_the_text_escaped(text, caplog):
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        async with Player(server.url(room), "Ana") as ana, Player(server.url(room), "Bo"):
+            await ana.until(lambda: ana.game.phase == "playing")
+            await send_raw(ana.game, {"type": "move", "move": text})
+            await ana.error("bad-move")
+            refusal = next(m for m in ana.seen if isinstance(m, ErrorMessage))
+            json.dumps(refusal.to_dict(), ensure_ascii=False).encode("utf-8")  # no lone surrogate left
+            assert "\x1b" not in refusal.message and "\\udcff" in refusal.message
+            await ana.game.play(Move.parse("S a1"))  # still seated, still playing
+            await ana.version(2)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def test_every_error_text_quotes_client_input_through_one_escaping_helper():
+    from sos_tui.net.errors import quoted
+
+    assert quoted("Ana") == "Ana"
+    assert quoted("\udcff\x1b[2J") == "\\udcff\\x1b[2J"
+    assert len(quoted("x" * 5000)) == 200
+    refused = ProtocolError("bad-move", "{text!r} is not a move: the letter must be S or O", text="\udcff")
+    assert refused.params == {"text": "\\udcff"} and str(refused).encode("utf-8")
+    said = ErrorMessage.refusing(refused).to_json()
+    assert said.encode("utf-8") and "\\\\udcff" in said
+
+
+@pytest.mark.parametrize("field", [
+    {"token": 5}, {"token": ["t"]}, {"token": {"a": 1}}, {"token": True}, {"name": 5}, {"name": ["Ana"]},
+    {"client": 7}, {"client": {"x": 1}}, {"minor": "1"}, {"minor": 1.5}, {"minor": True},
+])
+async def test_a_hello_with_a_wrongly_typed_field_is_refused_as_bad_message(field):
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        async with raw_client(server.url(room)) as raw:
+            await raw.send({"type": "hello", "protocol": 1, "name": "Ana", "token": None, **field})
+            reply = await raw.recv()
+            assert (reply["type"], reply["code"]) == ("error", "bad-message"), reply
+            with pytest.raises(ConnectionClosed) as closed:
+                await raw.recv()
+            assert closed.value.rcvd.code == 1008
+        assert room.open_seats == 2 and not room.clients  # nobody was seated, nobody watches
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "move", "move": 7}, {"type": "move", "move": ["S", "a1"]},
+    {"type": "move", "move": "S a1", "version": "1"}, {"type": "move", "move": "S a1", "version": 1.0},
+    {"type": "ping", "id": "x"}, {"type": "ping", "id": [1]}, {"type": "undo-answer", "accept": "yes"},
+])
+async def test_a_wrongly_typed_field_in_a_game_is_bad_message_and_a_strike(message):
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        async with Player(server.url(room), "Ana") as ana, Player(server.url(room), "Bo"):
+            await ana.until(lambda: ana.game.phase == "playing")
+            await send_raw(ana.game, message)
+            await ana.error("bad-message")
+            assert room.session.state.moves == () and not any(
+                m.type == "pong" for m in ana.seen)
+            assert next(c for c in room.clients if c.name == "Ana").strikes == 1
+
+
+async def test_spectators_coming_and_going_reach_the_players_as_a_few_small_presence_messages():
+    """20 addresses of spectators joining and leaving: each player gets a headcount at most twice a
+    second, never a full state per spectator; a client of before the presence message (protocol
+    1.0) gets nothing of it and plays on."""
+    from sos_tui.net.protocol import PresenceMessage
+
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}] * 3)
+        url = server.url(room)
+        async with Player(url, "Ana") as ana, Player(url, "Bo") as bo, raw_client(url) as old:
+            await old.send({"type": "hello", "protocol": 1, "name": "Cy", "token": None})  # no "minor"
+            assert (await old.recv())["type"] == "welcome"
+            while (await old.recv()).get("phase") != "playing":
+                pass
+            await ana.until(lambda: ana.game.phase == "playing")
+            seen, started = len(ana.seen), asyncio.get_running_loop().time()
+
+            async def watch(address: str, stay: bool):
+                ws = await connect(url, local_addr=(address, 0))
+                await ws.send(json.dumps({"type": "hello", "protocol": 1, "minor": 1, "name": None}))
+                assert json.loads(await ws.recv())["role"] == "spectator"
+                assert json.loads(await ws.recv())["type"] == "state"  # its own, whole
+                if not stay:
+                    await ws.close()
+                return ws
+
+            for _round in range(5):
+                await asyncio.gather(*(watch(f"127.0.0.{2 + i}", False) for i in range(20)))
+            staying = await asyncio.gather(*(watch(f"127.0.0.{2 + i}", True) for i in range(3)))
+            elapsed = asyncio.get_running_loop().time() - started
+            await ana.until(lambda: ana.game.spectators == 3)
+            await bo.until(lambda: bo.game.spectators == 3)
+            told = ana.seen[seen:]
+            assert not [m for m in told if isinstance(m, StateMessage)]  # 103 spectators came: no state
+            presence = [m for m in told if isinstance(m, PresenceMessage)]
+            assert 1 <= len(presence) <= elapsed / 0.5 + 2
+            assert all(len(m.to_json()) < 100 for m in presence)
+            # the old client heard none of it, and plays on
+            await ana.game.play(Move.parse("S a1"))
+            while (state := await old.recv())["type"] != "state":
+                assert state["type"] != "presence"
+            assert state["version"] == 2 and state["spectators"] == 3
+            for ws in staying:
+                await ws.close()
+            await bo.until(lambda: bo.game.spectators == 0)

@@ -243,6 +243,27 @@ async def test_a_spectator_watches_and_its_keys_do_nothing():
         await server.stop()
 
 
+async def test_the_players_see_how_many_people_watch():
+    server = Server(computer=FirstMove())
+    await server.start("127.0.0.1", 0)
+    try:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        bo = await Friend(server.url(room), "Bo").join()
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Ana")))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and "Bo's turn" in status(app))
+            assert "watching" not in status(app)
+            watchers = [await Friend(server.url(room), None).join() for _ in range(2)]
+            await until(pilot, lambda: "Bo's turn.  2 people are watching." in status(app))
+            await watchers[0].leave()
+            await until(pilot, lambda: "Bo's turn.  1 person is watching." in status(app))
+            await watchers[1].leave()
+            await until(pilot, lambda: "watching" not in status(app))
+        await bo.leave()
+    finally:
+        await server.stop()
+
+
 async def test_the_setup_screen_offers_host_and_join():
     from sos_tui.app.screens.net_game import JoinDialog
     from sos_tui.app.screens.setup import SetupScreen

@@ -6,18 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
-import sys
-import threading
-import time
-from pathlib import Path
 
 import pytest
 
 from sos_tui.cli import main
 from sos_tui.net import NetError, RemoteGame, TokenStore
 
-SOS = str(Path(sys.executable).with_name("sos-tui"))
+from .helpers import Process
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -44,34 +39,6 @@ def test_host_headless_on_a_server_nobody_runs_says_so_in_one_line(capsys):
     assert main(["host", "--headless", "--server", "ws://127.0.0.1:9", "--size", "3"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach ws://127.0.0.1:9" in err and err.count("\n") == 1
-
-
-class Process:
-    def __init__(self, *args: str, env_dir: Path) -> None:
-        env = {"PATH": "/usr/bin:/bin", "SOS_TUI_DATA_DIR": str(env_dir / "data"),
-               "SOS_TUI_CONFIG_DIR": str(env_dir / "config")}
-        self.process = subprocess.Popen([SOS, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        text=True, env=env)
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def line(self, text: str, timeout: float = 20.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            found = [line for line in self.lines if text in line]
-            if found:
-                return found[0]
-            time.sleep(0.05)
-        raise AssertionError(f"never printed {text!r}: {self.lines}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(5)
 
 
 async def play_two(url: str) -> str:

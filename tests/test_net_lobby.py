@@ -15,7 +15,7 @@ from sos_tui.net.client import list_rooms
 from sos_tui.net.protocol import ErrorMessage, RoomsMessage, parse_server
 from sos_tui.net.store import SqliteRoomStore
 
-from .test_net_rooms import seated
+from .helpers import seated
 
 
 async def first_reply(url: str, message: dict):

@@ -6,10 +6,12 @@ foreign rooms database. Servers listen on 127.0.0.1 and are stopped by the test 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import signal
-import socket
 import sqlite3
+import subprocess
 
 import pytest
 from websockets.asyncio.client import connect
@@ -18,35 +20,11 @@ from websockets.exceptions import InvalidStatus
 from sos_tui.cli import main
 from sos_tui.engine import Move
 from sos_tui.net import Limits, NetError, RemoteGame, SeatKey, Server, TokenStore, create_room
-from sos_tui.net.protocol import ErrorMessage, UndoResultMessage
+from sos_tui.net.protocol import ErrorMessage, ProtocolError, UndoResultMessage
 from sos_tui.net.server import source
 from sos_tui.net.store import RoomStoreError, SqliteRoomStore
 
-from .helpers import send_raw
-from .test_net import WAIT, FirstMove, Player
-from .test_net_cli import Process
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-async def seated(url: str, name: str, tokens: TokenStore, token: str | None = None) -> Player:
-    player = Player(url, name, tokens)
-    if token is not None:
-        player.game.token = token
-    return await player.__aenter__()
-
-
-async def play(player: Player, others: list[Player], move: str) -> int:
-    """``move`` by ``player``, acknowledged: everyone saw its state. The new version."""
-    version = player.game.version
-    await player.game.play(Move.parse(move))
-    for p in (player, *others):
-        await p.version(version + 1)
-    return version + 1
+from .helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw
 
 
 # -- restart -------------------------------------------------------------------------------------
@@ -153,7 +131,7 @@ async def test_a_stop_closes_with_1012_and_a_new_server_brings_the_room_back(tmp
     store = SqliteRoomStore(path)
     server = Server(computer=FirstMove(), store=store)
     try:
-        for kept in store.load(None):
+        for kept in store.load():
             server.restore(kept)
         await server.start("127.0.0.1", int(url.split(":")[2].split("/")[0]))
         async with connect(url) as ws:  # a raw client, to see the close code
@@ -169,7 +147,7 @@ async def test_a_stop_closes_with_1012_and_a_new_server_brings_the_room_back(tmp
     store = SqliteRoomStore(path)
     server = Server(computer=FirstMove(), store=store)
     try:
-        for kept in store.load(None):
+        for kept in store.load():
             server.restore(kept)
         await server.start("127.0.0.1", int(url.split(":")[2].split("/")[0]))
         ana = await seated(url, "Ana", tokens)
@@ -201,7 +179,7 @@ async def test_a_move_resent_after_a_restart_with_its_version_is_not_applied_twi
     store = SqliteRoomStore(path)
     server = Server(store=store)
     try:
-        for kept in store.load(None):
+        for kept in store.load():
             server.restore(kept)
         await server.start("127.0.0.1", port)
         ana, bo = await seated(url, "Ana", tokens), await seated(url, "Bo", bo_tokens)
@@ -219,22 +197,159 @@ async def test_a_move_resent_after_a_restart_with_its_version_is_not_applied_twi
 
 
 # -- abuse ---------------------------------------------------------------------------------------
-async def test_a_room_nobody_joined_closes_after_minutes_not_an_hour():
-    limits = Limits(unjoined_idle=0.2, reap_every=0.05)
+async def gone(server: Server, *urls: str, back: bool = False) -> None:
+    """Wait (bounded) until none of the rooms at ``urls`` is on ``server`` (``back``: all are)."""
+    codes = {url.rsplit("/", 1)[1] for url in urls}
+    for _ in range(200):
+        if (codes <= set(server.rooms)) if back else not codes & set(server.rooms):
+            return
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"{'not' if back else 'still'} open: {codes ^ set(server.rooms) & codes}")
+
+
+HOST_SEATS = [{"kind": "human", "name": "Ana"}, {"kind": "remote"}]
+
+
+async def test_a_room_counts_as_played_once_two_people_sat_or_a_person_moved():
+    """A creator taking its own seat once (with the created token), then leaving, does not keep
+    its room: unplayed rooms close minutes after they were made, whoever comes and goes."""
+    limits = Limits(unplayed_idle=0.4, reap_every=0.05)
+    async with Server(limits, allow_create=True, computer=FirstMove()) as server:
+        await server.start("127.0.0.1", 0)
+        base = f"ws://127.0.0.1:{server.port}"
+        lonely, token, _seats = await create_room(base, 3, "general", HOST_SEATS)
+        ana = await seated(lonely, "Ana", TokenStore(), token)  # its creator sits, and goes
+        await ana.close()
+        unjoined, _token, _seats = await create_room(base, 3, "general", [{"kind": "remote"}] * 2)
+        computer_first, token, _seats = await create_room(
+            base, 3, "general", [{"kind": "computer", "level": "easy"}, {"kind": "human", "name": "Ana"}])
+        ana = await seated(computer_first, "Ana", TokenStore(), token)  # the computer moves; Ana does not
+        await ana.until(lambda: len(ana.game.state.moves) == 1)
+        await ana.close()
+        two, token, _seats = await create_room(base, 3, "general", HOST_SEATS)
+        against, token_against, _seats = await create_room(
+            base, 3, "general", [{"kind": "human", "name": "Ana"}, {"kind": "computer", "level": "easy"}])
+        hosted = server.create_room(3, "general", [{"kind": "remote"}] * 2)  # its host's own: not abuse
+        async with Player(two, "Bo"):
+            ana = await seated(two, "Ana", TokenStore(), token)
+            await ana.close()  # two people sat: played, though nobody moved
+        ana = await seated(against, "Ana", TokenStore(), token_against)
+        await play(ana, [], "S a1")  # a person's move
+        await ana.close()
+        await gone(server, lonely, unjoined, computer_first)
+        assert set(server.rooms) == {two.rsplit("/", 1)[1], against.rsplit("/", 1)[1], hosted.code}
+        with pytest.raises(NetError, match="no game with that code"):
+            await RemoteGame(lonely, "Bo", tokens=TokenStore()).connect()
+
+
+async def test_a_room_brought_back_is_played_only_if_it_was(tmp_path):
+    store = SqliteRoomStore(tmp_path / "rooms.sqlite3")
+    async with Server(allow_create=True, store=store) as server:
+        await server.start("127.0.0.1", 0)
+        base = f"ws://127.0.0.1:{server.port}"
+        lonely, token, _seats = await create_room(base, 3, "general", HOST_SEATS)
+        ana = await seated(lonely, "Ana", TokenStore(), token)
+        await ana.close()
+        two, token, _seats = await create_room(base, 3, "general", HOST_SEATS)
+        ana, bo = await seated(two, "Ana", TokenStore(), token), await seated(two, "Bo", TokenStore())
+        await play(ana, [bo], "S a1")
+        await ana.close()
+        await bo.close()
+        await server.restart()
+    limits = Limits(unplayed_idle=0.0, reap_every=0.05)
+    async with Server(limits, allow_create=True, store=store) as server:
+        for kept in store.load():
+            server.restore(kept)
+        await server.start("127.0.0.1", 0)
+        await gone(server, lonely)
+        assert set(server.rooms) == {two.rsplit("/", 1)[1]}
+    await store.close()
+
+
+async def test_an_address_holds_at_most_its_rooms_for_their_whole_life(tmp_path):
+    """Every room an address created counts against it until it closes: played or not, finished,
+    and brought back after a restart."""
+    path = tmp_path / "rooms.sqlite3"
+    limits = Limits(rooms_per_address=2)
+    store = SqliteRoomStore(path)
+    async with Server(limits, allow_create=True, store=store) as server:
+        await server.start("127.0.0.1", 0)
+        base = f"ws://127.0.0.1:{server.port}"
+        played, token, _seats = await create_room(base, 3, "general", HOST_SEATS)
+        async with Player(played, "Bo") as bo:
+            ana = await seated(played, "Ana", TokenStore(), token)
+            await play(ana, [bo], "S a1")
+            await ana.close()
+        await create_room(base, 3, "general", HOST_SEATS)
+        with pytest.raises(NetError, match="as many open games") as refused:
+            await create_room(base, 3, "general", HOST_SEATS)
+        assert refused.value.code == "busy"
+        await server.restart()
+    async with Server(limits, allow_create=True, store=store) as server:
+        for kept in store.load():
+            server.restore(kept)
+        await server.start("127.0.0.1", 0)
+        with pytest.raises(NetError, match="as many open games"):
+            await create_room(f"ws://127.0.0.1:{server.port}", 3, "general", HOST_SEATS)
+        assert len(server.rooms) == 2
+    await store.close()
+
+
+async def test_junk_rooms_from_100_addresses_leave_room_for_a_real_host():
+    """The documented limits: 100 addresses each holding every room it may still leave the table
+    open to a real host, who creates and plays."""
+    limits = Limits()
+    async with Server(limits, allow_create=True) as server:
+        await server.start("127.0.0.1", 0)
+        for i in range(100):
+            creator = source(f"2001:db8:{i:x}::1")
+            for _ in range(limits.rooms_per_address):
+                server.create_room(3, "general", HOST_SEATS, creator=creator)
+            with pytest.raises(ProtocolError, match="as many open games"):
+                server.create_room(3, "general", HOST_SEATS, creator=creator)
+        assert len(server.rooms) == 100 * limits.rooms_per_address >= 1000
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{server.port}", 3, "general", HOST_SEATS)
+        async with Player(url, "Bo") as bo:
+            ana = await seated(url, "Ana", TokenStore(), token)
+            await play(ana, [bo], "S a1")
+            await ana.close()
+
+
+@pytest.mark.slow
+async def test_junk_rooms_from_100_addresses_over_the_network_leave_room_for_a_real_host():
+    """The attack as it was made: 100 addresses (127.0.1.x) each create every room the default
+    limits let them, over the network at the allowed rate (about half a minute), and each creator
+    takes its own seat once; a real host then still creates and plays."""
+    limits = Limits()
     async with Server(limits, allow_create=True) as server:
         await server.start("127.0.0.1", 0)
         base = f"ws://127.0.0.1:{server.port}"
-        unjoined, _token, _seats = await create_room(base, 3, "general", [{"kind": "remote"}] * 2)
-        joined, _token, _seats = await create_room(base, 3, "general", [{"kind": "remote"}] * 2)
-        hosted = server.create_room(3, "general", [{"kind": "remote"}] * 2)  # its host's own: not abuse
-        async with Player(joined, "Ana"):
-            for _ in range(100):
-                if unjoined.rsplit("/", 1)[1] not in server.rooms:
-                    break
-                await asyncio.sleep(0.05)
-            assert set(server.rooms) == {joined.rsplit("/", 1)[1], hosted.code}
-        with pytest.raises(NetError, match="no game with that code"):
-            await RemoteGame(unjoined, "Bo", tokens=TokenStore()).connect()
+
+        async def junk(address: str) -> int:
+            made = 0
+            while True:
+                async with connect(base, local_addr=(address, 0)) as ws:
+                    await ws.send(json.dumps({"type": "create", "protocol": 1, "size": 3, "mode": "general",
+                                              "seats": HOST_SEATS}))
+                    reply = json.loads(await ws.recv())
+                if reply["type"] == "error" and "as many open games" in reply["message"]:
+                    return made
+                if reply["type"] == "error":  # created too fast: the allowed rate
+                    await asyncio.sleep(1)
+                    continue
+                async with connect(f"{base}/{reply['room']}", local_addr=(address, 0)) as ws:
+                    await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "Junk",
+                                              "token": reply["token"]}))
+                    assert json.loads(await ws.recv())["type"] == "welcome"
+                made += 1
+
+        made = await asyncio.gather(*(junk(f"127.0.1.{i}") for i in range(1, 101)))
+        assert made == [limits.rooms_per_address] * 100 and len(server.rooms) >= 1000
+        url, token, _seats = await create_room(base, 3, "general", HOST_SEATS)
+        async with Player(url, "Bo") as bo:
+            ana = await seated(url, "Ana", TokenStore(), token)
+            await play(ana, [bo], "S a1")
+            await ana.close()
 
 
 async def test_room_creation_is_rate_limited_per_address():
@@ -360,7 +475,7 @@ async def test_an_empty_file_is_a_new_rooms_database(tmp_path):
     path.touch()
     store = SqliteRoomStore(path)
     try:
-        assert store.load(None) == []
+        assert store.load() == []
     finally:
         await store.close()
     again = SqliteRoomStore(path)  # and is ours from then on
@@ -380,8 +495,150 @@ async def test_a_room_saved_again_keeps_its_newest_seats_and_moves(tmp_path):
         for saved in (room(1, ("Ana", None)), room(2, ("Ana", None)), room(3, ("Ana", "Bo")),
                       room(4, ("Ana", "Bo")), room(5, ("Bo", "Ana"))):
             await store.save(saved)
-        [kept] = store.load(None)
+        [kept] = store.load()
         assert kept.version == 5 and [s.name for s in kept.seats] == ["Bo", "Ana"]
         assert [s.token_hash for s in kept.seats] == ["hash-Bo", "hash-Ana"]
     finally:
+        await store.close()
+
+
+# -- one writer, and only what is written -------------------------------------------------------
+async def test_a_rooms_store_has_one_writer_at_a_time(tmp_path):
+    path = tmp_path / "rooms.sqlite3"
+    store = SqliteRoomStore(path)
+    try:
+        with pytest.raises(RoomStoreError, match="in use by another sos-tui"):
+            SqliteRoomStore(path)
+        hosted = SqliteRoomStore(path, key="a hosted game")  # another hosted game's rooms: its own writer
+        with pytest.raises(RoomStoreError, match="in use by another sos-tui"):
+            SqliteRoomStore(path, key="a hosted game")
+        await hosted.close()
+    finally:
+        await store.close()
+    again = SqliteRoomStore(path)  # free once the first has let go
+    await again.close()
+
+
+def test_a_second_sos_tui_server_on_the_same_data_folder_is_refused_at_start(tmp_path):
+    first, second = Process("server", "--port", "0", env_dir=tmp_path), None
+    try:
+        base = first.line("ws://")
+        url, token, _seats = asyncio.run(create_room(base, 3, "general", HOST_SEATS))
+        second = Process("server", "--port", "0", env_dir=tmp_path)
+        assert second.process.wait(20) == 2
+        assert len(second.lines) == 1 and second.lines[0].startswith("sos-tui server: "), second.lines
+        assert "in use by another sos-tui" in second.lines[0]
+
+        async def the_first_plays_on() -> None:
+            bo = await seated(url, "Bo", TokenStore())
+            ana = await seated(url, "Ana", TokenStore(), token)
+            await play(ana, [bo], "S a1")
+            await ana.close()
+            await bo.close()
+
+        asyncio.run(asyncio.wait_for(the_first_plays_on(), 20))
+    finally:
+        for server in (first, second):
+            if server is not None:
+                server.stop()
+
+
+def test_two_headless_hosts_share_a_data_folder_but_not_a_game(tmp_path):
+    ports = [free_port(), free_port()]
+    hosts = [Process("host", "--headless", "--port", str(port), "--size", "3", env_dir=tmp_path)
+             for port in ports]
+    try:
+        assert all(host.line("ws://") for host in hosts)  # two games: each its own writer
+    finally:
+        for host in hosts:
+            host.stop()
+
+
+@contextlib.contextmanager
+def read_only(path):
+    """``path`` read-only: to its owner by its mode, and to root (who writes any file whatever its
+    mode) as an immutable file (``chattr +i``) for as long as the block runs."""
+    path.chmod(0o444)
+    if os.geteuid() != 0:
+        yield
+        return
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("root, on a file system without chattr +i: no file is read-only to root here")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_a_rooms_database_that_cannot_be_written_is_refused_at_start(tmp_path):
+    path = tmp_path / "data" / "rooms.sqlite3"
+    path.parent.mkdir()
+    asyncio.run(SqliteRoomStore(path).close())
+    with read_only(path):
+        server = Process("server", "--port", "0", env_dir=tmp_path)
+        try:
+            assert server.process.wait(20) == 2, server.lines
+        finally:
+            server.stop()
+    assert len(server.lines) == 1 and server.lines[0].startswith("sos-tui server: "), server.lines
+    assert "cannot be written" in server.lines[0] and "read-only" in server.lines[0]
+
+
+@contextlib.contextmanager
+def held(path):
+    """Another program holds the rooms database (a backup, say): nothing else can write it."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+async def test_a_move_that_cannot_be_written_is_refused_and_told_to_nobody(tmp_path):
+    path = tmp_path / "rooms.sqlite3"
+    store = SqliteRoomStore(path, timeout=0.2)
+    server = Server(store=store)
+    try:
+        await server.start("127.0.0.1", 0)
+        room = server.create_room(3, "general", [{"kind": "remote"}] * 2)
+        url, tokens = server.url(room), {"Ana": TokenStore(), "Bo": TokenStore()}
+        ana, bo = await seated(url, "Ana", tokens["Ana"]), await seated(url, "Bo", tokens["Bo"])
+        await ana.until(lambda: ana.game.phase == "playing")
+        version = await play(ana, [bo], "S a1")
+        with held(path):
+            await bo.game.play(Move.parse("O b1"))
+            await bo.error("unavailable")
+            refusal = next(m for m in bo.seen if isinstance(m, ErrorMessage) and m.code == "unavailable")
+            assert "could not be kept" in refusal.message
+            for player in (ana, bo):  # sent away, to come back in a moment
+                await player.until(lambda player=player: player.lost is not None)
+                assert player.game.version == version and player.lost.retry
+        await gone(server, url, back=True)  # brought back as the store has it
+        ana, bo = await seated(url, "Ana", tokens["Ana"]), await seated(url, "Bo", tokens["Bo"])
+        assert bo.game.version == version and bo.game.record.moves == (Move.parse("S a1"),)
+        assert [k.version for k in store.load()] == [version]
+        await play(bo, [ana], "O b1")  # written now, and told
+        await ana.close()
+        await bo.close()
+    finally:
+        await server.stop()
+        await store.close()
+
+
+async def test_a_room_that_cannot_be_written_is_not_created(tmp_path):
+    path = tmp_path / "rooms.sqlite3"
+    store = SqliteRoomStore(path, timeout=0.2)
+    server = Server(store=store, allow_create=True)
+    try:
+        await server.start("127.0.0.1", 0)
+        with held(path):
+            with pytest.raises(NetError, match="could not be kept") as refused:
+                await create_room(f"ws://127.0.0.1:{server.port}", 3, "general", HOST_SEATS)
+            assert refused.value.code == "unavailable" and refused.value.retry
+        await store.flush()
+        assert server.rooms == {} and store.load() == []
+    finally:
+        await server.stop()
         await store.close()

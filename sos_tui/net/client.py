@@ -40,6 +40,7 @@ from .protocol import (
     LobbyRoom,
     Message,
     MoveMessage,
+    PresenceMessage,
     RematchAnswerMessage,
     RematchMessage,
     RematchRequestMessage,
@@ -60,7 +61,8 @@ from .protocol import (
 from .seats import SeatSpec
 from .tokens import SeatKey, TokenStore
 
-CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not reading"))
+CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not reading"),
+                 N_("the game could not be kept: come back in a moment"))
 """The reasons a server gives when it closes a connection with no ``closed`` message: shown in
 the player's language (looked up as they are, never formatted); any other is shown escaped."""
 
@@ -86,6 +88,11 @@ class NetError(Exception):
         super().__init__(message)
         self.code = code
         self.retry = retry  # worth trying again (a lost connection) or not (a wrong code)
+
+
+RETRY_LATER = frozenset({"unavailable"})
+"""The refusals of a first message that say to come back in a moment (the server cannot keep
+games now): worth trying again, as a lost connection is."""
 
 
 def _closing(reason: str | None) -> str:
@@ -154,7 +161,7 @@ async def _first_reply(ws: ClientConnection, timeout: float) -> ServerMessage:
         raise NetError(N_("the server sent something unreadable: {error}"), retry=False,
                        error=problem) from None
     if isinstance(message, ErrorMessage):  # said in this player's language when the server's words are known
-        raise NetError("{text}", code=message.code, retry=False, text=message.text)
+        raise NetError("{text}", code=message.code, retry=message.code in RETRY_LATER, text=message.text)
     return message
 
 
@@ -326,6 +333,8 @@ class RemoteGame:
         match message:
             case StateMessage():
                 self._state(message)
+            case PresenceMessage():  # spectators came or went
+                self.spectators = message.spectators
             case WelcomeMessage():  # a rematch: this connection's seats in the new game
                 self._welcome(message)
             case RematchRequestMessage():  # before undo-request, its base

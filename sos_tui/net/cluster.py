@@ -126,7 +126,7 @@ class RedisRoomStore:
         self._jobs: asyncio.Queue | None = None
         self._writer: asyncio.Task | None = None
 
-    def load(self, key: str | None) -> list[StoredRoom]:
+    def load(self, code: str | None = None) -> list[StoredRoom]:
         return []
 
     def save(self, room: StoredRoom) -> asyncio.Future[None]:
@@ -465,7 +465,7 @@ class Cluster:
             client.send(ErrorMessage.refusing(problem))
             background(client.ws.close(_CLOSE_CODES.get(problem.code, 1008), problem.args[0][:100]))
             return
-        room.joined()
+        room.joined(client)
 
     def forget(self, conn: str) -> None:
         """The relayed client ``conn`` is gone: out of its room."""

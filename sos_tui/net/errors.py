@@ -20,9 +20,11 @@ class ProtocolError(ValueError):
     ``ProtocolError(code, template, **params)``: ``str()`` is the English message (the ``error``
     message's ``message``, read by every client); ``template`` and ``params`` go with it, so a
     client in another language says it in its own (``said``), and ``sos_tui.i18n.explain`` says
-    it here in the player's language."""
+    it here in the player's language. A text parameter may quote what a client sent: it is kept
+    ``quoted``, so the message can always be sent and shown."""
 
     def __init__(self, code: str, template: str, /, **params) -> None:
+        params = {name: quoted(value) if isinstance(value, str) else value for name, value in params.items()}
         super().__init__(template.format(**params) if params else template)
         self.code = code
         self.template, self.params = template, params
@@ -49,6 +51,8 @@ SERVER_MESSAGES = (
     N_("no game with that code here: check the code; the game may have ended"),
     N_("too many messages: at most {rate} a second"), N_("too many refused messages"),
     N_("this server only runs its own game"), N_("create a game at the server's address, with no code"),
+    N_("\"{field}\" must be text or null"), N_("\"{field}\" must be text"),
+    N_("\"{field}\" must be a whole number or null"),
     N_("ask for the lobby at the server's address, with no code"), N_("\"public\" must be true or false"),
     # creating a room
     N_("size must be a whole number from {low} to {high}"), N_("mode must be general or simple"),
@@ -67,7 +71,8 @@ SERVER_MESSAGES = (
     N_("{kind} is only the first message"), N_("unknown message type {kind!r}"),
     N_("spectators cannot move"), N_("spectators cannot ask to undo"),
     N_("the game starts when every seat is taken"), N_("waiting for {names} to reconnect"),
-    N_("a move is notation like \"S b2\""), N_("\"version\" must be a whole number"), N_("the game is over"),
+    N_("a move is notation like \"S b2\""), N_("the game is over"),
+    N_("\"version\" must be a whole number"),  # older servers' (now: "{field}" must be ...)
     N_("it is {name}'s turn"), N_("the game changed before your move arrived: look again"),
     N_("it is {name}'s turn, not {other}'s"), N_("wait for {name} to move"),
     N_("the computer could not move: its process stopped twice in a row"),
@@ -82,6 +87,10 @@ SERVER_MESSAGES = (
     N_("spectators cannot offer a rematch"), N_("a rematch is for a game that is over"),
     N_("a rematch is already being asked"), N_("no rematch is being asked"),
     N_("this question is not yours to answer"),
+    # the server could not keep a change (its disk, its database)
+    N_("the game's last change could not be kept: come back in a moment"),
+    N_("the new game could not be kept: try again in a moment"),
+    N_("this game is being brought back: come back in a moment"),
     # the reasons of closed
     N_("the game is over"), N_("the server stopped"), N_("closed after {minutes} minutes without a move"),
     N_("{name} ended the game"),
@@ -104,6 +113,19 @@ one of these; any other (a newer server's, a hostile one's) is shown as the esca
 _KNOWN = frozenset(SERVER_MESSAGES)
 MAX_PARAM = 60
 """A parameter from the network is shown escaped and at most this long."""
+
+
+MAX_QUOTE = 200
+"""The most of one text parameter a message quotes (``quoted``)."""
+
+
+def quoted(text: str) -> str:
+    """``text`` (a client's move, name or message type, say) as a message quotes it: every
+    character a terminal acts on or does not show escaped, a lone surrogate too (so the message can
+    always be encoded and sent), and at most ``MAX_QUOTE`` characters. The one way a message
+    quotes what it was sent: ``ProtocolError`` and the server's messages (``protocol.Said``) pass
+    every text parameter through it."""
+    return shorten(printable(text), MAX_QUOTE)
 
 
 def _plain(value) -> bool:

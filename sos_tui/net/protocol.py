@@ -27,13 +27,16 @@ from sos_tui.engine import (
 from sos_tui.i18n import N_, _
 from sos_tui.session import NotYourTurnError, SeatKind
 
-from .errors import SERVER_MESSAGES, ProtocolError, said, template_fields
+from .errors import SERVER_MESSAGES, ProtocolError, quoted, said, template_fields
 from .seats import SeatSpec, check_seats
 
 PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
+PROTOCOL_MINOR = 1
+"""The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
+server sends): 1 adds ``presence``, sent only to clients that said 1 or more."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -162,6 +165,25 @@ def _str(value, default: str | None = None) -> str | None:
     return value if isinstance(value, str) else default
 
 
+def _text_field(data: dict, name: str, *, optional: bool = True) -> str | None:
+    """``data[name]`` from a client: text (or, if ``optional``, null or missing); ProtocolError
+    ``bad-message`` for anything else."""
+    value = data.get(name)
+    if isinstance(value, str) or (value is None and optional):
+        return value
+    raise ProtocolError("bad-message", N_("\"{field}\" must be text or null") if optional
+                        else N_("\"{field}\" must be text"), field=name)
+
+
+def _whole_field(data: dict, name: str) -> int | None:
+    """``data[name]`` from a client: a whole number, null or missing; ProtocolError ``bad-message``
+    for anything else."""
+    value = data.get(name)
+    if value is None or _whole(value):
+        return value
+    raise ProtocolError("bad-message", N_("\"{field}\" must be a whole number or null"), field=name)
+
+
 def _indexes(value) -> tuple[int, ...]:
     return tuple(i for i in value if _whole(i)) if isinstance(value, list) else ()
 
@@ -171,7 +193,7 @@ def _check_protocol(data: dict) -> None:
     if version != PROTOCOL or isinstance(version, bool):
         raise ProtocolError("protocol", N_("this server speaks protocol {server}, your client {client}: use "
                                            "the same version of sos-tui as the host"),
-                            server=PROTOCOL, client=printable(str(version))[:20])
+                            server=PROTOCOL, client=str(version)[:20])
 
 
 class Message:
@@ -210,7 +232,9 @@ class Said(Message):
 
     @staticmethod
     def _words(why: str, params: dict) -> tuple[str, str | None, Mapping | None]:
-        """The English of ``why`` with ``params``, and the template fields that may go with it."""
+        """The English of ``why`` with ``params`` (text ``quoted``), and the template fields that
+        may go with it."""
+        params = {name: quoted(value) if isinstance(value, str) else value for name, value in params.items()}
         fields = template_fields(why, **params)
         return why.format(**params) if params else why, fields.get("template"), fields.get("params")
 
@@ -224,27 +248,30 @@ class Said(Message):
 @dataclass(frozen=True)
 class HelloMessage(Message):
     """The first message on a game's address: join as ``name`` (None: watch), with the seat
-    ``token`` of an earlier welcome."""
+    ``token`` of an earlier welcome; ``minor``: the protocol revision the client understands (0
+    when it does not say: a client of before ``presence``)."""
 
     type = "hello"
     name: str | None
     token: str | None = None
     client: str | None = "sos-tui"
+    minor: int = PROTOCOL_MINOR
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "protocol": PROTOCOL, "name": self.name, "token": self.token,
-                "client": self.client}
+        return {"type": self.type, "protocol": PROTOCOL, "minor": self.minor, "name": self.name,
+                "token": self.token, "client": self.client}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
-        name = data.get("name")
+        name, token, client = (_text_field(data, field) for field in ("name", "token", "client"))
+        minor = _whole_field(data, "minor") or 0
         if name is not None:
             try:
                 name = check_name(name)
             except ValueError as problem:
                 raise ProtocolError.wrap("bad-name", problem) from None
-        return cls(name, _str(data.get("token")), _str(data.get("client")))
+        return cls(name, token, client, minor)
 
 
 @dataclass(frozen=True)
@@ -298,11 +325,9 @@ class MoveMessage(Message):
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
-        text, version = data.get("move"), data.get("version")
-        if not isinstance(text, str) or len(text) > 16:
+        text, version = _text_field(data, "move", optional=False), _whole_field(data, "version")
+        if len(text) > 16:
             raise ProtocolError("bad-move", N_("a move is notation like \"S b2\""))
-        if version is not None and not _whole(version):
-            raise ProtocolError("bad-move", N_("\"version\" must be a whole number"))
         try:
             return cls(Move.parse(text), version)
         except InvalidMoveError as problem:
@@ -370,8 +395,7 @@ class PingMessage(Message):
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
-        number = data.get("id")
-        return cls(number if _whole(number) else None)
+        return cls(_whole_field(data, "id"))
 
 
 # -- server to client
@@ -440,18 +464,21 @@ class WelcomeMessage(Message):
     room: str
     seats: tuple[int, ...]
     token: str | None
+    minor: int = PROTOCOL_MINOR  # the server's revision (0: it sends no presence)
 
     @property
     def role(self) -> str:
         return "player" if self.seats else "spectator"
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "protocol": PROTOCOL, "room": self.room, "seats": list(self.seats),
-                "token": self.token, "role": self.role}
+        return {"type": self.type, "protocol": PROTOCOL, "minor": self.minor, "room": self.room,
+                "seats": list(self.seats), "token": self.token, "role": self.role}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
-        return cls(_str(data.get("room"), ""), _indexes(data.get("seats")), _str(data.get("token")))
+        minor = data.get("minor")
+        return cls(_str(data.get("room"), ""), _indexes(data.get("seats")), _str(data.get("token")),
+                   minor if _whole(minor) else 0)
 
 
 @dataclass(frozen=True)
@@ -566,6 +593,23 @@ class StateMessage(Message):
 
 
 @dataclass(frozen=True)
+class PresenceMessage(Message):
+    """How many are watching now (revision 1): sent for spectators coming and going, instead of a
+    whole ``state`` each, at most a few times a second, to clients that said ``minor`` 1."""
+
+    type = "presence"
+    spectators: int
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "spectators": self.spectators}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        spectators = data.get("spectators")
+        return cls(spectators if _whole(spectators) and spectators >= 0 else 0)
+
+
+@dataclass(frozen=True)
 class UndoRequestMessage(Message):
     """Seat ``by`` (``name``) asks to undo; ``vote``: this connection is asked to answer."""
 
@@ -624,6 +668,11 @@ class PongMessage(PingMessage):
 
     type = "pong"
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:  # from a server: read leniently, as every answer is
+        number = data.get("id")
+        return cls(number if _whole(number) else None)
+
 
 @dataclass(frozen=True)
 class ErrorMessage(Said):
@@ -678,9 +727,9 @@ class ClosedMessage(Said):
 
 ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
                  | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage)
-ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | UndoRequestMessage
-                 | UndoResultMessage | RematchRequestMessage | RematchResultMessage | PongMessage
-                 | ErrorMessage | ClosedMessage)
+ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | PresenceMessage
+                 | UndoRequestMessage | UndoResultMessage | RematchRequestMessage | RematchResultMessage
+                 | PongMessage | ErrorMessage | ClosedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
 _FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type)
@@ -696,7 +745,7 @@ def parse_client(frame, *, first: bool = False) -> ClientMessage:
     if not first and kind in _FIRST:
         raise ProtocolError("bad-message", N_("{kind} is only the first message"), kind=kind)
     if kind not in _FROM_CLIENT:
-        raise ProtocolError("unknown-type", N_("unknown message type {kind!r}"), kind=printable(kind)[:40])
+        raise ProtocolError("unknown-type", N_("unknown message type {kind!r}"), kind=kind[:40])
     return _FROM_CLIENT[kind].from_dict(data)
 
 
@@ -707,8 +756,7 @@ def parse_server(frame) -> ServerMessage:
     data = decode(frame, MAX_SERVER_FRAME)
     kind = _FROM_SERVER.get(data["type"])
     if kind is None:
-        raise ProtocolError("unknown-type", N_("unknown message type {kind!r}"),
-                            kind=printable(data["type"])[:40])
+        raise ProtocolError("unknown-type", N_("unknown message type {kind!r}"), kind=data["type"][:40])
     return kind.from_dict(data)
 
 
@@ -717,6 +765,7 @@ __all__ = [
     "MAX_FRAME",
     "MAX_SERVER_FRAME",
     "PROTOCOL",
+    "PROTOCOL_MINOR",
     "SERVER_MESSAGES",
     "Address",
     "ByeMessage",
@@ -732,6 +781,7 @@ __all__ = [
     "MoveMessage",
     "PingMessage",
     "PongMessage",
+    "PresenceMessage",
     "ProtocolError",
     "RematchAnswerMessage",
     "RematchMessage",

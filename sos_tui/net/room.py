@@ -3,7 +3,13 @@
 The room seats connections (by token, by name in an open seat, or as spectators), hands every move
 to its session with the seats the sender holds (the session refuses a seat out of turn), runs the
 undo vote, plays its computer seats through the server's pool (``session.computer_move``) and
-sends every change to everyone in it as a ``state``.
+sends every change to everyone in it as a ``state``, once the store has it. Spectators coming and
+going are no change of the game: the others hear a headcount (``presence``), at most every
+``Limits.presence_every`` seconds.
+
+A room is *played* once two people have sat in it (each with a token of their own) or a person
+has moved: until then a room made with ``create`` is closed minutes after it was made
+(``Limits.unplayed_idle``), whoever comes and goes.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from .protocol import (
     MoveMessage,
     PingMessage,
     PongMessage,
+    PresenceMessage,
     RematchAnswerMessage,
     RematchMessage,
     RematchRequestMessage,
@@ -49,7 +56,7 @@ from .protocol import (
     token_hash,
 )
 from .seats import SeatSpec
-from .store import StoredRoom, StoredSeat, lobby_entry
+from .store import RoomStoreError, StoredRoom, StoredSeat, lobby_entry
 
 if TYPE_CHECKING:
     from .server import Client, Server
@@ -116,7 +123,8 @@ class Room:
         if self.own_seats:
             self._give_own_seats(new_token())
         self.created = time.time()
-        self.visited = False  # someone took a seat since it was made (or brought back)
+        self.played = False  # two people sat in it, or a person moved (the module's doc)
+        self._sitters: set[str] = set()  # the token hashes of the people who sat in it
         self.undo_declined: dict[int, float] = {}  # seat -> when its undo was last declined
         self.clients: set[Client] = set()
         self.session: GameSession | None = None
@@ -126,6 +134,7 @@ class Room:
         self.finished_at: float | None = None
         self.vote: Vote | None = None  # an undo or a rematch being asked
         self._computer: asyncio.Task | None = None
+        self.headcount = Headcount(self)
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -173,6 +182,10 @@ class Room:
                 self._give_own_seats(new_token())
         return self.owner_token
 
+    @property
+    def spectators(self) -> int:
+        return sum(1 for c in self.clients if not c.seats)
+
     def listing(self) -> LobbyRoom | None:
         """The room in the lobby, or None when it is not listed (private, or no seat open)."""
         return lobby_entry(self.stored())
@@ -211,20 +224,28 @@ class Room:
             self.log(_("{name} joined (seat {number})").format(name=name, number=index + 1))
         else:
             token = None
-            if sum(1 for c in self.clients if not c.seats) >= self.server.limits.spectators_per_room:
+            if self.spectators >= self.server.limits.spectators_per_room:
                 raise ProtocolError("full", N_("this game has as many spectators as it can take"))
             self.log(_("{name} is watching").format(name=name) if name else _("someone is watching"))
         client.room, client.seats, client.name, client.token = self, seats, name, token
+        client.minor = hello.minor
         for i in seats:
             self.seats[i].client = client
-        self.visited = self.visited or bool(seats)
+        if seats:
+            self._sitters.add(token_hash(token))
+            self.played = self.played or len(self._sitters) >= 2
         self.clients.add(client)
         self.active = time.monotonic()
         return WelcomeMessage(self.code, seats, token)
 
-    def joined(self) -> None:
-        """After the welcome went out: start the game once every seat is taken, else tell everyone."""
-        if self.session is None and not self.open_seats:
+    def joined(self, client: Client) -> None:
+        """After the welcome went out: start the game once every seat is taken, else tell everyone;
+        a spectator gets the room, and the others a headcount."""
+        if not client.seats:
+            text = self.state_message().to_json()
+            self.after_saved(lambda: self._tell([client], text))
+            self.headcount.changed()
+        elif self.session is None and not self.open_seats:
             self._start()
         else:
             self.send_state("join")
@@ -236,8 +257,10 @@ class Room:
         if client not in self.clients:
             return
         self._detach(client)
-        if client.seats:
-            self.log(_("{names} left").format(names=self._names(client.seats)))
+        if not client.seats:
+            self.headcount.changed()
+            return
+        self.log(_("{names} left").format(names=self._names(client.seats)))
         self.send_state("quit" if client.bye else "leave")
 
     def _detach(self, client: Client) -> None:
@@ -278,6 +301,7 @@ class Room:
         self.active = time.monotonic()
         if change.move is not None:
             mover = change.state.movers[-1]
+            self.played = self.played or self.seats[mover].person
             self.log(_("{name}: {move}").format(name=self.seats[mover].name, move=change.move))
         if change.finished:
             self.finished_at = time.monotonic()
@@ -296,27 +320,45 @@ class Room:
         return StateMessage(
             self.code, self.phase, self.size, self.mode, session.version if session else 0,
             session.state.to_move if session and not session.state.is_over else None, change, move,
-            tuple(s.view() for s in self.seats), tuple(self.waiting_for),
-            sum(1 for c in self.clients if not c.seats), session.record if session else None)
+            tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
+            session.record if session else None)
 
     def send_state(self, change: str = "join", move: Move | None = None) -> None:
         """Tell everyone in the room how it stands, once that is on disk."""
         if self.closed:
             return
-        text, clients = self.state_message(change, move).to_json(), list(self.clients)
-        self.after_saved(lambda: [client.send(text) for client in clients])
+        message, clients = self.state_message(change, move), list(self.clients)
+        text, self.headcount.told = message.to_json(), message.spectators
+        self.after_saved(lambda: self._tell(clients, text))
         self._computer_turn()
+
+    @staticmethod
+    def _tell(clients, text: str) -> None:
+        """Send ``clients`` a state (``text``): each has the room now, so it may hear presence."""
+        for client in clients:
+            client.send(text)
+            client.ready = True
 
     # -- on disk -----------------------------------------------------------------------------
     def after_saved(self, then: Callable[[], object]) -> None:
         """Keep the room as it is now (with a store), then call ``then``: whatever a client is
-        told of the room is on disk first. In order: ``then`` calls run as they were asked."""
+        told of the room is on disk first. In order: ``then`` calls run as they were asked. A
+        change the store could not keep is told to nobody (``Server.unkept``)."""
         store = self.server.store
         if store is None:
             then()
-        else:  # a store that could not keep it (a lost Redis lease) tells nobody
-            store.save(self.stored()).add_done_callback(
-                lambda done: done.cancelled() or done.exception() is not None or then())
+        else:
+            store.save(self.stored()).add_done_callback(lambda done: self._kept(done, then))
+
+    def _kept(self, done: asyncio.Future, then: Callable[[], object]) -> None:
+        if done.cancelled():
+            return
+        problem = done.exception()
+        if problem is None:
+            then()
+        elif isinstance(problem, RoomStoreError):
+            self.server.unkept(self)
+        # any other (a lost Redis lease): the cluster sends the room's clients away itself
 
     def stored(self) -> StoredRoom:
         session = self.session
@@ -343,7 +385,11 @@ class Room:
             seat.token_hash = stored.token_hash
         room._index_tokens()
         if kept.record is not None:
-            room._open(kept.record).version = kept.version
+            session = room._open(kept.record)
+            session.version = kept.version
+            room.played = any(room.seats[mover].person for mover in session.state.movers)
+        people = {s.token_hash for s in kept.seats if s.kind != "computer" and s.name and s.token_hash}
+        room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
         return room
 
     def handle(self, client: Client, message: ClientMessage) -> None:
@@ -512,6 +558,7 @@ class Room:
         """No more changes (the server restarts): the room stands as it is on disk."""
         self.closed = True
         self._stop_computer()
+        self.headcount.cancel()
         if self.vote is not None:
             self.vote.timer.cancel()
             self.vote = None
@@ -526,6 +573,39 @@ class Room:
             c.send(closed)
         await asyncio.gather(*(c.ws.close(1001, closed.reason[:100]) for c in clients),
                              return_exceptions=True)
+
+
+class Headcount:
+    """How many watch a room, told to the others as a ``presence`` when spectators come and go:
+    one message for all the comings and goings of ``Limits.presence_every`` seconds, and only to
+    clients that have had a state of the room and understand it (``minor`` 1)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.told = 0  # what everyone was last told (by a state, or a presence)
+        self._timer: asyncio.TimerHandle | None = None
+
+    def changed(self) -> None:
+        """A spectator came or went: the others hear it in a moment, with whoever else comes and goes."""
+        if self._timer is None and not self.room.closed:
+            self._timer = asyncio.get_running_loop().call_later(self.room.server.limits.presence_every,
+                                                                self._tell)
+
+    def _tell(self) -> None:
+        self._timer = None
+        room = self.room
+        if room.closed or room.spectators == self.told:
+            return
+        self.told = room.spectators
+        text = PresenceMessage(self.told).to_json()
+        for client in list(room.clients):
+            if client.ready and client.minor >= 1:  # a client of before presence: the next state says it
+                client.send(text)
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 _REFUSALS = ((WaitingError, "waiting"), (NotYourTurnError, "not-your-turn"),

@@ -100,11 +100,14 @@ async def _until(stop: asyncio.Event, *awaitables) -> bool:
     return waiter in done
 
 
-def open_store() -> SqliteRoomStore:
-    """The rooms database in the data folder; StorageError (RoomStoreError) to refuse it."""
+def open_store(key: str | None = None) -> SqliteRoomStore:
+    """The rooms of ``key`` (None: ``sos-tui server``'s; a hosted game's ``host_key``) in the
+    rooms database of the data folder, written by this process alone; StorageError
+    (RoomStoreError) to refuse it: damaged, someone else's, read-only, or in use by another
+    process with the same rooms."""
     from sos_tui.storage.paths import rooms_db_path
 
-    return SqliteRoomStore(rooms_db_path())
+    return SqliteRoomStore(rooms_db_path(), key=key)
 
 
 def host_key(size, mode, seats, bind: str, port: int) -> str:
@@ -124,11 +127,11 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
     key = host_key(size, mode, seats, bind, port)
-    store = open_store()
+    store = open_store(key)
     server = Server(computer=computer, computer_delay=0.3, listeners=listeners, store=store)
     stopped = True
     try:
-        kept = sorted(await asyncio.to_thread(store.load, key), key=lambda k: k.active)
+        kept = sorted(await asyncio.to_thread(store.load), key=lambda k: k.active)
         room = server.restore(kept[-1]) if kept else None
         await server.start(bind, port)
         if room is None:
@@ -199,7 +202,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
         f"{room.code}: {printable(text)}"), store=store, cluster=cluster)
     try:
-        for kept in await asyncio.to_thread(store.load, None):
+        for kept in await asyncio.to_thread(store.load):
             server.restore(kept)
         await server.start(bind, port)
         say(f"ws://{reachable_host(bind)}:{server.port}")

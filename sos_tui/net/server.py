@@ -15,9 +15,15 @@ again. A refusal goes to that client only, as an ``error`` message; other rooms 
 players never notice.
 
 With a ``store`` (``store.RoomStore``) every room is kept on disk as it changes, and a change is
-told to the room only once it is committed; ``restore`` brings the stored rooms back after a
-restart and ``restart`` stops the server leaving them on disk, closing every connection with
-1012 (service restart) so the clients come back.
+told to the room only once it is committed (one the store could not keep is told to nobody:
+``unkept``); ``restore`` brings the stored rooms back after a restart and ``restart`` stops the
+server leaving them on disk, closing every connection with 1012 (service restart) so the clients
+come back.
+
+The room table cannot be filled from a few addresses: an address holds at most
+``rooms_per_address`` rooms it created, for as long as each lives, and a room nobody played is
+closed minutes after it was made (``room.Room.played``); ``max_rooms`` leaves room for a real host
+while 100 addresses hold every room they may.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import itertools
 import logging
 import math
 import time
@@ -57,7 +64,7 @@ from .protocol import (
 )
 from .room import Room, background
 from .seats import check_seats
-from .store import RoomStore, StoredRoom
+from .store import RoomStore, RoomStoreError, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +82,10 @@ MAX_SEND_BUFFER = 256 * 1024
 class Limits:
     """What one server allows; every number is a bound on what clients can make it hold or do."""
 
-    max_rooms: int = 1000
+    max_rooms: int = 2000  # more than 100 addresses hold (rooms_per_address each): a real host gets one
     max_connections: int = 5000
     connections_per_address: int = 32
-    rooms_per_address: int = 10  # rooms created over the network and still open
+    rooms_per_address: int = 10  # rooms created over the network, counted as long as each is open
     creates_per_minute: float = 10.0  # rooms created over the network, per address, on average
     create_burst: int = 5  # ... at once
     connects_per_second: float = 10.0  # new connections per address, on average
@@ -86,13 +93,14 @@ class Limits:
     spectators_per_room: int = 32
     hello_timeout: float = 10.0  # seconds to send the first message
     room_idle: float = 3600.0  # a room with no move or join this long is closed
-    unjoined_idle: float = 600.0  # a room created over the network that nobody took a seat in
+    unplayed_idle: float = 600.0  # a room created over the network and not played, after it was made
     finished_linger: float = 300.0  # a finished game's room stays this long for late viewers
     rate: float = 10.0  # messages per second, on average
     burst: int = 20  # messages at once
     strikes: int = 5  # refused messages before the connection is closed
     undo_timeout: float = 60.0  # an undo request nobody answers is declined
     undo_cooldown: float = 30.0  # a seat whose undo was declined may ask again after this
+    presence_every: float = 0.5  # spectators coming and going: one headcount this often at most
     reap_every: float = 5.0
 
 
@@ -151,6 +159,8 @@ class Client:
     token: str | None = None  # the token it holds its seats by
     strikes: int = 0
     bye: bool = False  # said it leaves on purpose
+    minor: int = 0  # the protocol revision its hello said it understands
+    ready: bool = False  # it has had a state of its room (so it may hear a presence)
 
     def send(self, message: Message | str) -> None:
         """Queue ``message`` without waiting; a client that reads nothing is closed."""
@@ -186,6 +196,7 @@ class Server:
         self.listeners = list(listeners)
         self.on_event = on_event
         self.rooms: dict[str, Room] = {}
+        self._reloading: set[str] = set()  # rooms being brought back from the store (``unkept``)
         self.connections: Counter[str] = Counter()
         self._ws: _WsServer | None = None
         self._reaper: asyncio.Task | None = None
@@ -298,7 +309,7 @@ class Server:
         if self.cluster is not None:
             return await self.cluster.lobby()
         listed = (room.listing() for room in self.rooms.values() if room.public and not room.closed)
-        return tuple(entry for entry in listed if entry is not None)[:MAX_LOBBY]
+        return tuple(itertools.islice((entry for entry in listed if entry is not None), MAX_LOBBY))
 
     def url(self, room: Room, host: str | None = None) -> str:
         host = host or self.host or "127.0.0.1"
@@ -313,6 +324,35 @@ class Server:
             self.store.delete(room.code)
         await room.close(why, **params)
 
+    def unkept(self, room: Room) -> None:
+        """The store could not keep a change of ``room`` (its disk is full, another program holds
+        it): nobody is told of the change. Its clients are refused (``unavailable``) and sent away
+        (1012) to come back in a moment, and the room is brought back as the store has it."""
+        if self.rooms.get(room.code) is not room:
+            return  # already sent away (each change that was not kept says so)
+        del self.rooms[room.code]
+        self._reloading.add(room.code)
+        room.freeze()
+        self.event(room, _("its last change could not be kept: told to nobody, brought back as on disk"))
+        refusal = ErrorMessage.of("unavailable", N_("the game's last change could not be kept: come back "
+                                                    "in a moment"))
+        for client in list(room.clients):
+            client.send(refusal)
+            background(client.ws.close(1012, "the game could not be kept: come back in a moment"))
+        background(self._bring_back(room.code))
+
+    async def _bring_back(self, code: str) -> None:
+        try:
+            await self.store.flush()  # what was asked of it before, kept or not
+            kept = await asyncio.to_thread(self.store.load, code)
+        except RoomStoreError as problem:
+            log.error("room %s: cannot be read back (%s); it is left on disk", code, problem)
+            kept = []
+        finally:
+            self._reloading.discard(code)
+        if kept and code not in self.rooms and self._ws is not None:  # still serving
+            self.restore(kept[0])
+
     async def _reap(self) -> None:
         limits = self.limits
         while True:
@@ -321,9 +361,10 @@ class Server:
             self._connects.prune()
             self._creates.prune()
             for room in list(self.rooms.values()):
-                if room.creator is not None and not room.visited and now - room.active > limits.unjoined_idle:
+                if room.creator is not None and not room.played and time.time() - room.created > \
+                        limits.unplayed_idle:
                     await self.close_room(room, N_("closed after {minutes} minutes without a move"),
-                                          minutes=int(limits.unjoined_idle // 60))
+                                          minutes=int(limits.unplayed_idle // 60))
                 elif room.finished_at is not None and now - room.finished_at > limits.finished_linger:
                     await self.close_room(room, N_("the game is over"))
                 elif now - room.active > limits.room_idle:
@@ -374,7 +415,7 @@ class Server:
             return await self._refuse(client, problem)
         if room is None:
             return
-        room.joined()
+        room.joined(client)
         async for frame in client.ws:
             if not await self.on_frame(client, frame):
                 return
@@ -419,6 +460,8 @@ class Server:
             if isinstance(room, str):
                 await self.cluster.relay(client, room, code, frame)
                 return None
+        if room is None and code in self._reloading:
+            raise ProtocolError("unavailable", N_("this game is being brought back: come back in a moment"))
         if room is None or room.closed:
             raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
                                               "have ended"))
@@ -449,7 +492,12 @@ class Server:
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
         room = self.create_room(message.size, message.mode, message.seats, creator=creator,
                                 public=message.public)
-        await room.saved()
+        try:
+            await room.saved()
+        except RoomStoreError:
+            self.unkept(room)  # never kept: nothing to bring back
+            raise ProtocolError("unavailable", N_("the new game could not be kept: try again in a moment")) \
+                from None
         owned = tuple(i for i, s in enumerate(room.seats) if s.kind is SeatKind.HUMAN)
         client.send(CreatedMessage(room.code, room.owner_token, owned))
         await client.ws.close(1000, "created")

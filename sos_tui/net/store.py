@@ -15,7 +15,18 @@ benchmarks/net.py).
 
 An existing file is first looked at read-only: a file that is not a database, someone else's
 database or one from a newer sos-tui is refused with ``RoomStoreError`` and left as it was. A
-0-byte file (what SQLite makes of a new database) is a new, empty store.
+0-byte file (what SQLite makes of a new database) is a new, empty store. A store that cannot be
+written (read-only to this user) is refused when opened, not found out at the first move.
+
+One writer: a store is the rooms of one ``sos-tui server`` (``key`` None) or of one hosted game
+(its key, ``host --headless`` and the app's host), and while it is open its process holds a lock
+(``flock``) on a file of its own in ``<path>.locks/``: a second process opening the same rooms is
+refused (``RoomStoreError``) instead of bringing them back too and losing moves to the other one.
+The lock goes with the process, so a server that was killed is started again at once. (Where
+there is no ``flock``, on Windows, there is no lock.)
+
+A save that cannot be committed (the disk is full, another program holds the database) fails
+with ``RoomStoreError``; the server then tells nobody of that change (``server.Server.unkept``).
 
 Schema (``PRAGMA application_id`` marks the file as ours, ``user_version`` is its version)::
 
@@ -32,8 +43,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+import os
 import queue
 import sqlite3
 import stat
@@ -43,7 +56,13 @@ from pathlib import Path
 from typing import Protocol
 from urllib.request import pathname2url
 
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (see the module's doc)
+    fcntl = None
+
 from sos_tui.engine import GameRecord, Mode
+from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_
 from sos_tui.storage.errors import StorageError, describe, shown_path
 
@@ -124,12 +143,13 @@ def lobby_entry(room: StoredRoom):
 class RoomStore(Protocol):
     """What a ``Server`` needs to keep its rooms (SQLite here; a Redis store would do the same)."""
 
-    def load(self, key: str | None) -> list[StoredRoom]:
-        """The rooms stored under ``key`` (None: a server's). Blocking: call before serving, or
-        in a thread."""
+    def load(self, code: str | None = None) -> list[StoredRoom]:
+        """The rooms kept in this store (only the one of ``code``, if given). Blocking: call
+        before serving, or in a thread."""
 
     def save(self, room: StoredRoom) -> asyncio.Future[None]:
-        """Keep ``room`` (replacing what was kept under its code); done once committed."""
+        """Keep ``room`` (replacing what was kept under its code); done once committed, or failed
+        with the store's error if it could not be."""
 
     def delete(self, code: str) -> asyncio.Future[None]:
         """Forget the room ``code``; done once committed."""
@@ -142,22 +162,29 @@ class RoomStore(Protocol):
 
 
 class SqliteRoomStore:
-    """Rooms in an SQLite file, written by one thread of its own (see the module's doc)."""
+    """The rooms of ``key`` (None: a ``sos-tui server``'s; a hosted game's key) in an SQLite
+    file, written by one thread of its own and one process at a time (see the module's doc)."""
 
-    def __init__(self, path: Path, timeout: float = 10.0) -> None:
-        self.path = path
+    def __init__(self, path: Path, *, key: str | None = None, timeout: float = 10.0) -> None:
+        self.path, self.key = path, key
         self._conn = _connect(path, timeout)
+        try:
+            self._lock = _hold(path, key)
+        except RoomStoreError:
+            self._conn.close()
+            raise
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._seats: dict[str, list] = {}  # the seats last written, by room: the writer thread's own
         self._thread = threading.Thread(target=self._write, name="sos-rooms-writer", daemon=True)
         self._thread.start()
 
     # -- reading -----------------------------------------------------------------------------
-    def load(self, key: str | None) -> list[StoredRoom]:
+    def load(self, code: str | None = None) -> list[StoredRoom]:
         conn = sqlite3.connect(self.path, timeout=10.0)
         try:
             rows = conn.execute("SELECT code, size, mode, host_key, creator, created_at, active_at, "
-                                "version, record, public FROM rooms WHERE host_key IS ?", (key,)).fetchall()
+                                "version, record, public FROM rooms WHERE host_key IS ? AND "
+                                "(code = ? OR ? IS NULL)", (self.key, code, code)).fetchall()
             rooms = []
             for code, size, mode, host_key, creator, created, active, version, record, public in rows:
                 seats = tuple(StoredSeat(*row) for row in conn.execute(
@@ -172,7 +199,7 @@ class SqliteRoomStore:
             return rooms
         except sqlite3.Error as error:
             raise RoomStoreError(N_("cannot read the rooms {path}: {reason}"), path=shown_path(self.path),
-                                 reason=describe(error)) from None
+                                 reason=_why(error)) from None
         finally:
             conn.close()
 
@@ -194,6 +221,9 @@ class SqliteRoomStore:
         self._jobs.put(STOP)
         await asyncio.to_thread(self._thread.join)
         self._conn = None
+        if self._lock is not None:
+            os.close(self._lock)  # the lock goes with it
+            self._lock = None
 
     def _ask(self, job) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
@@ -212,13 +242,17 @@ class SqliteRoomStore:
                     break
             stop = STOP in batch
             batch = [job for job in batch if job is not STOP]
+            failed = None
             try:
                 _commit(conn, [job for job, _future, _loop in batch], self._seats)
-            except (sqlite3.Error, ValueError) as problem:  # logged; the games go on in memory
+            except (sqlite3.Error, ValueError) as problem:  # its saves fail: nobody is told of them
                 log.error("cannot write the rooms %s: %s", self.path, problem)
-            for _job, future, loop in batch:
+                failed = _refuse(self.path, N_("cannot write the rooms database {path}: {reason}"),
+                                 reason=_why(problem))
+            for job, future, loop in batch:  # a delete or a flush that failed is only logged
                 with contextlib.suppress(RuntimeError):  # a loop already closed
-                    loop.call_soon_threadsafe(_settle, future)
+                    loop.call_soon_threadsafe(_settle, future,
+                                              failed if isinstance(job, StoredRoom) else None)
             if stop:
                 conn.close()
                 return
@@ -227,9 +261,13 @@ class SqliteRoomStore:
 STOP = object()
 
 
-def _settle(future: asyncio.Future) -> None:
-    if not future.done():
+def _settle(future: asyncio.Future, problem: Exception | None) -> None:
+    if future.done():
+        return
+    if problem is None:
         future.set_result(None)
+    else:
+        future.set_exception(problem)
 
 
 def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
@@ -281,6 +319,55 @@ def _refuse(path: Path, template: str, **params) -> RoomStoreError:
     return RoomStoreError(template, path=shown_path(path), **params)
 
 
+_READ_ONLY = 8  # SQLITE_READONLY
+_IN_USE = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+
+
+def _sqlite_code(error: BaseException) -> int | None:
+    """The primary SQLite result code of ``error`` (None for any other error)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _why(error: BaseException) -> str:
+    """Why the rooms database could not be used, in a player's words (``describe``'s, but for the
+    rooms: its SQLite words name the history)."""
+    code = _sqlite_code(error)
+    if code == _READ_ONLY:
+        return Phrase("it is read-only")
+    if code in _IN_USE:
+        return Phrase("another program holds it")
+    return describe(error)
+
+
+def _hold(path: Path, key: str | None) -> int | None:
+    """Take the lock that makes this process the one writer of ``key``'s rooms in the store at
+    ``path``: the open descriptor that holds it (None where there is no ``flock``).
+    RoomStoreError if another process holds it, or it cannot be made."""
+    if fcntl is None:
+        return None
+    name = "server" if key is None else hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    lock = path.with_name(path.name + ".locks") / name
+    try:
+        lock.parent.mkdir(exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise _refuse(path, N_("the rooms database {path} cannot be written: {reason}"),
+                      reason=describe(error)) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise _refuse(path, N_("the rooms database {path} is in use by another sos-tui with the same "
+                               "rooms (a server, or a host of the same game): stop it first, or use "
+                               "another data folder (SOS_TUI_DATA_DIR)")) from None
+    except OSError as error:  # no locks on this file system: no telling whether another writes
+        os.close(fd)
+        raise _refuse(path, N_("the rooms database {path} cannot be written: {reason}"),
+                      reason=describe(error)) from None
+    return fd
+
+
 def _check_ours(path: Path, timeout: float) -> None:
     """Look at an existing, non-empty file read-only; RoomStoreError unless it is our rooms store."""
     info = path.stat()
@@ -314,10 +401,10 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
             _check_ours(path, timeout)
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
     except OSError as error:
-        raise _refuse(path, N_("cannot open the rooms database {path}: {reason}"), reason=describe(error)) \
+        raise _refuse(path, N_("cannot open the rooms database {path}: {reason}"), reason=_why(error)) \
             from None
     except sqlite3.Error as error:
-        raise _refuse(path, N_("cannot open the rooms database {path}: {reason}"), reason=describe(error)) \
+        raise _refuse(path, N_("cannot open the rooms database {path}: {reason}"), reason=_why(error)) \
             from None
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
@@ -335,9 +422,13 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
             conn.execute(MIGRATIONS[version])
             version += 1
             conn.execute(f"PRAGMA user_version = {version}")
+        conn.execute("UPDATE rooms SET code = code WHERE 0")  # writes nothing; fails if it cannot write
         conn.execute("COMMIT")
     except sqlite3.Error as error:
         conn.close()
-        raise _refuse(path, N_("cannot open the rooms database {path}: {reason}"), reason=describe(error)) \
+        if _sqlite_code(error) == _READ_ONLY:
+            raise _refuse(path, N_("the rooms database {path} cannot be written: {reason}"),
+                          reason=_why(error)) from None
+        raise _refuse(path, N_("cannot open the rooms database {path}: {reason}"), reason=_why(error)) \
             from None
     return conn

@@ -424,14 +424,14 @@ class NetGameScreen(PlayScreen):
         closed, the computer crashed) is offered to continue, with its code, seats and moves, the
         host's own seats taken back with the token kept for them (a joiner's kept in the same data
         folder is not the host's); else a new room."""
+        key = host_key(plan.size, plan.mode, list(plan.seats), plan.bind, plan.port)
         try:
-            store = await asyncio.to_thread(open_store)
+            store = await asyncio.to_thread(open_store, key)
         except StorageError as problem:
             raise NetError(explain(problem), retry=False) from None
         listeners = [self.keeper.on_change] if self.keeper is not None else []
         server = Server(computer=self.computer, computer_delay=0.5, listeners=listeners, store=store)
-        key = host_key(plan.size, plan.mode, list(plan.seats), plan.bind, plan.port)
-        kept = sorted(await asyncio.to_thread(store.load, key), key=lambda k: k.active)
+        kept = sorted(await asyncio.to_thread(store.load), key=lambda k: k.active)
         room = None
         if kept and kept[-1].record is not None and not kept[-1].record.state.is_over:
             moves = len(kept[-1].record.moves)
@@ -457,7 +457,10 @@ class NetGameScreen(PlayScreen):
         if room is None:
             room = server.create_room(plan.size, plan.mode, list(plan.seats), key=key, public=plan.public)
         token = room.host_token(tokens.find(SeatKey.host(server.url(room))))
-        await room.saved()
+        try:
+            await room.saved()
+        except StorageError as problem:  # the rooms database could not keep it: said, not a traceback
+            raise NetError(explain(problem), retry=False) from None
         return server, room, token
 
     async def _end_hosting(self) -> None:
@@ -687,6 +690,9 @@ class NetGameScreen(PlayScreen):
             who = printable(game.seat_to_move.name)
             lines.append(_("{name}'s turn.").format(name=who) if game.my_seats
                          else _("{name}'s turn.  (You are watching.)").format(name=who))
+        if lines and game is not None and self.lost is None and game.spectators:
+            lines[-1] += "  " + ngettext("{n} person is watching.", "{n} people are watching.",
+                                         game.spectators).format(n=game.spectators)
         status.update("\n".join(lines))
         status.set_class(self.lost is not None, "-lost")
 
