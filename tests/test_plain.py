@@ -206,7 +206,7 @@ def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
         "Ana wrote S at a1.",
         "Bo to move.",
         "cannot play S a1: a1 already holds S",
-        "cannot play S at row 3, column 3: off the 3x3 board",
+        "cannot play S d4: d4 is off the 3x3 board",
         "'X a1' is not a move: the letter must be S or O",
         "'zz' is not a cell: expected a column a..z and a row number, like 'b3'",
         "Say which row, 1 to 3: row 3.",
@@ -218,6 +218,16 @@ def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
         "Bo wrote S at b1.",
         "Ana to move.",
     ]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["cannot play S x9: x9 is off the 3x3 board", "cannot play O b2: b2 already holds S"]),
+    ("ms", ["tidak boleh main S x9: petak x9 di luar papan 3x3",
+            "tidak boleh main O b2: petak b2 sudah berisi S"]),
+])
+def test_a_refused_move_names_its_cell_as_the_player_typed_it(lang, said):
+    out = plain("--plain", *HOT_SEAT, lines=["x9 s", "S b2", "b2 o"], lang=lang)
+    assert [out[2], out[5]] == said
 
 
 def test_quit_leaves_an_autosave_that_load_continues(data_dir, tmp_path):
