@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -168,3 +170,24 @@ async def send_raw(game, message: dict) -> None:
     """``message`` as a frame on a connected ``RemoteGame``'s own socket, past its checks: the
     server sees a seated player that ignores the rules."""
     await game.ws.send(json.dumps(message))
+
+
+class Keyboard:
+    """Standard input of the line mode run in this process: a pipe the test types lines into.
+    ``close`` is the end of the input. (The read end stays open: the line mode's reading thread
+    may still be in ``os.read`` on it, and a closed number could be reused under it.)"""
+
+    def __init__(self, monkeypatch) -> None:
+        self._read, self._write = os.pipe()
+        monkeypatch.setattr(sys, "stdin", self)  # the line mode reads sys.stdin.fileno()
+
+    def fileno(self) -> int:
+        return self._read
+
+    def type(self, *lines: str) -> None:
+        os.write(self._write, "".join(line + "\n" for line in lines).encode())
+
+    def close(self) -> None:
+        if self._write >= 0:
+            os.close(self._write)
+            self._write = -1

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sos_tui.engine import Mode, Move, PlayerInfo
+
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 HOT_SEAT = ["--size", "3", "--players", "Ana,Bo"]
 
@@ -228,6 +230,31 @@ def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
 def test_a_refused_move_names_its_cell_as_the_player_typed_it(lang, said):
     out = plain("--plain", *HOT_SEAT, lines=["x9 s", "S b2", "b2 o"], lang=lang)
     assert [out[2], out[5]] == said
+
+
+async def test_a_hint_is_worked_out_once_per_position(monkeypatch, capsys):
+    from sos_tui.engine import GameRecord
+    from sos_tui.plain.front import play_local
+    from sos_tui.session import ComputerPool, GameSession
+
+    from .helpers import Keyboard
+
+    searched = []
+
+    class Counted(ComputerPool):  # searches in this process, each one counted
+        async def run(self, fn, *args, on_retry=None):
+            searched.append(args[1].moves)
+            return fn(*args)
+
+    keyboard = Keyboard(monkeypatch)
+    keyboard.type("hint", "hint", "S a1", "hint", "hint", "undo", "hint", "redo", "hint")
+    keyboard.close()
+    game = GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo")))
+    await play_local(GameSession(game), Counted(seed=1))
+    hints = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Hint: ")]
+    assert len(hints) == 6
+    assert hints[0] == hints[1] == hints[4] and hints[2] == hints[3] == hints[5]
+    assert searched == [(), (Move.parse("S a1"),)]  # one search for each position
 
 
 def test_quit_leaves_an_autosave_that_load_continues(data_dir, tmp_path):

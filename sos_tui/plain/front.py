@@ -26,7 +26,6 @@ from sos_tui.engine import (
 from sos_tui.engine.text import RuleError
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
-    HINT_LEVEL,
     Change,
     ChangeKind,
     ComputerFailed,
@@ -309,7 +308,10 @@ class LocalFront(Front):
     async def hint(self, rest, line):
         if not self.session.may("hint"):
             raise Refused(_("A hint is for a person to move."))
-        move = await self.pool.choose(HINT_LEVEL, self.state)
+        try:
+            move = await self.pool.hint(self.state)
+        except ComputerFailed as error:
+            raise Refused(_("No hint: {reason}").format(reason=explain(error))) from None
         say(_("Hint: {letter} at {cell}.").format(letter=move.letter, cell=cell_name(move.row, move.col)))
 
 
