@@ -404,3 +404,92 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
         said = checked(b"".join(lines), status)
         assert {"Ana wrote S at a1.", "Bo wrote O at b1.", "Ana wrote S at c1."} <= set(said)
         assert [str(m) for m in screen.state.moves] == ["S a1", "O b1", "S c1"]
+
+
+async def wait_until(condition, seconds: float = 20.0) -> None:
+    """Until ``condition()`` holds (a bounded wait: a test fails, it does not hang)."""
+    import asyncio
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), seconds)
+
+
+AFTER_THE_END = """\
+Game over: Ana wins.
+Type review for the key moments, or quit.
+The board is 3 by 3, columns a to c, with 0 empty cells.
+Row 1: S, O, S.
+Row 2: S, O, O.
+Row 3: O, O, S.
+Move 1: Ana wrote S at a1.
+Move 2: Bo wrote O at b1.
+Move 3: Ana wrote S at c1. It made 1 SOS.
+Move 4: Ana wrote S at a2.
+Move 5: Bo wrote O at b2.
+Move 6: Ana wrote S at c3. It made 1 SOS.
+Move 7: Ana wrote O at b3.
+Move 8: Bo wrote O at c2. It made 1 SOS.
+Move 9: Bo wrote O at a3.
+Saved to {path}.
+Reviewing the game; this takes a moment.
+"""
+
+
+async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkeypatch, capsys, tmp_path):
+    """The server closes a finished game (as ``host --headless`` does): the joiner's line mode
+    says the end once and goes on answering review, board, moves and save until quit."""
+    import asyncio
+
+    from sos_tui.i18n import N_
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{port}", 3, "general",
+                                               [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(url, "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("x9 s", "O b1", "O b2", "O c2", "O a3")  # each waits for Bo's turn
+        playing = asyncio.ensure_future(play_remote(bo))
+        for move in ("S a1", "S c1", "S a2", "S c3", "O b3"):
+            await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
+            version = ana.version
+            await ana.play(Move.parse(move))
+            await wait_until(lambda v=version: ana.version > v)
+        await wait_until(lambda: bo.state.is_over)
+        await server.close_room(server.rooms[url.rsplit("/", 1)[1]], N_("the game is over"))
+        await wait_until(lambda: not bo.connected)
+        path = tmp_path / "game.json"
+        keyboard.type("board", "moves", f"save {path}", "review", "S a1", "quit", "board")
+        assert await asyncio.wait_for(playing, 20) == 0
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    assert "cannot play S x9: x9 is off the 3x3 board" in out
+    end = out.index("Game over: Ana wins.")
+    expected = AFTER_THE_END.format(path=path).splitlines()
+    assert out[end:end + len(expected)] == expected
+    assert out[end + len(expected)].startswith("Key moments")
+    assert out[-1] == "cannot play S a1: the game is already over"  # nothing after quit
+    assert not any("has ended" in line for line in out)  # the end is said once
+    assert json.loads(path.read_text())["moves"][-1] == "O a3"
+
+
+async def _drain(game) -> None:
+    from sos_tui.net import NetError
+
+    try:
+        async for _message in game.updates():
+            pass
+    except NetError:
+        pass

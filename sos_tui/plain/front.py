@@ -255,9 +255,10 @@ def _quoted(text: str) -> str:
     return shorten(printable(text), 40)
 
 
-async def run_lines(front: Front, ready) -> None:
-    """Read and do lines until the input ends or ``quit``; ``ready()`` is awaited before each."""
-    lines = read_lines()
+async def run_lines(front: Front, ready, lines: asyncio.Queue | None = None) -> None:
+    """Read and do lines (from ``lines``, else standard input) until the input ends or ``quit``;
+    ``ready()`` is awaited before each."""
+    lines = lines or read_lines()
     while True:
         await ready()
         line = await lines.get()
@@ -374,9 +375,11 @@ class RemoteFront(Front):
         await self.game.answer_undo(accept)
 
 
-async def play_remote(game, keeper=None) -> int:
-    """Join ``game`` (a connected ``RemoteGame``) and play it from the input; 0 at the input's
-    end or quit, 2 if the connection goes first."""
+async def play_remote(game, keeper=None, lines: asyncio.Queue | None = None) -> int:
+    """Join ``game`` (a connected ``RemoteGame``) and play it from ``lines`` (else standard input):
+    0 at the input's end or quit, 2 if the connection goes before the game is over. Once it is
+    over, the game stays to ask about (review, board, moves, save FILE...) until quit, whether or
+    not the server keeps the connection: its end was said once, with the result."""
     from sos_tui.net import NetError
 
     front = RemoteFront(game)
@@ -395,16 +398,22 @@ async def play_remote(game, keeper=None) -> int:
         front.changed.set()
 
     listening = asyncio.create_task(listen())
-    playing = asyncio.create_task(run_lines(front, _nothing))
-    done, _pending = await asyncio.wait({listening, playing}, return_when=asyncio.FIRST_COMPLETED)
-    if playing in done:
+    playing = asyncio.create_task(run_lines(front, _nothing, lines))
+    try:
+        await asyncio.wait({listening, playing}, return_when=asyncio.FIRST_COMPLETED)
+        if not playing.done() and not (game.state is not None and game.state.is_over):
+            playing.cancel()
+            say(_("The game has ended: {reason}").format(
+                reason=game.closed_reason or _("the connection was lost")))
+            return 2
+        await playing
+        return 0
+    finally:
+        playing.cancel()
         listening.cancel()
         await game.leave()
-        playing.result()
-        return 0
-    playing.cancel()
-    say(_("The game has ended: {reason}").format(reason=game.closed_reason or _("the connection was lost")))
-    return 0 if game.state is not None and game.state.is_over else 2
+        if front.pool is not None:
+            front.pool.shutdown()
 
 
 async def _nothing() -> None:
