@@ -200,7 +200,8 @@ def test_a_seeded_computer_thinks_once_per_move_and_the_review_names_the_key_mom
 
 
 def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
-    bad = (b"fly\n" b"S a1\n" b"S a1\n" b"S d4\n" b"X a1\n" b"S zz\n" b"row 9\n" b"col q\n" b"\xff\xfe b2\n"
+    bad = (b"fly\n" b"S a1\n" b"S a1\n" b"S d4\n" b"X a1\n" b"S zz\n" b"row 9\n" + "row ²\n".encode()
+           + b"col q\n" b"\xff\xfe b2\n"
            + b"S" * 10_000 + b"\n" + b"d1?\n" b"review\n" b"S b1\n")
     out = plain("--plain", *HOT_SEAT, lines=bad)
     assert out[2:] == [
@@ -212,6 +213,7 @@ def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
         "'X a1' is not a move: the letter must be S or O",
         "'zz' is not a cell: expected a column a..z and a row number, like 'b3'",
         "Say which row, 1 to 3: row 3.",
+        "Say which row, 1 to 3: row 3.",  # a digit, but not one of 0 to 9
         "Say which column, a to c: col b.",
         "That line is not readable text (it is not UTF-8).",
         "That line is too long to be a command.",

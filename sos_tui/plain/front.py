@@ -148,9 +148,10 @@ class Front:
             say(text)
 
     async def row(self, rest, line):
-        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= self.state.size:
+        number = rest[0] if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit() else "0"
+        if not 1 <= int(number) <= self.state.size:
             raise Refused(_("Say which row, 1 to {size}: row 3.").format(size=self.state.size))
-        say(words.row(self.state, int(rest[0]) - 1))
+        say(words.row(self.state, int(number) - 1))
 
     async def column(self, rest, line):
         letters = COLUMNS[: self.state.size]
