@@ -495,3 +495,68 @@ async def _drain(game) -> None:
             pass
     except NetError:
         pass
+
+
+async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_picked(tmp_path):
+    """``sos-tui join ws://HOST:PORT --plain``: the server's lobby as numbered lines, refreshed on
+    request; a game picked by its code (or number) is joined and played."""
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        base = f"ws://127.0.0.1:{port}"
+
+        async def room(size, mode, name, seats=2, public=True):
+            url, token, _seats = await create_room(
+                base, size, mode, [{"kind": "human", "name": name}] + [{"kind": "remote"}] * (seats - 1),
+                public=public)
+            return url.rsplit("/", 1)[1], url, token
+
+        ana, _url, _token = await room(4, "simple", "Ana")
+        cy, _url, _token = await room(3, "general", "Cy", seats=3)
+        await room(3, "general", "Hidden", public=False)  # private: not listed
+        bo = subprocess.Popen([SOS, "join", base, "--name", "Bo", "--plain"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path / "bo")})
+        reader = Reader(bo)
+        dee = None
+        try:
+            await asyncio.to_thread(reader.until, "Type a game's number")
+            bo.stdin.write(b"7\nnope\n")
+            bo.stdin.flush()
+            await asyncio.to_thread(reader.until, "nope is")
+            code, url, token = await room(5, "general", "Dee")
+            bo.stdin.write(f"refresh\n{code.upper()}\n".encode())
+            bo.stdin.flush()
+            dee = RemoteGame(url, "Dee", token=token, tokens=TokenStore())
+            await dee.connect()
+            listening = asyncio.ensure_future(_drain(dee))
+            await asyncio.to_thread(reader.until, "Dee to move.")
+            await wait_until(lambda: dee.phase == "playing")
+            await dee.play(Move.parse("S a1"))
+            await asyncio.to_thread(reader.until, "Bo to move.")
+            bo.stdin.write(b"b2 o\nquit\n")
+            bo.stdin.flush()
+            await wait_until(lambda: [str(m) for m in dee.state.moves] == ["S a1", "O b2"])
+        finally:
+            bo.stdin.close()
+            status = await asyncio.to_thread(bo.wait, 20)
+            await asyncio.to_thread(reader.drain)
+            if dee is not None:
+                listening.cancel()
+                await dee.close()
+    said = checked(b"".join(reader.lines), status)
+    listed = [f"1: game {ana}, 4 by 4, simple mode, 1 of 2 seats free, Ana waiting.",
+              f"2: game {cy}, 3 by 3, general mode, 2 of 3 seats free, Cy waiting."]
+    prompt = "Type a game's number or code to join it, refresh to look again, or quit."
+    assert said == [
+        f"2 open games on {base}:", *listed, prompt,
+        "There is no game 7 here: type a number from 1 to 2, or a game's code.",
+        "nope is neither a game's number nor its code.",
+        f"3 open games on {base}:", *listed,
+        f"3: game {code}, 5 by 5, general mode, 1 of 2 seats free, Dee waiting.", prompt,
+        f"Joining game {code}.",
+        "A 5 by 5 game, general mode: Dee and Bo.", "Dee to move.",
+        "Dee wrote S at a1.", "Bo to move.", "Bo wrote O at b2.", "Dee to move."]

@@ -21,7 +21,6 @@ from sos_tui.engine import (
     cell_name,
     parse_cell,
     printable,
-    shorten,
 )
 from sos_tui.engine.text import RuleError
 from sos_tui.i18n import N_, _, explain
@@ -104,8 +103,7 @@ class Front:
     async def handle(self, line: str):
         """Do one input line; QUIT to stop."""
         if isinstance(line, BadLine):
-            raise Refused(_("That line is too long to be a command.") if line == "long"
-                          else _("That line is not readable text (it is not UTF-8)."))
+            raise Refused(words.unreadable(line))
         parts = line.split()
         if not parts:
             self.prompt()
@@ -118,7 +116,7 @@ class Front:
         if command is None:
             if len(parts) == 1:
                 raise Refused(_("{word} is not a command; type help for the list.").format(
-                    word=_quoted(parts[0])))
+                    word=words.quoted(parts[0])))
             return await self.move(parse_move(parts))
         return await command(self, rest, line)
 
@@ -131,7 +129,7 @@ class Front:
         size = self.state.size
         if row >= size or col >= size:
             off = _("{cell} is off the {size} by {size} board.")
-            raise Refused(off.format(cell=_quoted(text), size=size))
+            raise Refused(off.format(cell=words.quoted(text), size=size))
         return row, col
 
     def last(self) -> str:
@@ -250,10 +248,6 @@ def parse_move(parts: list[str]) -> Move:
         return Move.parse(" ".join(parts))
     except RuleError as error:
         raise Refused(explain(error)) from None
-
-
-def _quoted(text: str) -> str:
-    return shorten(printable(text), 40)
 
 
 async def run_lines(front: Front, ready, lines: asyncio.Queue | None = None) -> None:
