@@ -524,7 +524,7 @@ async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_
         dee = None
         try:
             await asyncio.to_thread(reader.until, "Type a game's number")
-            bo.stdin.write(b"7\nnope\n")
+            bo.stdin.write(b"7\nnope\n")  # no game 7; not a code
             bo.stdin.flush()
             await asyncio.to_thread(reader.until, "nope is")
             code, url, token = await room(5, "general", "Dee")
@@ -560,3 +560,32 @@ async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_
         f"Joining game {code}.",
         "A 5 by 5 game, general mode: Dee and Bo.", "Dee to move.",
         "Dee wrote S at a1.", "Bo to move.", "Bo wrote O at b2.", "Dee to move."]
+
+
+async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys):
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{port}", 3, "general",
+                                               [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        players = [RemoteGame(url, "Ana", token=token, tokens=TokenStore()),
+                   RemoteGame(url, "Bo", tokens=TokenStore())]
+        for player in players:
+            await player.connect()
+        dee = RemoteGame(url, "Dee", tokens=TokenStore())
+        await dee.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("S c3", "quit")
+        try:
+            assert await asyncio.wait_for(play_remote(dee), 10) == 0
+        finally:
+            for player in players:
+                await player.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    assert out[-2:] == ["Ana to move.", "You watch this game: only its players move."]

@@ -350,6 +350,8 @@ class RemoteFront(Front):
         from sos_tui.net import NetError
 
         game = self.game
+        if not game.my_seats:  # no turn to wait for
+            raise Refused(_("You watch this game: only its players move."))
         await self.until(lambda: game.state.is_over or (game.phase == "playing" and game.my_turn))
         version, game.last_error = game.version, None
         try:

@@ -70,17 +70,12 @@ class Lobby:
         if it names none."""
         from sos_tui.net import normal_code
 
-        if word.isascii() and word.isdigit():
+        code = normal_code(word)
+        if code is None and word.isascii() and word.isdigit():  # a number: ten digits may be a code
             if 1 <= int(word) <= len(self.rooms):
                 return self.rooms[int(word) - 1].room
-            if not self.rooms:
-                say(_("No game is open there now: type refresh to look again, or quit."))
-            else:
-                say(_("There is no game {number} here: type a number from 1 to {count}, or a game's code.")
-                    .format(number=words.quoted(word), count=len(self.rooms)))
-            return None
-        code = normal_code(word)
-        if code is None:
+            say(_no_game(words.quoted(word), len(self.rooms)))
+        elif code is None:
             say(_("{word} is neither a game's number nor its code.").format(word=words.quoted(word)))
         return code
 
@@ -99,3 +94,13 @@ class Lobby:
         if not game.my_seats:
             say(_("Every seat of that game is taken now: you watch it."))
         return game
+
+
+def _no_game(number: str, count: int) -> str:
+    """Why ``number`` picks none of the ``count`` games listed."""
+    if not count:
+        return _("No game is open there now: type refresh to look again, or quit.")
+    if count == 1:
+        return _("There is no game {number} here: type 1, or a game's code.").format(number=number)
+    return _("There is no game {number} here: type a number from 1 to {count}, or a game's code.").format(
+        number=number, count=count)
