@@ -30,8 +30,11 @@ class Lobby:
 
         self.rooms = await list_rooms(self.server, timeout=10.0)
         if self.rooms:
-            say(ngettext("{n} open game on {server}:", "{n} open games on {server}:", len(self.rooms)).format(
-                n=len(self.rooms), server=self.server))
+            say(
+                ngettext("{n} open game on {server}:", "{n} open games on {server}:", len(self.rooms)).format(
+                    n=len(self.rooms), server=self.server
+                )
+            )
         else:
             say(_("No open games on {server} now.").format(server=self.server))
         for number, room in enumerate(self.rooms, 1):
@@ -103,4 +106,5 @@ def _no_game(number: str, count: int) -> str:
     if count == 1:
         return _("There is no game {number} here: type 1, or a game's code.").format(number=number)
     return _("There is no game {number} here: type a number from 1 to {count}, or a game's code.").format(
-        number=number, count=count)
+        number=number, count=count
+    )
