@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -305,3 +306,24 @@ async def play(player: Player, others: list[Player], move: str) -> int:
     return version + 1
 
 
+
+
+class Keyboard:
+    """Standard input of the line mode run in this process: a pipe the test types lines into.
+    ``close`` is the end of the input. (The read end stays open: the line mode's reading thread
+    may still be in ``os.read`` on it, and a closed number could be reused under it.)"""
+
+    def __init__(self, monkeypatch) -> None:
+        self._read, self._write = os.pipe()
+        monkeypatch.setattr(sys, "stdin", self)  # the line mode reads sys.stdin.fileno()
+
+    def fileno(self) -> int:
+        return self._read
+
+    def type(self, *lines: str) -> None:
+        os.write(self._write, "".join(line + "\n" for line in lines).encode())
+
+    def close(self) -> None:
+        if self._write >= 0:
+            os.close(self._write)
+            self._write = -1

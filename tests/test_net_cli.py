@@ -24,7 +24,6 @@ from .helpers import Process
     (["host", "--server", "http://example.org"], "starts with ws://"),
     (["join", "example.org/7f3kq-x9m2c"], "starts with ws://"),
     (["join", "ws://127.0.0.1:7531/nope"], "not a room code"),
-    (["join", "ws://127.0.0.1:7531", "--plain"], "no room code"),  # line mode: the app lists
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo\x1b[2J"], "control character"),
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo"], "needs a terminal"),
     (["host", "--players", "Ana,remote"], "needs a terminal"),
@@ -33,6 +32,12 @@ def test_refusals_are_one_line_and_exit_2(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "\x1b" not in err
+
+
+def test_plain_join_at_a_server_nobody_runs_says_so_in_one_line(capsys):
+    assert main(["join", "ws://127.0.0.1:9", "--plain", "--name", "Bo"]) == 2  # its lobby, in line mode
+    out = capsys.readouterr().out
+    assert "cannot reach ws://127.0.0.1:9" in out and out.count("\n") == 1 and "\x1b" not in out
 
 
 def test_host_headless_on_a_server_nobody_runs_says_so_in_one_line(capsys):

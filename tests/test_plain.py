@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sos_tui.engine import Mode, Move, PlayerInfo
+
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 HOT_SEAT = ["--size", "3", "--players", "Ana,Bo"]
 
@@ -198,7 +200,8 @@ def test_a_seeded_computer_thinks_once_per_move_and_the_review_names_the_key_mom
 
 
 def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
-    bad = (b"fly\n" b"S a1\n" b"S a1\n" b"S d4\n" b"X a1\n" b"S zz\n" b"row 9\n" b"col q\n" b"\xff\xfe b2\n"
+    bad = (b"fly\n" b"S a1\n" b"S a1\n" b"S d4\n" b"X a1\n" b"S zz\n" b"row 9\n" + "row ²\n".encode()
+           + b"col q\n" b"\xff\xfe b2\n"
            + b"S" * 10_000 + b"\n" + b"d1?\n" b"review\n" b"S b1\n")
     out = plain("--plain", *HOT_SEAT, lines=bad)
     assert out[2:] == [
@@ -206,10 +209,11 @@ def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
         "Ana wrote S at a1.",
         "Bo to move.",
         "cannot play S a1: a1 already holds S",
-        "cannot play S at row 3, column 3: off the 3x3 board",
+        "cannot play S d4: d4 is off the 3x3 board",
         "'X a1' is not a move: the letter must be S or O",
         "'zz' is not a cell: expected a column a..z and a row number, like 'b3'",
         "Say which row, 1 to 3: row 3.",
+        "Say which row, 1 to 3: row 3.",  # a digit, but not one of 0 to 9
         "Say which column, a to c: col b.",
         "That line is not readable text (it is not UTF-8).",
         "That line is too long to be a command.",
@@ -218,6 +222,41 @@ def test_every_bad_line_gets_one_line_saying_why_and_the_game_goes_on():
         "Bo wrote S at b1.",
         "Ana to move.",
     ]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["cannot play S x9: x9 is off the 3x3 board", "cannot play O b2: b2 already holds S"]),
+    ("ms", ["tidak boleh main S x9: petak x9 di luar papan 3x3",
+            "tidak boleh main O b2: petak b2 sudah berisi S"]),
+])
+def test_a_refused_move_names_its_cell_as_the_player_typed_it(lang, said):
+    out = plain("--plain", *HOT_SEAT, lines=["x9 s", "S b2", "b2 o"], lang=lang)
+    assert [out[2], out[5]] == said
+
+
+async def test_a_hint_is_worked_out_once_per_position(monkeypatch, capsys):
+    from sos_tui.engine import GameRecord
+    from sos_tui.plain.front import play_local
+    from sos_tui.session import ComputerPool, GameSession
+
+    from .helpers import Keyboard
+
+    searched = []
+
+    class Counted(ComputerPool):  # searches in this process, each one counted
+        async def run(self, fn, *args, on_retry=None):
+            searched.append(args[1].moves)
+            return fn(*args)
+
+    keyboard = Keyboard(monkeypatch)
+    keyboard.type("hint", "hint", "S a1", "hint", "hint", "undo", "hint", "redo", "hint")
+    keyboard.close()
+    game = GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo")))
+    await play_local(GameSession(game), Counted(seed=1))
+    hints = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Hint: ")]
+    assert len(hints) == 6
+    assert hints[0] == hints[1] == hints[4] and hints[2] == hints[3] == hints[5]
+    assert searched == [(), (Move.parse("S a1"),)]  # one search for each position
 
 
 def test_quit_leaves_an_autosave_that_load_continues(data_dir, tmp_path):
@@ -367,3 +406,186 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
         said = checked(b"".join(lines), status)
         assert {"Ana wrote S at a1.", "Bo wrote O at b1.", "Ana wrote S at c1."} <= set(said)
         assert [str(m) for m in screen.state.moves] == ["S a1", "O b1", "S c1"]
+
+
+async def wait_until(condition, seconds: float = 20.0) -> None:
+    """Until ``condition()`` holds (a bounded wait: a test fails, it does not hang)."""
+    import asyncio
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), seconds)
+
+
+AFTER_THE_END = """\
+Game over: Ana wins.
+Type review for the key moments, or quit.
+The board is 3 by 3, columns a to c, with 0 empty cells.
+Row 1: S, O, S.
+Row 2: S, O, O.
+Row 3: O, O, S.
+Move 1: Ana wrote S at a1.
+Move 2: Bo wrote O at b1.
+Move 3: Ana wrote S at c1. It made 1 SOS.
+Move 4: Ana wrote S at a2.
+Move 5: Bo wrote O at b2.
+Move 6: Ana wrote S at c3. It made 1 SOS.
+Move 7: Ana wrote O at b3.
+Move 8: Bo wrote O at c2. It made 1 SOS.
+Move 9: Bo wrote O at a3.
+Saved to {path}.
+Reviewing the game; this takes a moment.
+"""
+
+
+async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkeypatch, capsys, tmp_path):
+    """The server closes a finished game (as ``host --headless`` does): the joiner's line mode
+    says the end once and goes on answering review, board, moves and save until quit."""
+    import asyncio
+
+    from sos_tui.i18n import N_
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{port}", 3, "general",
+                                               [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(url, "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("x9 s", "O b1", "O b2", "O c2", "O a3")  # each waits for Bo's turn
+        playing = asyncio.ensure_future(play_remote(bo))
+        for move in ("S a1", "S c1", "S a2", "S c3", "O b3"):
+            await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
+            version = ana.version
+            await ana.play(Move.parse(move))
+            await wait_until(lambda v=version: ana.version > v)
+        await wait_until(lambda: bo.state.is_over)
+        await server.close_room(server.rooms[url.rsplit("/", 1)[1]], N_("the game is over"))
+        await wait_until(lambda: not bo.connected)
+        path = tmp_path / "game.json"
+        keyboard.type("board", "moves", f"save {path}", "review", "S a1", "quit", "board")
+        assert await asyncio.wait_for(playing, 20) == 0
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    assert "cannot play S x9: x9 is off the 3x3 board" in out
+    end = out.index("Game over: Ana wins.")
+    expected = AFTER_THE_END.format(path=path).splitlines()
+    assert out[end:end + len(expected)] == expected
+    assert out[end + len(expected)].startswith("Key moments")
+    assert out[-1] == "cannot play S a1: the game is already over"  # nothing after quit
+    assert not any("has ended" in line for line in out)  # the end is said once
+    assert json.loads(path.read_text())["moves"][-1] == "O a3"
+
+
+async def _drain(game) -> None:
+    from sos_tui.net import NetError
+
+    try:
+        async for _message in game.updates():
+            pass
+    except NetError:
+        pass
+
+
+async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_picked(tmp_path):
+    """``sos-tui join ws://HOST:PORT --plain``: the server's lobby as numbered lines, refreshed on
+    request; a game picked by its code (or number) is joined and played."""
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        base = f"ws://127.0.0.1:{port}"
+
+        async def room(size, mode, name, seats=2, public=True):
+            url, token, _seats = await create_room(
+                base, size, mode, [{"kind": "human", "name": name}] + [{"kind": "remote"}] * (seats - 1),
+                public=public)
+            return url.rsplit("/", 1)[1], url, token
+
+        ana, _url, _token = await room(4, "simple", "Ana")
+        cy, _url, _token = await room(3, "general", "Cy", seats=3)
+        await room(3, "general", "Hidden", public=False)  # private: not listed
+        bo = subprocess.Popen([SOS, "join", base, "--name", "Bo", "--plain"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path / "bo")})
+        reader = Reader(bo)
+        dee = None
+        try:
+            await asyncio.to_thread(reader.until, "Type a game's number")
+            bo.stdin.write(b"7\nnope\n")  # no game 7; not a code
+            bo.stdin.flush()
+            await asyncio.to_thread(reader.until, "nope is")
+            code, url, token = await room(5, "general", "Dee")
+            bo.stdin.write(f"refresh\n{code.upper()}\n".encode())
+            bo.stdin.flush()
+            dee = RemoteGame(url, "Dee", token=token, tokens=TokenStore())
+            await dee.connect()
+            listening = asyncio.ensure_future(_drain(dee))
+            await asyncio.to_thread(reader.until, "Dee to move.")
+            await wait_until(lambda: dee.phase == "playing")
+            await dee.play(Move.parse("S a1"))
+            await asyncio.to_thread(reader.until, "Bo to move.")
+            bo.stdin.write(b"b2 o\nquit\n")
+            bo.stdin.flush()
+            await wait_until(lambda: [str(m) for m in dee.state.moves] == ["S a1", "O b2"])
+        finally:
+            bo.stdin.close()
+            status = await asyncio.to_thread(bo.wait, 20)
+            await asyncio.to_thread(reader.drain)
+            if dee is not None:
+                listening.cancel()
+                await dee.close()
+    said = checked(b"".join(reader.lines), status)
+    listed = [f"1: game {ana}, 4 by 4, simple mode, 1 of 2 seats free, Ana waiting.",
+              f"2: game {cy}, 3 by 3, general mode, 2 of 3 seats free, Cy waiting."]
+    prompt = "Type a game's number or code to join it, refresh to look again, or quit."
+    assert said == [
+        f"2 open games on {base}:", *listed, prompt,
+        "There is no game 7 here: type a number from 1 to 2, or a game's code.",
+        "nope is neither a game's number nor its code.",
+        f"3 open games on {base}:", *listed,
+        f"3: game {code}, 5 by 5, general mode, 1 of 2 seats free, Dee waiting.", prompt,
+        f"Joining game {code}.",
+        "A 5 by 5 game, general mode: Dee and Bo.", "Dee to move.",
+        "Dee wrote S at a1.", "Bo to move.", "Bo wrote O at b2.", "Dee to move."]
+
+
+async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys):
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{port}", 3, "general",
+                                               [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        players = [RemoteGame(url, "Ana", token=token, tokens=TokenStore()),
+                   RemoteGame(url, "Bo", tokens=TokenStore())]
+        for player in players:
+            await player.connect()
+        dee = RemoteGame(url, "Dee", tokens=TokenStore())
+        await dee.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("S c3", "quit")
+        try:
+            assert await asyncio.wait_for(play_remote(dee), 10) == 0
+        finally:
+            for player in players:
+                await player.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    assert out[-2:] == ["Ana to move.", "You watch this game: only its players move."]

@@ -390,10 +390,14 @@ def test_playing_off_the_board_is_illegal(move):
     assert snapshot(state) == snapshot(GameState.new(size=3))
 
 
-def test_off_board_message_names_the_row_and_column():
+@pytest.mark.parametrize(("typed", "message"), [
+    ("S e1", "cannot play S e1: e1 is off the 4x4 board"),
+    ("o x9", "cannot play O x9: x9 is off the 4x4 board"),  # not "row 8, column 23"
+])
+def test_off_board_message_names_the_cell_as_the_player_typed_it(typed, message):
     with pytest.raises(IllegalMoveError) as caught:
-        GameState.new(size=4).play(Move.parse("S e1"))
-    assert str(caught.value) == "cannot play S at row 0, column 4: off the 4x4 board"
+        GameState.new(size=4).play(Move.parse(typed))
+    assert str(caught.value) == message
 
 
 @pytest.mark.parametrize("letter", ["X", "s", "", "SO"])
@@ -422,9 +426,11 @@ FINISHED = ["S a1", "S c1", "O b1"]  # a simple game on 3x3, over after its thir
     (FINISHED, "S a1", "cannot play S a1: the game is already over"),  # not even a Move
     (["S a1"], Move(0, 0, "X"), "cannot play 'X': the letter must be S or O"),
     (["S a1"], Move(7, 0, "X"), "cannot play 'X': the letter must be S or O"),
-    (["S a1"], Move(-1, 0, "O"), "cannot play O at row -1, column 0: off the 3x3 board"),
-    (["S a1"], Move(0, 1.0, "O"), "cannot play O at row 0, column 1.0: off the 3x3 board"),
-    (["S a1"], Move("0", 0, "O"), "cannot play O at row 0, column 0: off the 3x3 board"),
+    (["S a1"], Move(3, 2, "O"), "cannot play O c4: c4 is off the 3x3 board"),
+    # no notation names these (only code makes them): the row and column as they are
+    (["S a1"], Move(-1, 0, "O"), "cannot play O (-1, 0): (-1, 0) is off the 3x3 board"),
+    (["S a1"], Move(0, 1.0, "O"), "cannot play O (0, 1.0): (0, 1.0) is off the 3x3 board"),
+    (["S a1"], Move("0", 0, "O"), "cannot play O ('0', 0): ('0', 0) is off the 3x3 board"),
     (["S a1"], Move(0, 0, "O"), "cannot play O a1: a1 already holds S"),
 ])
 def test_an_illegal_move_names_the_first_rule_it_breaks(moves, move, message):

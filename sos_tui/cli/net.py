@@ -182,8 +182,6 @@ def join(args: argparse.Namespace) -> int:
 
     try:
         address = parse_url(args.url, need_code=False)
-        if address.code is None and args.plain:
-            parse_url(args.url)  # the line mode joins a game: its address has a code
     except ValueError as error:
         raise UsageError(explain(error)) from None
     url = str(address)

@@ -80,6 +80,14 @@ def cell_name(row: int, col: int) -> str:
     return f"{column}{row + 1}"
 
 
+def _typed(row, col) -> str:
+    """The cell as a player types it (``x9``), even beyond the board; a row and column that no
+    notation names (only code makes them) as they are: ``(-1, 0)``."""
+    if isinstance(row, int) and isinstance(col, int) and row >= 0 and 0 <= col < len(COLUMNS):
+        return cell_name(row, col)
+    return f"({row!r}, {col!r})"
+
+
 def parse_cell(text: str) -> Cell:
     """``parse_cell("b3") == (2, 1)``; raises InvalidMoveError for anything else."""
     text = text.strip().lower()
@@ -373,9 +381,10 @@ class GameState:
         if letter not in LETTERS:
             raise IllegalMoveError("cannot play {letter!r}: the letter must be S or O", letter=letter)
         if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < size and 0 <= col < size):
-            raise IllegalMoveError(
-                "cannot play {letter} at row {row}, column {col}: off the {size}x{size} board",
-                letter=letter, row=row, col=col, size=size)
+            cell = _typed(row, col)
+            typed = f"{letter} {cell}"
+            raise IllegalMoveError("cannot play {move}: {cell} is off the {size}x{size} board",
+                                   move=typed, cell=cell, size=size)
         index = row * size + col
         taken = board[index]
         if taken != EMPTY:

@@ -100,7 +100,7 @@ SERVER_MESSAGES = (
     "{text!r} is not a cell: expected a column a..z and a row number, like 'b3'",
     "{text!r} is not a cell: rows are counted from 1",
     "cannot play {move}: the game is already over", "cannot play {letter!r}: the letter must be S or O",
-    "cannot play {letter} at row {row}, column {col}: off the {size}x{size} board",
+    "cannot play {move}: {cell} is off the {size}x{size} board",
     "cannot play {move}: {cell} already holds {letter}",
     "a name must be text, not {kind}", "a name cannot be empty",
     "a name can be at most {most} characters, not {length} ({name!r})",

@@ -30,28 +30,45 @@ def run_local(record: GameRecord, seed: int | None = None) -> list[str]:
 
 
 def run_join(url: str, name: str) -> tuple[int, list[str]]:
-    """Join the network game at ``url`` as ``name`` and play it from the input: the exit status
-    and what could not be kept on disk."""
-    from sos_tui.net import NetError, RemoteGame
+    """Join the network game at ``url`` (``ws://HOST:PORT/CODE``; or a server's ``ws://HOST:PORT``,
+    to pick one of its open games) as ``name`` and play it from the input: the exit status and
+    what could not be kept on disk."""
     from sos_tui.session import Keeper
-
-    from .front import play_remote
-
-    async def play() -> int:
-        game = RemoteGame(url, name)
-        try:
-            await game.connect()
-        except NetError as error:
-            say(explain(error))
-            return 2
-        try:
-            return await play_remote(game, keeper)
-        finally:
-            await game.close()
 
     keeper = Keeper(on_error=say)
     try:
-        status = asyncio.run(play())
+        status = asyncio.run(join(url, name, keeper))
     finally:
         notes = keeper.close()
     return status, notes
+
+
+async def join(url: str, name: str, keeper=None) -> int:
+    """``run_join``'s game: 0 at the input's end or quit, 2 if the server cannot be reached or the
+    connection goes before the game is over."""
+    from sos_tui.net import NetError, RemoteGame, parse_url
+
+    from .front import play_remote
+    from .lines import read_lines
+    from .lobby import Lobby
+
+    address = parse_url(url, need_code=False)
+    lobby = Lobby(address.server, name) if address.code is None else None
+    try:
+        if lobby is not None:
+            await lobby.refresh()  # the server's open games, numbered
+        else:
+            game = RemoteGame(url, name)
+            await game.connect()
+    except NetError as error:
+        say(explain(error))
+        return 2
+    lines = read_lines()
+    if lobby is not None:
+        game = await lobby.choose(lines)
+        if game is None:
+            return 0
+    try:
+        return await play_remote(game, keeper, lines)
+    finally:
+        await game.close()

@@ -21,12 +21,10 @@ from sos_tui.engine import (
     cell_name,
     parse_cell,
     printable,
-    shorten,
 )
 from sos_tui.engine.text import RuleError
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
-    HINT_LEVEL,
     Change,
     ChangeKind,
     ComputerFailed,
@@ -105,8 +103,7 @@ class Front:
     async def handle(self, line: str):
         """Do one input line; QUIT to stop."""
         if isinstance(line, BadLine):
-            raise Refused(_("That line is too long to be a command.") if line == "long"
-                          else _("That line is not readable text (it is not UTF-8)."))
+            raise Refused(words.unreadable(line))
         parts = line.split()
         if not parts:
             self.prompt()
@@ -119,7 +116,7 @@ class Front:
         if command is None:
             if len(parts) == 1:
                 raise Refused(_("{word} is not a command; type help for the list.").format(
-                    word=_quoted(parts[0])))
+                    word=words.quoted(parts[0])))
             return await self.move(parse_move(parts))
         return await command(self, rest, line)
 
@@ -132,7 +129,7 @@ class Front:
         size = self.state.size
         if row >= size or col >= size:
             off = _("{cell} is off the {size} by {size} board.")
-            raise Refused(off.format(cell=_quoted(text), size=size))
+            raise Refused(off.format(cell=words.quoted(text), size=size))
         return row, col
 
     def last(self) -> str:
@@ -149,9 +146,10 @@ class Front:
             say(text)
 
     async def row(self, rest, line):
-        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= self.state.size:
+        number = rest[0] if len(rest) == 1 and rest[0].isascii() and rest[0].isdigit() else "0"
+        if not 1 <= int(number) <= self.state.size:
             raise Refused(_("Say which row, 1 to {size}: row 3.").format(size=self.state.size))
-        say(words.row(self.state, int(rest[0]) - 1))
+        say(words.row(self.state, int(number) - 1))
 
     async def column(self, rest, line):
         letters = COLUMNS[: self.state.size]
@@ -252,13 +250,10 @@ def parse_move(parts: list[str]) -> Move:
         raise Refused(explain(error)) from None
 
 
-def _quoted(text: str) -> str:
-    return shorten(printable(text), 40)
-
-
-async def run_lines(front: Front, ready) -> None:
-    """Read and do lines until the input ends or ``quit``; ``ready()`` is awaited before each."""
-    lines = read_lines()
+async def run_lines(front: Front, ready, lines: asyncio.Queue | None = None) -> None:
+    """Read and do lines (from ``lines``, else standard input) until the input ends or ``quit``;
+    ``ready()`` is awaited before each."""
+    lines = lines or read_lines()
     while True:
         await ready()
         line = await lines.get()
@@ -309,7 +304,10 @@ class LocalFront(Front):
     async def hint(self, rest, line):
         if not self.session.may("hint"):
             raise Refused(_("A hint is for a person to move."))
-        move = await self.pool.choose(HINT_LEVEL, self.state)
+        try:
+            move = await self.pool.hint(self.state)
+        except ComputerFailed as error:
+            raise Refused(_("No hint: {reason}").format(reason=explain(error))) from None
         say(_("Hint: {letter} at {cell}.").format(letter=move.letter, cell=cell_name(move.row, move.col)))
 
 
@@ -352,6 +350,8 @@ class RemoteFront(Front):
         from sos_tui.net import NetError
 
         game = self.game
+        if not game.my_seats:  # no turn to wait for
+            raise Refused(_("You watch this game: only its players move."))
         await self.until(lambda: game.state.is_over or (game.phase == "playing" and game.my_turn))
         version, game.last_error = game.version, None
         try:
@@ -372,9 +372,11 @@ class RemoteFront(Front):
         await self.game.answer_undo(accept)
 
 
-async def play_remote(game, keeper=None) -> int:
-    """Join ``game`` (a connected ``RemoteGame``) and play it from the input; 0 at the input's
-    end or quit, 2 if the connection goes first."""
+async def play_remote(game, keeper=None, lines: asyncio.Queue | None = None) -> int:
+    """Join ``game`` (a connected ``RemoteGame``) and play it from ``lines`` (else standard input):
+    0 at the input's end or quit, 2 if the connection goes before the game is over. Once it is
+    over, the game stays to ask about (review, board, moves, save FILE...) until quit, whether or
+    not the server keeps the connection: its end was said once, with the result."""
     from sos_tui.net import NetError
 
     front = RemoteFront(game)
@@ -393,16 +395,22 @@ async def play_remote(game, keeper=None) -> int:
         front.changed.set()
 
     listening = asyncio.create_task(listen())
-    playing = asyncio.create_task(run_lines(front, _nothing))
-    done, _pending = await asyncio.wait({listening, playing}, return_when=asyncio.FIRST_COMPLETED)
-    if playing in done:
+    playing = asyncio.create_task(run_lines(front, _nothing, lines))
+    try:
+        await asyncio.wait({listening, playing}, return_when=asyncio.FIRST_COMPLETED)
+        if not playing.done() and not (game.state is not None and game.state.is_over):
+            playing.cancel()
+            say(_("The game has ended: {reason}").format(
+                reason=game.closed_reason or _("the connection was lost")))
+            return 2
+        await playing
+        return 0
+    finally:
+        playing.cancel()
         listening.cancel()
         await game.leave()
-        playing.result()
-        return 0
-    playing.cancel()
-    say(_("The game has ended: {reason}").format(reason=game.closed_reason or _("the connection was lost")))
-    return 0 if game.state is not None and game.state.is_over else 2
+        if front.pool is not None:
+            front.pool.shutdown()
 
 
 async def _nothing() -> None:

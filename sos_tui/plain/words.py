@@ -6,7 +6,7 @@ are data: shown through ``printable``, never acted on.
 
 from __future__ import annotations
 
-from sos_tui.engine import COLUMNS, GameState, Mode, Move, PlayerInfo, SosLine, cell_name, printable
+from sos_tui.engine import COLUMNS, GameState, Mode, Move, PlayerInfo, SosLine, cell_name, printable, shorten
 from sos_tui.i18n import N_, _, mode_name, ngettext
 
 DIRECTIONS = {(0, 1): N_("across"), (1, 0): N_("down"), (1, 1): N_("diagonally down to the right"),
@@ -16,6 +16,17 @@ JUDGEMENTS = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"), "bl
 
 def names(seats: tuple[PlayerInfo, ...]) -> list[str]:
     return [printable(seat.name) for seat in seats]
+
+
+def quoted(text: str) -> str:
+    """What the player typed, said back: escaped and at most 40 characters."""
+    return shorten(printable(text), 40)
+
+
+def unreadable(line: str) -> str:
+    """Why an input line (a ``lines.BadLine``) is no command."""
+    return _("That line is too long to be a command.") if line == "long" \
+        else _("That line is not readable text (it is not UTF-8).")
 
 
 def listed(items: list[str]) -> str:
@@ -162,3 +173,13 @@ def review_line(review, seats) -> str:
         cell=cell_name(review.move.row, review.move.col), judgement=_(JUDGEMENTS[review.judgement]),
         cost=cost.format(n=loss), best_letter=review.best.letter,
         best_cell=cell_name(review.best.row, review.best.col))
+
+
+def lobby_room(number: int, room) -> str:
+    """One open game of a server's lobby (a ``LobbyRoom``):
+    ``2: game 7f3kq-x9m2c, 6 by 6, general mode, 1 of 2 seats free, Ana waiting.``"""
+    text = _("{number}: game {code}, {size} by {size}, {mode} mode, {free} of {seats} seats free, "
+             "{names} waiting.") if room.waiting \
+        else _("{number}: game {code}, {size} by {size}, {mode} mode, {free} of {seats} seats free.")
+    return text.format(number=number, code=room.room, size=room.size, mode=mode_name(room.mode),
+                       free=room.free, seats=room.seats, names=listed([printable(n) for n in room.waiting]))

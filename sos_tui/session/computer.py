@@ -38,6 +38,8 @@ from sos_tui.i18n import N_, _, explain
 from .session import GameSession
 
 HINT_LEVEL = "expert"
+HINTS_KEPT = 8
+"""Hints remembered, by position: asking again, or after an undo and a redo, costs no search."""
 STOPPED_TWICE = N_("the computer's process stopped twice in a row")
 
 
@@ -61,6 +63,7 @@ class ComputerPool:
         self._executor: ProcessPoolExecutor | None = None
         self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         self._jobs = 0  # searches running or waiting their turn
+        self._hints: dict[GameState, Move] = {}  # the last HINTS_KEPT positions' hints, oldest first
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -88,6 +91,17 @@ class ComputerPool:
 
         return await self.run(choose_move, level, state, self.seed_for(state), self.time_limit,
                               on_retry=on_retry)
+
+    async def hint(self, state: GameState, on_retry: Callable[[str], None] | None = None) -> Move:
+        """The move to suggest to a person in ``state``: searched once for each position (a
+        state is a value: the same board after the same moves), then given again from memory."""
+        move = self._hints.get(state)
+        if move is None:
+            move = await self.choose(HINT_LEVEL, state, on_retry)
+            self._hints[state] = move
+            if len(self._hints) > HINTS_KEPT:
+                del self._hints[next(iter(self._hints))]
+        return move
 
     async def run(self, fn: Callable, *args, on_retry: Callable[[str], None] | None = None):
         """``fn(*args)`` in the computer's process (``fn`` and ``args`` must pickle), after the
