@@ -120,6 +120,27 @@ async def test_all_computer_games_play_themselves_and_pause():
         assert app.state.move_count == 9
 
 
+async def test_a_second_hint_for_the_same_position_is_not_searched_again():
+    app = make_app(size=3, names=("Ana", "Bo"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.game_screen.start(app.game.with_state(GameState.from_moves(["S a1", "S c1"], size=3)))
+        searched = []
+        pool = app.game_screen.computer
+        run = pool.run
+
+        async def counted(fn, *args, **kwargs):
+            searched.append(args[1].moves)
+            return await run(fn, *args, **kwargs)
+
+        pool.run = counted
+        for _ in range(2):
+            board_of(app).hint = None
+            await pilot.press("H")
+            await wait_for(pilot, lambda: board_of(app).hint is not None)
+            assert board_of(app).hint == Move(0, 1, "O")
+        assert len(searched) == 1  # the second hint came from memory
+
+
 @pytest.mark.parametrize("keys", [["enter"], ["space"], "click"])
 async def test_enter_or_a_click_after_a_hint_plays_the_hinted_letter_not_the_selected_one(keys):
     app = make_app(size=3, names=("Ana", "Bo"))

@@ -16,7 +16,6 @@ from textual.message import Message
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, cell_name
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
-    HINT_LEVEL,
     Change,
     ComputerFailed,
     ComputerPool,
@@ -169,7 +168,7 @@ class GameScreen(PlayScreen):
     async def _hint(self, state: GameState, version: int) -> None:
         self.thinking = True
         try:
-            move = await self.computer.choose(HINT_LEVEL, state)
+            move = await self.computer.hint(state)
         except ComputerFailed as error:
             self.notify(_("No hint: {reason}").format(reason=explain(error)), severity="error", markup=False)
             return
