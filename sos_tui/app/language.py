@@ -91,7 +91,9 @@ class SosScreen(Translated, Screen[Result]):
 class SosModal(Translated, ModalScreen[Result]):
     """A dialog of the app, over the screen it was opened from. A dialog composes its content in
     ``compose_dialog``; its own footer goes below, so the footer shows the keys that work while
-    the dialog is in front, not those of the screen beneath."""
+    the dialog is in front, not those of the screen beneath. Its buttons go in a ``ButtonRow``
+    (the arrow keys move between them), and it opens with the focus on its safe answer
+    (``AUTO_FOCUS``), the one that loses nothing."""
 
     def compose(self) -> ComposeResult:
         yield from self.compose_dialog()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Button, Label
 
 from sos_tui.engine import GameState, PlayerInfo
@@ -13,6 +13,7 @@ from sos_tui.i18n import N_, _
 from ..language import SosModal
 from ..text import names_list, shown
 from ..widgets.board import MARKS, MAX_PLAYER_STYLES
+from ..widgets.buttons import ButtonRow
 from ..widgets.scoreboard import seat_label
 
 
@@ -61,7 +62,7 @@ class GameOverScreen(SosModal[str]):
             for p in ranking:
                 yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}",
                             classes=f"score player-{p % MAX_PLAYER_STYLES + 1}", markup=False)
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Button(_("Rematch"), id="rematch", variant="primary")
                 yield Button(_("New"), id="new")
                 yield Button(_("Review"), id="review")

@@ -25,6 +25,7 @@ from sos_tui.storage import (
 
 from ..language import SosScreen
 from ..text import cell, literal, shown
+from ..widgets.buttons import ButtonRow
 from ..widgets.footer import KeyFooter
 from .replay import ReplayScreen
 
@@ -209,7 +210,7 @@ class HistoryScreen(SosScreen[GameRecord | None]):
                 yield Label("", id="history-message", markup=False)
             with VerticalScroll(id="stats-pane"):
                 yield Static("", id="stats")
-        with Horizontal(id="buttons"):
+        with ButtonRow(id="buttons"):
             yield Button("", id="replay", variant="primary")
             yield Button("", id="review")
             yield Button("", id="back")

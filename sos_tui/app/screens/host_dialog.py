@@ -18,6 +18,7 @@ from sos_tui.storage.paths import confined
 
 from ..language import SosModal
 from ..text import literal
+from ..widgets.buttons import ButtonRow
 
 HERE, FRIEND = "here", "remote"
 LOOPBACK, EVERYWHERE = "127.0.0.1", "0.0.0.0"
@@ -118,7 +119,7 @@ class HostDialog(SosModal[HostPlan | None]):
                 yield box
             yield Static(id="note", markup=False)
             yield Static(id="problem", markup=False)
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Button(_("Host"), id="host", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Static
 
@@ -45,6 +45,7 @@ from sos_tui.storage import StorageError
 
 from ..language import SosModal
 from ..text import cell, names_list
+from ..widgets.buttons import ButtonRow
 from ..widgets.game_view import GameView
 from .game import refused
 from .play import PlayScreen
@@ -56,9 +57,13 @@ Words = str | Callable[[], str]
 class Choice(SosModal[bool]):
     """A question with two answers (reconnect or leave; accept or decline an undo). The question
     and the answers may be given as functions that say them in the current language: a language
-    switch while the question is open then asks it again in the new language."""
+    switch while the question is open then asks it again in the new language.
 
-    BINDINGS = [Binding("escape", "answer(False)", N_("No"))]
+    ``safe`` is the answer that loses nothing (stay, decline; continue a kept game rather than
+    delete it): the dialog opens with the focus on it, so enter gives it, and so does escape.
+    The other answer is given only by moving to it."""
+
+    BINDINGS = [Binding("escape", "answer_safe", N_("Close"))]
     DEFAULT_CSS = """
     Choice { align: center middle; }
     Choice #dialog {
@@ -69,9 +74,11 @@ class Choice(SosModal[bool]):
     Choice Button { margin: 0 1; }
     """
 
-    def __init__(self, text: Words, yes: Words, no: Words) -> None:
+    def __init__(self, text: Words, yes: Words, no: Words, safe: bool = False) -> None:
         super().__init__()
         self._words = text, yes, no
+        self.safe = safe
+        self.AUTO_FOCUS = "#yes" if safe else "#no"
 
     @property
     def text(self) -> str:
@@ -88,16 +95,16 @@ class Choice(SosModal[bool]):
     def compose_dialog(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.text, id="text", markup=False)
-            with Horizontal(id="buttons"):
-                yield Button(self.yes, id="yes", variant="primary")
-                yield Button(self.no, id="no")
+            with ButtonRow(id="buttons"):
+                yield Button(self.yes, id="yes", variant="primary" if self.safe else "default")
+                yield Button(self.no, id="no", variant="default" if self.safe else "primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id == "yes")
 
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
+    def action_answer_safe(self) -> None:
+        self.dismiss(self.safe)
 
 
 def _spoken(words: Words) -> str:
@@ -184,7 +191,7 @@ class JoinDialog(SosModal[JoinPlan | None]):
             yield Static(id="lobby-status", markup=False)
             yield DataTable(id="lobby", cursor_type="row", zebra_stripes=True, show_cursor=True)
             yield Static(id="problem", markup=False)
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Button(_(self.WORDS["#join"]), id="join", variant="primary", compact=True)
                 yield Button(_(self.WORDS["#cancel"]), id="cancel", compact=True)
 
@@ -440,7 +447,7 @@ class NetGameScreen(PlayScreen):
                                  "the same code, or start a new one?",
                                  "Your unfinished network game is still here ({n} moves). Continue it, with "
                                  "the same code, or start a new one?", moves).format(n=moves),
-                lambda: _("Continue"), lambda: _("New game")))
+                lambda: _("Continue"), lambda: _("New game"), safe=True))
             if go_on:
                 room = server.restore(kept[-1])
             else:
@@ -509,7 +516,7 @@ class NetGameScreen(PlayScreen):
         self.app.push_screen(
             Choice(lambda: _("The game is gone from its server: {problem}.\n\nPlay on here from the last "
                              "position, at this one screen?").format(problem=explain(problem)),
-                   lambda: _("Play on here"), lambda: _("Leave")),
+                   lambda: _("Play on here"), lambda: _("Leave"), safe=True),
             self._play_on_if)
 
     def _play_on_if(self, yes: bool | None) -> None:

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Button, DataTable, Input, Label
 from textual.worker import get_current_worker
 
@@ -37,6 +37,7 @@ from sos_tui.storage.errors import shown_path
 
 from ..language import SosModal
 from ..text import ShowHidden, cell, literal, shown
+from ..widgets.buttons import ButtonRow
 
 EMPTY_TEXT = N_("No saved games yet — type a path")
 LOADING_TEXT = N_("Reading the saved games…")
@@ -177,7 +178,7 @@ class ConfirmDelete(SosModal[bool]):
             yield Label(_("Delete a game file?"), id="title")
             question = question.format(name=shown(info.name, 80), players=players)
             yield Label(literal(question, 400), id="question")
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Label(_("y delete · n/esc keep"), id="keys")
                 yield Button(_("Delete"), id="delete", variant="error")
                 yield Button(_("Keep"), id="keep", variant="primary")
@@ -219,7 +220,7 @@ class OlderSave(SosModal[bool]):
         with Vertical(id="dialog"):
             yield Label(_("An older save of this game"), id="title")
             yield Label(literal(older_question(self.saved, self.newer), 400), id="question")
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Label(_("o open separately · esc cancel"), id="keys")
                 yield Button(_("Open as a separate game"), id="separate", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
@@ -301,7 +302,7 @@ class OpenDialog(SosModal[GameRecord | None]):
             yield Label(id="empty")
             yield Input(id="path", highlighter=ShowHidden())
             yield Label("", id="message", markup=False)
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Label(id="keys")
                 yield Button("", id="open", variant="primary")
                 yield Button("", id="cancel")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -107,24 +108,34 @@ class ReplayScreen(SosScreen[GameRecord | None]):
     }
     ReplayScreen #replay-status.-playing { color: $text-success; }
     ReplayScreen #review-panel {
-        height: auto;
+        height: 2fr;
+        overflow-y: auto;
         border: round $frame;
         border-title-color: $text;
         border-subtitle-color: $foreground-muted;
         display: none;
     }
     ReplayScreen.-reviewed #review-panel { display: block; }
-    ReplayScreen #review-progress { width: 1fr; }
+    ReplayScreen #log { min-height: 4; }
+    ReplayScreen #review-progress { width: 1fr; display: none; }
+    ReplayScreen.-reviewing #review-progress { display: block; }
     ReplayScreen #review-progress Bar { width: 1fr; }
     ReplayScreen #review-progress Bar > .bar--bar { color: $bar-progress; }
     ReplayScreen #review-progress Bar > .bar--complete { color: $bar-complete; }
     AdvantageChart > .sparkline--max-color { color: $chart-max; }
     AdvantageChart > .sparkline--min-color { color: $chart-min; }
-    ReplayScreen #review-verdict { width: 1fr; height: 2; }
+    ReplayScreen #review-verdict { width: 1fr; height: auto; }
     ReplayScreen #review-chart { height: 3; width: 1fr; }
+    ReplayScreen.-short #review-chart { height: 2; }
     ReplayScreen #review-cursor { width: 1fr; height: 1; color: $foreground-muted; }
-    ReplayScreen #review-moments { height: auto; max-height: 5; border: none; padding: 0; }
+    ReplayScreen #review-moments {
+        height: 1fr; min-height: 2; border: none; padding: 0; scrollbar-gutter: stable;
+    }
     """
+    # The review panel shares the side with the moves: the verdict whole, then the chart (shorter
+    # on a short terminal), and the key moments in the room left, scrolled; the panel itself
+    # scrolls if even that is too much (a long verdict in a narrow terminal).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (28, "-tall")]
 
     BINDINGS = [
         Binding("left", "step(-1)", N_("Previous"), key_display="←", priority=True),
@@ -412,6 +423,7 @@ class ReplayScreen(SosScreen[GameRecord | None]):
                 self._show_progress()
 
     def _show_progress(self) -> None:
+        self.set_class(self.reviewing, "-reviewing")  # the progress bar: only while it runs
         bars = self.query("#review-progress").results(ProgressBar)
         bar = next(bars, None)
         if bar is None:  # the screen is being taken down (the app quits during a review)
@@ -470,7 +482,11 @@ class ReplayScreen(SosScreen[GameRecord | None]):
         cursor = self.query_one("#review-cursor", Label)
         if self.total and self.position:
             x = min(width - 1, (self.position - 1) * width // self.total)
-            cursor.update(" " * x + "▲ " + _("move {n}").format(n=self.position))
+            words = _("move {n}").format(n=self.position)
+            if x + 2 + cell_len(words) <= width:
+                cursor.update(" " * x + "▲ " + words)
+            else:  # near the right end: the words before the mark, so that they show whole
+                cursor.update(" " * max(0, x - 1 - cell_len(words)) + words + " ▲")
         else:
             cursor.update("")
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Button, Input, Label
 
 from sos_tui.engine import GameRecord
@@ -15,6 +15,7 @@ from sos_tui.storage import StorageError, resolve_save_path, save_record, unique
 
 from ..language import SosModal
 from ..text import ShowHidden, literal, result_shown, shown
+from ..widgets.buttons import ButtonRow
 
 
 def _is_file(path: Path) -> bool:
@@ -89,7 +90,7 @@ class SaveDialog(SosModal[Path | None]):
                         highlighter=ShowHidden())
             yield Label(literal(where), id="where")
             yield Label("", id="message", markup=False)
-            with Horizontal(id="buttons"):
+            with ButtonRow(id="buttons"):
                 yield Button(_("Save"), id="save", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
 

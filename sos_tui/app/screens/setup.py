@@ -29,6 +29,7 @@ from sos_tui.i18n import LANGUAGES, N_, _, explain, language, level_name, mode_n
 
 from ..language import SosScreen
 from ..text import ShowHidden, literal, shown
+from ..widgets.buttons import ButtonRow
 from ..widgets.footer import KeyFooter
 
 MAX_SEATS = MAX_PLAYERS
@@ -177,12 +178,12 @@ class SetupScreen(SosScreen[GameRecord | None]):
                 yield Select([(name, code) for code, name in LANGUAGES.items()], value=language(),
                              allow_blank=False, id="language", compact=True)
             yield Label("", id="setup-message", markup=False)
-            with Horizontal(id="setup-buttons"):
+            with ButtonRow(id="setup-buttons"):
                 yield Button(_("Start"), id="start", variant="primary")
                 yield Button(_("Open…"), id="open")
                 yield Button(_("History"), id="history")
                 yield Button(_("Quit"), id="quit", variant="error")
-            with Horizontal(id="net-buttons"):
+            with ButtonRow(id="net-buttons"):
                 yield Button(_("Host over the network…"), id="host")
                 yield Button(_("Join a game…"), id="join")
         yield KeyFooter()

@@ -93,7 +93,7 @@ class Scoreboard(ThemedStyles, Widget):
     def _changed(self) -> None:
         """Draw again the lines that changed; lay out again if their number is not the height the
         layout gave (whether or not the old lines were ever drawn)."""
-        lines = self.lines()
+        lines = self.lines(self._width)
         if len(lines) != self._height:
             self.redraw()
             return
@@ -110,13 +110,13 @@ class Scoreboard(ThemedStyles, Widget):
         super().notify_style_update()
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        self._height = len(self.lines())
+        self._height = len(self.lines(width))
         return self._height
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if self._lines is None or width != self._width:
-            self._lines = self.lines()
+            self._lines = self.lines(width)
             self._strips.clear()
             self._width = width
         strip = self._strips.get(y)
@@ -127,9 +127,17 @@ class Scoreboard(ThemedStyles, Widget):
             strip = self._strips[y] = strip.adjust_cell_length(width, self.rich_style)
         return strip
 
-    def lines(self) -> list[Text]:
-        """What the scoreboard says, line by line."""
-        return self.text().split("\n", allow_blank=True)
+    def lines(self, width: int = 0) -> list[Text]:
+        """What the scoreboard says, line by line, ``width`` wide: the status's sentences wrapped
+        to it (whose turn, who won), the title and the players' rows cut short with "…" (a name
+        is shortened, never broken over two lines)."""
+        lines = self.text().split("\n", allow_blank=True)
+        head = 1 + len(self.seats)
+        wrapped = lines[:head]
+        for line in lines[head:]:
+            wrapped.extend(line.wrap(self.app.console, width, overflow="fold", no_wrap=False)
+                           if 0 < width < line.cell_len else [line])
+        return wrapped
 
     def text(self) -> Text:
         """What the scoreboard says: the title, a line a player, the status."""
