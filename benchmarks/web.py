@@ -61,7 +61,9 @@ def rss_mib(pid: int) -> float:
 
 async def one_tab(port: int, server: int, ready: str = SETUP) -> tuple[float, float]:
     started = time.monotonic()
-    async with connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30") as socket:
+    # as the page does, from its own origin: sos-tui web refuses any other (403)
+    origin = f"http://127.0.0.1:{port}"
+    async with connect(f"ws://127.0.0.1:{port}/ws?width=100&height=30", origin=origin) as socket:
         await socket.send(json.dumps(["resize", {"width": 100, "height": 30}]))
         text = ""
         async with asyncio.timeout(30):

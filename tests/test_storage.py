@@ -915,7 +915,23 @@ def test_a_public_web_servers_tab_opens_and_saves_only_inside_its_data_folder(tm
         with pytest.raises(LoadError, match="only its own saved games can be opened"):
             resolve_open_path(typed)
     for typed in (str(tmp_path / "new.json"), "../../new", "~/new"):
-        with pytest.raises(StorageError, match="saved only in its saves folder"):
+        with pytest.raises(StorageError, match="saved only in the saves folder"):
             resolve_save_path(typed, make_record([]))
     monkeypatch.delenv(CONFINE_VAR)
     assert resolve_open_path(str(outside)) == outside  # a player's own machine: any path
+
+
+def test_every_web_tab_saves_only_in_the_saves_folder(tmp_path, monkeypatch):
+    """Any tab of ``sos-tui web`` is driven from a web page: its saves stay in the saves folder (not
+    elsewhere in the data folder either), while it opens any file, as the player's own terminal."""
+    from sos_tui.storage.paths import CONFINE_VAR, SAVES_ONLY, data_dir
+
+    outside = tmp_path / "elsewhere.json"
+    save_record(make_record([]), outside)
+    monkeypatch.setenv(CONFINE_VAR, SAVES_ONLY)
+    assert resolve_save_path("mine") == saves_dir() / "mine.json"
+    assert resolve_save_path("week/mine") == saves_dir() / "week" / "mine.json"
+    for typed in (str(outside), "../history", str(data_dir() / "net-seats.json"), "~/new"):
+        with pytest.raises(StorageError, match="saved only in the saves folder of the computer running"):
+            resolve_save_path(typed, make_record([]))
+    assert resolve_open_path(str(outside)) == outside

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import signal
 import socket
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from sos_tui.cli import main
 
@@ -125,26 +126,32 @@ class Web:
 
     def __init__(self, *args: str) -> None:
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://127.0.0.1:{self.port}"  # the page's own origin: what its tabs send as Origin
+        self.socket = f"ws://127.0.0.1:{self.port}/ws"
         self.process = subprocess.Popen([SOS, "web", "--port", str(self.port), *args],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        try:  # "Serving SOS on http://127.0.0.1:PORT (...)", in any language
-            until(lambda: any(f":{self.port} " in line for line in self.lines)
-                  or self.process.poll() is not None, "the server to start")
+        try:  # "Serving SOS on URL (...)", in any language; aiohttp listens just after it says so
+            until(lambda: self.lines or self.process.poll() is not None, "the server to start")
+            until(lambda: self._listening() or self.process.poll() is not None, "the server to listen")
             assert self.process.poll() is None, self.lines
         except AssertionError:
             self.stop()  # a server that did not start in time is not left running
             raise
 
+    def _listening(self) -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
     def _read(self) -> None:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
 
-    def get(self, path: str = "/") -> tuple[int, str]:
+    def get(self, path: str = "/", headers: dict | None = None) -> tuple[int, str]:
         try:
-            with urllib.request.urlopen(self.url + path, timeout=TIMEOUT) as response:
+            request = urllib.request.Request(self.url + path, headers=headers or {})
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
                 return response.status, response.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
@@ -221,7 +228,7 @@ class Tab:
 
 @contextlib.asynccontextmanager
 async def tab(server: Web):
-    async with connect(f"ws://127.0.0.1:{server.port}/ws?width=100&height=30",
+    async with connect(f"{server.socket}?width=100&height=30", origin=server.url,
                        open_timeout=TIMEOUT, close_timeout=5) as socket:
         await socket.send(json.dumps(["resize", {"width": 100, "height": 30}]))
         opened = Tab(socket)
@@ -249,7 +256,7 @@ async def test_a_tab_gets_the_page_plays_and_its_game_reaches_the_data_folder(we
     server = web()
     status, page = await asyncio.to_thread(server.get)
     assert status == 200
-    assert "<div>SOS</div>" in page  # the page's heading: the game's name, not the command line
+    assert "<div>SOS — sos-tui</div>" in page  # the page's heading: the game's name, not the command line
     assert f'data-session-websocket-url="ws://127.0.0.1:{server.port}/ws"' in page
     async with tab(server) as opened:
         await start_and_play(opened)
@@ -265,7 +272,7 @@ async def test_the_tab_over_the_limit_gets_a_page_that_says_so(web):
         status, page = await asyncio.to_thread(server.get)
         assert status == 503 and "runs at most 1 game at once" in page
         with pytest.raises(InvalidStatus) as refused:
-            async with connect(f"ws://127.0.0.1:{server.port}/ws", open_timeout=TIMEOUT):
+            async with connect(server.socket, origin=server.url, open_timeout=TIMEOUT):
                 pass
         assert refused.value.response.status_code == 503
         assert b"Close another tab or try again later" in refused.value.response.body
@@ -371,6 +378,7 @@ async def test_a_game_against_the_computer_is_played_to_its_end_with_mouse_repor
     (["web", "--max-sessions", "0"], "--max-sessions"),
     (["web", "--public-url", "sos.example.org"], "--public-url: expected http://HOST"),
     (["web", "--public-url", "ftp://sos.example.org"], "--public-url: expected http://HOST"),
+    (["web", "--allow-server", "http://sos.example.org"], "--allow-server: a game address starts with ws://"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys):
     assert main(argv) == 2
@@ -391,10 +399,35 @@ def test_a_port_taken_is_one_line_and_exit_2():
 
 def test_another_address_is_warned_about(capsys, monkeypatch):
     from sos_tui.cli import web
+    from sos_tui.net.reach import SERVERS_VAR
+
+    monkeypatch.setenv(SERVERS_VAR, "")  # what the command sets for its tabs is put back after the test
 
     monkeypatch.setattr(web, "make_server", lambda *args: type("S", (), {"serve": lambda self: None})())
     assert main(["web", "--bind", "0.0.0.0", "--port", str(free_port())]) == 0
     assert capsys.readouterr().err.startswith("sos-tui web: warning: listening on 0.0.0.0")
+
+
+@pytest.mark.parametrize(("argv", "servers", "settings"), [
+    ([], "", "web-settings"),
+    (["--allow-server", "ws://Sos.Example.org:7531/7f3kq-x9m2c", "--allow-server", "wss://b.example"],
+     "ws://sos.example.org:7531 wss://b.example:443", "web-settings"),
+    (["--allow-server", "any", "--shared-settings"], None, "config"),
+])
+def test_the_tabs_are_told_where_they_may_connect_and_where_their_settings_are(
+        argv, servers, settings, monkeypatch, data, config_dir):
+    """The tabs inherit this process's environment: ``SERVERS_VAR`` (this computer, and the servers
+    allowed; unset for any) and the settings folder (the data folder's ``web-settings``, or this
+    account's with ``--shared-settings``)."""
+    from sos_tui.cli import web
+    from sos_tui.net.reach import SERVERS_VAR
+    from sos_tui.storage.settings import CONFIG_ENV_VAR
+
+    monkeypatch.setenv(SERVERS_VAR, "set before")  # put back after the test, as CONFIG_ENV_VAR is
+    monkeypatch.setattr(web, "make_server", lambda *args: type("S", (), {"serve": lambda self: None})())
+    assert main(["web", "--port", str(free_port()), *argv]) == 0
+    assert os.environ.get(SERVERS_VAR) == servers
+    assert os.environ[CONFIG_ENV_VAR] == str(data / settings if settings == "web-settings" else config_dir)
 
 
 def test_a_server_the_tests_start_is_stopped_even_when_it_does_not_start_in_time(monkeypatch):
@@ -450,8 +483,8 @@ async def test_no_mouse_turns_the_browsers_mouse_reporting_off_and_clicks_play_n
 
 async def test_lang_is_passed_on_to_the_tabs(web):
     server = web("--lang", "ms")
-    url = f"ws://127.0.0.1:{server.port}/ws?width=100&height=30"
-    async with connect(url, open_timeout=TIMEOUT) as socket:
+    url = f"{server.socket}?width=100&height=30"
+    async with connect(url, origin=server.url, open_timeout=TIMEOUT) as socket:
         opened = Tab(socket)
         await opened.wait_for("Hos melalui rangkaian")
 
@@ -464,3 +497,169 @@ async def test_a_message_no_page_sends_is_dropped_and_the_tab_plays_on(web, data
             await opened.socket.send(junk)
         await start_and_play(opened)
         await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")
+
+
+# -- a tab is its page's own (issue 41): no other web page drives it ---------------------------
+async def test_a_socket_from_another_origin_is_refused_before_any_app_starts(web):
+    """A page of another site (or of another port of this machine) opening ``/ws`` would play, save
+    and connect as the user: refused with 403, no process started; the page's own origin plays."""
+    server = web()
+    for origin in ("http://evil.example", f"http://127.0.0.1:{server.port + 1}",
+                   f"https://127.0.0.1:{server.port}", "null", None):
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(server.socket, origin=origin, open_timeout=TIMEOUT):
+                pass
+        assert refused.value.response.status_code == 403, origin
+        assert b"not from this server's own page" in refused.value.response.body
+        assert not children(server.process.pid), origin
+    here = f"http://localhost:{server.port}"  # this machine's own name for the address listened on
+    async with connect(server.socket, origin=here, open_timeout=TIMEOUT) as socket:
+        await Tab(socket).wait_for(SETUP)
+
+
+async def test_behind_a_proxy_the_public_urls_page_plays(web):
+    """``--public-url``: the page's socket is the public one (wss:// for https://), and a socket
+    from a page there plays; from the same host over http it is another origin."""
+    server = web("--public-url", "https://sos.example.org")
+    status, page = await asyncio.to_thread(server.get)
+    assert status == 200 and 'data-session-websocket-url="wss://sos.example.org/ws"' in page
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(server.socket, origin="http://sos.example.org", open_timeout=TIMEOUT):
+            pass
+    assert refused.value.response.status_code == 403
+    async with connect(server.socket, origin="https://sos.example.org", open_timeout=TIMEOUT) as socket:
+        await Tab(socket).wait_for(SETUP)
+
+
+async def test_the_page_points_its_socket_at_its_own_address_whatever_the_host_header_says(web):
+    """A page reached through another name (DNS rebinding: evil.example resolving to 127.0.0.1)
+    still opens the socket of the address the server listens on, and has a title."""
+    server = web()
+    status, page = await asyncio.to_thread(server.get, "/", {"Host": f"evil.example:{server.port}"})
+    assert status == 200
+    assert f'data-session-websocket-url="ws://127.0.0.1:{server.port}/ws"' in page
+    assert "evil.example" not in page
+    assert "<title>SOS — sos-tui</title>" in page
+
+
+async def type_into(opened: Tab, shown_first: str, text: str, placeholder: str | None = None) -> None:
+    """Type ``text`` into the focused field once ``shown_first`` shows; with ``placeholder``, the
+    field is emptied first (ctrl+u) until its placeholder shows. (Keys sent while the focus moves,
+    or while a key bound on the field bubbles up, would land out of order.)"""
+    await opened.until(lambda: opened.shows(shown_first), repr(shown_first))
+    if placeholder is not None:
+        await opened.send("\x15")
+        await opened.until(lambda: opened.shows(placeholder), repr(placeholder))
+    await opened.send(text)
+    await opened.until(lambda: opened.shows(text[-30:]), repr(text))
+
+
+async def save_as(opened: Tab, name: str) -> None:
+    """ctrl+s on the game screen, the offered name replaced by ``name``, enter."""
+    await opened.send("\x13")  # ctrl+s
+    await type_into(opened, "/data/saves/", name, "file name or path")  # the name offered: replaced
+    await opened.send("\r")
+
+
+async def test_a_tab_saves_only_in_the_saves_folder_and_its_dialog_says_where(web, data, tmp_path):
+    server = web()
+    outside = tmp_path / "outside.json"  # a folder that exists: the file would be written
+    async with tab(server) as opened:
+        await start_and_play(opened)
+        await opened.until(lambda: opened.shows("Player 2 to move"), "the move")
+        await save_as(opened, str(outside))
+        await opened.until(lambda: opened.shows("give a name, not a path"), "the refusal")
+        assert opened.shows("Saved on the computer running sos-tui web, in its saves folder only")
+        await type_into(opened, "", "mine", "file name or path")
+        await opened.send("\r")
+        await asyncio.to_thread(until, lambda: (data / "saves" / "mine.json").exists(), "the save")
+    assert not outside.exists()
+
+
+async def join(opened: Tab, url: str) -> None:
+    """The setup screen's Join: the address typed, the name Bo, enter."""
+    await opened.click_text("Join a game…")
+    await type_into(opened, "the address the host gave you", url)
+    row, column = where(cells_of(opened.stream), "Your name")
+    await opened.click(row + 1, column)  # the name's field, under its label: a click moves the focus at once
+    await opened.send("Bo")
+    await opened.until(lambda: rows_of(cells_of(opened.stream)).get(row + 1, "").strip(" █") == "Bo",
+                       "the name")
+    await opened.send("\r")
+
+
+async def test_a_tab_joins_games_on_this_computer_only_unless_its_server_allows_more(web):
+    """By default a tab connects to no other machine (it would scan the user's network for any
+    page): the person who starts ``sos-tui web`` names the servers it may join elsewhere."""
+    url = "ws://sos-tui.invalid:7531/7f3kq-x9m2c"  # a name that never resolves (RFC 2606)
+    server = web()
+    async with tab(server) as opened:
+        await join(opened, url)
+        await opened.wait_for("games on this computer only")
+        assert "no computer has that name" not in opened.text  # refused before trying
+    server = web("--allow-server", "ws://sos-tui.invalid:7531")
+    async with tab(server) as opened:
+        await join(opened, url)
+        await opened.wait_for("no computer has that name")  # tried
+        assert "games on this computer only" not in opened.text
+
+
+async def test_a_tab_whose_process_dies_is_closed_with_a_reason_and_frees_its_seat(web):
+    """A tab's app killed (kill -9, out of memory): its browser's socket is closed with code 1011
+    (the page says so) at once, and the tab no longer counts against --max-sessions."""
+    server = web("--max-sessions", "1")
+    async with tab(server) as opened:
+        (app,) = children(server.process.pid)
+        os.kill(app, signal.SIGKILL)
+        with pytest.raises(ConnectionClosed) as closed:
+            async with asyncio.timeout(TIMEOUT):
+                while True:
+                    await opened.socket.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+        assert closed.value.rcvd.reason == "the game's process ended"
+        assert (await asyncio.to_thread(server.get))[0] == 200  # its seat is free
+
+
+async def test_a_theme_chosen_in_a_tab_is_kept_apart_from_the_terminals_settings(web, data, config_dir):
+    """The tabs' settings (theme, last setup, language) live in the data folder's ``web-settings``:
+    choosing a theme in a tab leaves the terminal's config alone. The page's terminal gets the
+    theme's background (OSC 11), to paint what whole rows leave over in the window."""
+    server = web()
+    async with tab(server) as opened:
+        assert "\x1b]11;#121212\x07" in opened.stream  # textual-dark's
+        await opened.send("\x10")  # ctrl+p: the command palette
+        await opened.wait_for("Search for commands")
+        await opened.send("theme")
+        await opened.wait_for("Change the current theme")
+        await opened.send("\r")
+        await opened.wait_for("Search for themes")
+        await opened.send("nord")
+        await opened.until(lambda: opened.shows("nord") and not opened.shows("dracula"), "nord alone")
+        await opened.send("\r")
+        tab_settings = data / "web-settings" / "settings.json"
+        await asyncio.to_thread(until, lambda: tab_settings.exists() and '"nord"' in tab_settings.read_text(),
+                                "the tab's theme kept")
+        await opened.until(lambda: "\x1b]11;#2E3440\x07" in opened.stream, "nord's background")
+    assert not (config_dir / "settings.json").exists()
+
+
+def test_a_web_tab_connects_to_this_computer_and_to_the_servers_allowed_only(monkeypatch):
+    """``sos-tui web`` sets ``SERVERS_VAR`` for its tabs; anything else connects anywhere."""
+    from sos_tui.net import parse_url
+    from sos_tui.net.reach import SERVERS_VAR, may_connect
+    from sos_tui.net.run import reachable_host
+
+    def may(url: str) -> bool:
+        return may_connect(parse_url(url, need_code=False))
+
+    assert may("ws://sos.example.org:7531")  # a terminal: anywhere
+    monkeypatch.setenv(SERVERS_VAR, "ws://sos.example.org:7531")
+    here = reachable_host("0.0.0.0")  # this machine's address on its network (loopback without one)
+    for url in ("ws://127.0.0.1:7531", "ws://LOCALHOST:9", "ws://[::1]:7531", "ws://127.0.0.2:1",
+                f"ws://{here}:7531/7f3kq-x9m2c", "ws://sos.example.org:7531/7f3kq-x9m2c"):
+        assert may(url), url
+    for url in ("ws://sos.example.org:7532", "wss://sos.example.org:7531", "ws://198.51.100.7:7531",
+                "ws://evil.example:7531", "ws://localhost.evil.example:7531"):
+        assert not may(url), url
+    monkeypatch.setenv(SERVERS_VAR, "")  # sos-tui web without --allow-server
+    assert may("ws://127.0.0.1:7531") and not may("ws://sos.example.org:7531")

@@ -7,11 +7,15 @@ scripts run): xterm.js draws on a canvas, which has no text to read."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
 import time
 
 import pytest
@@ -24,6 +28,7 @@ from tests.test_web import (
     autosaved_moves,
     board_cell,
     cells_of,
+    children,
     empty_cells,
     rows_of,
     until,
@@ -99,7 +104,6 @@ def wait_for_text(driver, text: str, since: int = 0) -> None:
 
 def test_a_move_typed_in_chromium_reaches_the_data_folder(browser, data):
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     server = Web()
@@ -107,8 +111,7 @@ def test_a_move_typed_in_chromium_reaches_the_data_folder(browser, data):
         started = time.monotonic()
         browser.get(server.url)
         wait_for_text(browser, "Host over the network")  # the setup screen
-        terminal = browser.find_element(By.ID, "terminal")
-        terminal.click()
+        click(browser, 1, 1)  # the terminal takes the keys (its middle may be a button of the setup)
         mark = len(screen_text(browser))
         ActionChains(browser).send_keys(Keys.ENTER).perform()
         wait_for_text(browser, "Player 1 to move", mark)
@@ -131,7 +134,7 @@ def test_a_cell_clicked_in_chromium_is_played(browser, data):
     try:
         browser.get(server.url)
         wait_for_text(browser, "Host over the network")
-        browser.find_element(By.ID, "terminal").click()
+        click(browser, 1, 1)
         mark = len(screen_text(browser))
         ActionChains(browser).send_keys(Keys.ENTER).perform()
         wait_for_text(browser, "Player 1 to move", mark)
@@ -211,8 +214,6 @@ def test_a_game_against_the_computer_is_played_to_its_end_in_chromium(browser, d
                 break
         else:
             raise AssertionError("no end after nine moves on 3x3")
-        if os.environ.get("SOS_TUI_SCREENSHOT"):  # README's picture: SOS_TUI_SCREENSHOT=docs/web.png
-            browser.save_screenshot(os.environ["SOS_TUI_SCREENSHOT"])
     except AssertionError as error:
         raise AssertionError(f"{error}; the screen:\n{screen_lines(browser)}") from None
     finally:
@@ -221,3 +222,137 @@ def test_a_game_against_the_computer_is_played_to_its_end_in_chromium(browser, d
     history = subprocess.run([SOS, "history", "--json"], capture_output=True, text=True, timeout=TIMEOUT)
     games = json.loads(history.stdout)
     assert history.returncode == 0 and len(games["games"]) == 1, games
+
+
+@pytest.mark.skipif(not os.environ.get("SOS_TUI_SCREENSHOT"),
+                    reason="README's picture, taken when asked: SOS_TUI_SCREENSHOT=docs/web.png")
+def test_the_readme_picture(browser, data, monkeypatch):
+    """docs/web.png: a whole 8x8 game in Chromium, Ana (who plays the hints: H, then the letter
+    at the cell it shows) against the medium computer, in a larger font; the finished board, once
+    the game-over dialog is closed (esc). The tabs' last setup (``web-settings``) is that game."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    from sos_tui.storage.settings import CONFIG_ENV_VAR, save_settings
+
+    def keys(*typed: str) -> None:
+        ActionChains(browser).send_keys(*typed).perform()
+
+    monkeypatch.setenv(CONFIG_ENV_VAR, str(data / "web-settings"))
+    save_settings({"setup": {"size": 8, "mode": "general", "seats": [
+        {"name": "Ana", "kind": "human"}, {"name": "Computer 2", "kind": "computer", "level": "medium"}]}})
+    server = Web()
+    try:
+        browser.get(server.url + "?fontsize=20")
+        wait_for_text(browser, "Host over the network")
+        click_text(browser, "Start", on_row_with="Open…")
+        wait_for_text(browser, "Ana to move")
+
+        def ana_plays() -> None:
+            """H, then the letter of the hint at its cell (where the cursor goes); on the computer's
+            turn H does nothing, and no hint comes (AssertionError)."""
+            before, mark = len(empty_cells(screen_cells(browser), 8)), len(screen_text(browser))
+            keys("H")
+            hint = until(lambda: re.findall(r"Hint: ([SO]) [a-h]\d", screen_text(browser)[mark:]),
+                         "a hint", timeout=5)
+            keys(hint[-1].lower())
+            until(lambda: len(empty_cells(screen_cells(browser), 8)) < before, "Ana's move")
+
+        while not shows(browser, "Game over"):
+            with contextlib.suppress(AssertionError):
+                ana_plays()
+        keys(Keys.ESCAPE)  # back to the board
+        until(lambda: not shows(browser, "Rematch") and not shows(browser, "Hint:"), "the board alone")
+        browser.save_screenshot(os.environ["SOS_TUI_SCREENSHOT"])
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the screen:\n{screen_lines(browser)}") from None
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0
+
+
+@contextlib.contextmanager
+def another_site(page: str):
+    """``page`` served at / by a plain HTTP server on another port of 127.0.0.1: another origin."""
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page) as site:
+        threading.Thread(target=site.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{site.server_address[1]}/"
+        finally:
+            site.shutdown()
+
+
+def test_a_page_of_another_origin_cannot_open_a_tab(browser):
+    """Any web page may try the user's ``sos-tui web`` (on the next port here): its socket is
+    refused before a process starts, and the page learns nothing but that it failed."""
+    server = Web()
+    try:
+        attempt = f"""<!DOCTYPE html><title>trying</title><script>
+            const socket = new WebSocket("ws://127.0.0.1:{server.port}/ws");
+            socket.onopen = () => {{ document.title = "opened"; }};
+            socket.onclose = (event) => {{ document.title = "closed " + event.code; }};
+            </script>"""
+        with another_site(attempt) as url:
+            browser.get(url)
+            until(lambda: browser.title != "trying", "the socket to open or close")
+            assert browser.title == "closed 1006"  # refused during the handshake
+        assert not children(server.process.pid)
+        browser.get(server.url)  # the server's own page plays
+        wait_for_text(browser, "Host over the network")
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0
+
+
+def page_fills_the_window(driver) -> None:
+    """The terminal covers the whole window, painted in the app's background (the default theme's
+    #121212) where whole rows and columns leave some over, with room for the game's 44 columns."""
+    def covered() -> bool:
+        return driver.execute_script("""
+            const area = document.querySelector(".xterm-viewport").getBoundingClientRect();
+            const paint = getComputedStyle(document.querySelector(".xterm-viewport")).backgroundColor;
+            return area.left === 0 && area.top === 0 && area.width === window.innerWidth
+                && area.height === window.innerHeight && paint === "rgb(18, 18, 18)";""")
+
+    until(covered, "the terminal to cover the window in the app's background")
+    screen = driver.execute_script("return document.querySelector('.xterm-screen').getBoundingClientRect()")
+    assert screen["bottom"] == driver.execute_script("return window.innerHeight")  # the footer at the bottom
+    assert terminal_size(driver)[0] >= 44
+
+
+def test_the_page_has_a_title_fills_the_window_and_says_when_its_game_stopped(browser):
+    """At a desktop's size and a phone's: a title, the terminal filling the window (no strip of
+    another colour under the footer), and a phone's window given room for the game. A tab whose
+    process was killed says so."""
+    from selenium.webdriver.common.by import By
+
+    server = Web()
+    try:
+        for width, height, mobile in ((1280, 800, False), (390, 844, True)):
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            browser.get(server.url)
+            assert browser.title == "SOS — sos-tui"
+            wait_for_text(browser, "Host over the network")
+            page_fills_the_window(browser)
+        (app,) = children(server.process.pid)
+        os.kill(app, signal.SIGKILL)
+        until(lambda: "-closed" in browser.find_element(By.TAG_NAME, "body").get_attribute("class"),
+              "the page to close the tab")
+        message = browser.find_element(By.ID, "closed-message").text
+        assert message.startswith("This tab's game stopped unexpectedly")
+    finally:
+        browser.get("about:blank")
+        assert server.stop() == 0

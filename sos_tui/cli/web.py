@@ -3,21 +3,30 @@
 Every browser tab that opens the page gets its own ``sos-tui`` process (the play command, setup
 screen first), driven over the page's WebSocket (``/ws``) by xterm.js; the tab closing asks the
 process to quit, which autosaves an unfinished game. The processes inherit this one's
-environment, so they use the same data folder (``SOS_TUI_DATA_DIR`` when set) and settings.
+environment, so they use the same data folder (``SOS_TUI_DATA_DIR`` when set); their settings are
+the data folder's ``web-settings`` unless ``--shared-settings``.
 
-textual-serve (aiohttp) is imported only when this command runs."""
+A tab plays as the user who runs this command, so only the page's own origin may open one: the
+public URL or the address the server listens on, checked before any process starts; the page
+names its socket by that address, never by the Host a browser sent (DNS rebinding). A tab saves
+in the saves folder only and joins games on this computer only, unless ``--allow-server``.
+
+textual-serve (aiohttp) is imported only when this command runs; the page is ours
+(``web_page/app_index.html``)."""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import re
 import shlex
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from sos_tui.i18n import _, ngettext
+from sos_tui.i18n import _, language, ngettext
 
 from .common import UsageError, fail, int_in
 from .net import _warn_bind
@@ -27,6 +36,14 @@ QUIT_TIMEOUT = 10.0
 """How long a stopping server waits for the tabs' apps to quit."""
 DEFAULT_SESSIONS = 8
 """Tabs served at once by default: each is a process of its own (tens of megabytes)."""
+OUTPUT_GRACE = 1.0
+"""Seconds a tab's app's output is still read after its process ended (its last words)."""
+APP_STOPPED = "the game's process ended"
+"""The reason a tab is closed with (code 1011) when its app's process died; the page says it in
+the player's words."""
+PAGE_COLUMNS = 50
+"""The columns a narrow window's font is made small enough for (the game needs 44)."""
+ANY_SERVER = "any"
 
 
 def add_parser(commands) -> None:
@@ -44,7 +61,7 @@ def _options(parser: argparse.ArgumentParser) -> None:
                         help=_("the port to listen on (default {port})").format(port=DEFAULT_PORT))
     parser.add_argument("--public-url", metavar="URL", help=_(
         "the address browsers use, behind a reverse proxy (e.g. https://sos.example.org); default: "
-        "the address each browser asked for"))
+        "the address listened on. Only pages from there or from the address listened on may play"))
     parser.add_argument("--max-sessions", type=int_in(1), default=DEFAULT_SESSIONS, metavar="N",
                         help=_("the most tabs playing at once, each a process (default {count})").format(
                             count=DEFAULT_SESSIONS))
@@ -54,6 +71,12 @@ def _options(parser: argparse.ArgumentParser) -> None:
         "hosted for the other tabs only"))
     parser.add_argument("--no-mouse", action="store_true",
                         help=_("the tabs play by keyboard only, and the mouse selects text"))
+    parser.add_argument("--allow-server", action="append", default=[], metavar="ws://HOST:PORT", help=_(
+        "a game server on another computer that the tabs may join, list and host on (again for "
+        "more; '{any}' for every one); by default the tabs reach this computer only").format(any=ANY_SERVER))
+    parser.add_argument("--shared-settings", action="store_true", help=_(
+        "the tabs use and change this account's settings (theme, last setup, language), as sos-tui "
+        "in a terminal does; by default they keep their own in the data folder's web-settings"))
 
 
 def app_command(separate: Path | None = None, lang: str | None = None, mouse: bool = True) -> str:
@@ -92,13 +115,110 @@ def terminal_size(value: object) -> tuple[int, int] | None:
 
 
 def check_public_url(url: str) -> str:
-    from urllib.parse import urlsplit
-
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise UsageError(_("--public-url: expected http://HOST[:PORT] or https://HOST[:PORT], "
                            "not {url!r}").format(url=url))
     return url.rstrip("/")
+
+
+def allowed_servers(values: list[str]) -> str | None:
+    """``--allow-server``'s values as ``net.reach.SERVERS_VAR`` holds them; None for any."""
+    from sos_tui.i18n import explain
+    from sos_tui.net import parse_url
+
+    if ANY_SERVER in values:
+        return None
+    servers = []
+    for value in values:
+        try:
+            servers.append(parse_url(value, need_code=False).server)
+        except ValueError as error:
+            raise UsageError(f"--allow-server: {explain(error)}") from None
+    return " ".join(servers)
+
+
+def tab_settings(shared: bool) -> None:
+    """The tabs' settings apart from this account's (the data folder's ``web-settings``), unless
+    ``shared``: a theme chosen in a page does not change the terminal's."""
+    if not shared:
+        from sos_tui.storage.paths import data_dir
+        from sos_tui.storage.settings import CONFIG_ENV_VAR
+
+        os.environ[CONFIG_ENV_VAR] = str(data_dir() / "web-settings")
+
+
+def _origin(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an http(s) URL or an ``Origin`` header, the host as a browser
+    writes it; None for anything else (``null``, a bad port)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, _host(parts.hostname), port or (443 if parts.scheme == "https" else 80)
+
+
+def _host(host: str) -> str:
+    try:
+        ip = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return host.lower()
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def local_url(request) -> str | None:
+    """``http://ADDRESS:PORT`` of the address and port ``request`` reached this server on (never
+    what its Host header says); None once its connection is gone."""
+    sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+    if not sockname:
+        return None
+    return _url(_host(sockname[0]), sockname[1])
+
+
+def own_origin(origin: str | None, request, bind: str, public_url: str | None) -> bool:
+    """Whether a WebSocket with ``Origin: origin`` comes from this server's own page: the public
+    URL, or the address listened on (``bind``, the address the request came in on, and
+    ``localhost`` for a loopback one). A page anywhere else would play as this user."""
+    here = local_url(request)
+    if origin is None or here is None:
+        return False
+    _scheme, host, port = _origin(here)
+    ours = [here, _url(bind, port), *([public_url] if public_url else [])]
+    if ipaddress.ip_address(host).is_loopback:
+        ours.append(_url("localhost", port))
+    return _origin(origin) in {_origin(url) for url in ours} - {None}
+
+
+def page_words() -> dict[str, object]:
+    """What the page says (``web_page/app_index.html``), in this server's language."""
+    return {"page": {
+        "lang": language(), "title": _("SOS — sos-tui"), "start": _("Start"), "restart": _("Restart"),
+        "ended": _("This tab's game has ended."),
+        "stopped": _("This tab's game stopped unexpectedly: its process ended (it may have run out of "
+                     "memory). Games are saved after every move: press Restart, then Continue."),
+        "columns": PAGE_COLUMNS}}
+
+
+async def app_ended(app_service) -> None:
+    """Returns once a tab's app process has ended and its last output is read (an app that quits
+    says so, which closes the tab's socket), or after ``OUTPUT_GRACE``: a child of the app (a
+    computer's search) may hold its output open, whose reader is then stopped. textual-serve 1.x
+    keeps the process and that reader as ``_process`` and ``_task``, and never looks at either."""
+    import asyncio
+
+    await app_service._process.wait()
+    output = app_service._task
+    try:
+        await asyncio.wait_for(asyncio.shield(output), OUTPUT_GRACE)
+    except TimeoutError:
+        output.cancel()
 
 
 def full_page(limit: int) -> str:
@@ -143,13 +263,17 @@ def live_children() -> bool:
 
 
 def make_server(command: str, bind: str, port: int, public_url: str | None, max_sessions: int):
-    """A textual-serve ``Server`` that runs at most ``max_sessions`` app processes; without
-    ``public_url`` the page points its WebSocket at the host the browser asked for (textual-serve
-    would use the bind address, which a browser elsewhere cannot reach: its issue #42)."""
+    """A textual-serve ``Server`` that runs at most ``max_sessions`` app processes, for tabs of its
+    own page only (``own_origin``), whose socket is named by ``public_url`` or else by the address
+    the page was asked on (textual-serve would use the bind address, which a browser elsewhere
+    cannot reach: its issue #42), never by the Host header."""
     import asyncio
 
-    from aiohttp import web
+    import aiohttp_jinja2
+    from aiohttp import WSCloseCode, web
     from textual_serve.server import Server
+
+    from sos_tui.net.run import reachable_host
 
     class SosServer(Server):
         def __init__(self, *args, **kwargs) -> None:
@@ -165,9 +289,14 @@ def make_server(command: str, bind: str, port: int, public_url: str | None, max_
 
             logging.basicConfig(level="WARNING", format="sos-tui web: %(message)s")
 
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            aiohttp_jinja2.get_env(app).globals.update(page_words())
+            return app
+
         async def on_startup(self, app) -> None:  # instead of its banner
-            print(_("Serving SOS on {url} (ctrl+c to stop)").format(url=public_url or self.public_url),
-                  flush=True)
+            url = public_url or _url(reachable_host(bind), port)
+            print(_("Serving SOS on {url} (ctrl+c to stop)").format(url=url), flush=True)
 
         def _full(self) -> web.Response:
             return web.Response(status=503, text=full_page(max_sessions), content_type="text/html")
@@ -175,11 +304,16 @@ def make_server(command: str, bind: str, port: int, public_url: str | None, max_
         async def handle_index(self, request: web.Request):
             if self.sessions >= max_sessions:
                 return self._full()
-            if public_url is None:  # the page is built without an await: no other request sees this
-                self.public_url = f"{request.scheme}://{request.host}"
+            here = public_url or local_url(request)
+            if here is None:
+                raise web.HTTPBadRequest()
+            self.public_url = here  # the page is built without an await: no other request sees this
             return await super().handle_index(request)
 
         async def handle_websocket(self, request: web.Request):
+            if not own_origin(request.headers.get("Origin"), request, bind, public_url):
+                return web.Response(status=403, text=_("sos-tui web: this socket is not from this "
+                                                       "server's own page"))
             if self.sessions >= max_sessions:
                 return self._full()
             task = asyncio.current_task()
@@ -190,6 +324,22 @@ def make_server(command: str, bind: str, port: int, public_url: str | None, max_
                 del self.tabs[task]
 
         async def _process_messages(self, websocket: web.WebSocketResponse, app_service) -> None:
+            """The tab's messages passed on to its app until either ends. An app that died
+            (killed, out of memory) would leave the page frozen and its slot taken: its tab is
+            closed with code 1011, which the page explains."""
+            reading = asyncio.ensure_future(self._pass_on(websocket, app_service))
+            ended = asyncio.ensure_future(app_ended(app_service))
+            try:
+                await asyncio.wait({reading, ended}, return_when=asyncio.FIRST_COMPLETED)
+                if ended.done() and not websocket.closed:
+                    await websocket.close(code=WSCloseCode.INTERNAL_ERROR, message=APP_STOPPED.encode())
+                await reading
+            finally:
+                reading.cancel()
+                ended.cancel()
+
+        @staticmethod
+        async def _pass_on(websocket: web.WebSocketResponse, app_service) -> None:
             """A tab's messages to its app, as textual-serve passes them on, but nothing taken on
             trust: a message that is not one of the page's is dropped (textual-serve would end the
             tab on it), and so are malformed mouse reports (``tab_input``)."""
@@ -227,11 +377,13 @@ def make_server(command: str, bind: str, port: int, public_url: str | None, max_
                             request.transport.abort()
                 await asyncio.wait(self.tabs, timeout=0.05)
 
-    return SosServer(command, host=bind, port=port, title="SOS", public_url=public_url)
+    return SosServer(command, host=bind, port=port, title="SOS", public_url=public_url,
+                     templates_path=Path(__file__).with_name("web_page"))
 
 
 def run(args: argparse.Namespace) -> int:
     public_url = None if args.public_url is None else check_public_url(args.public_url)
+    servers = allowed_servers(args.allow_server)
     try:
         import textual_serve.server  # noqa: F401
     except ImportError as error:
@@ -243,16 +395,21 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail("web", _("cannot listen on {address}:{port}: {reason}").format(
             address=args.bind, port=args.port, reason=error.strerror or error))
-    separate = None
-    if args.separate_data:
-        from sos_tui.i18n import explain
-        from sos_tui.storage import StorageError
-        from sos_tui.storage.paths import data_dir
+    from sos_tui.i18n import explain
+    from sos_tui.net.reach import SERVERS_VAR
+    from sos_tui.storage import StorageError
+    from sos_tui.storage.paths import data_dir
 
-        try:
-            separate = data_dir() / "web-tabs"
-        except StorageError as error:
-            return fail("web", explain(error))
+    # the tabs inherit this environment: where they may connect, where their settings are
+    if servers is None:
+        os.environ.pop(SERVERS_VAR, None)
+    else:
+        os.environ[SERVERS_VAR] = servers
+    try:
+        tab_settings(args.shared_settings)
+        separate = data_dir() / "web-tabs" if args.separate_data else None
+    except StorageError as error:
+        return fail("web", explain(error))
     command = app_command(separate, getattr(args, "lang", None), mouse=not args.no_mouse)
     server = make_server(command, args.bind, args.port, public_url, args.max_sessions)
     try:

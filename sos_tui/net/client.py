@@ -58,6 +58,7 @@ from .protocol import (
     parse_server,
     parse_url,
 )
+from .reach import may_connect
 from .seats import SeatSpec
 from .tokens import SeatKey, TokenStore
 
@@ -103,6 +104,10 @@ def _closing(reason: str | None) -> str:
 
 
 async def _open(address: Address, timeout: float) -> ClientConnection:
+    if not may_connect(address):
+        raise NetError(N_("this web page joins games on this computer only, not on {server} (whoever "
+                          "runs sos-tui web may allow that server with --allow-server)"),
+                       server=address.server, retry=False)
     try:
         return await connect(str(address), open_timeout=timeout, max_size=MAX_SERVER_FRAME, compression=None,
                              close_timeout=2, ping_interval=20, ping_timeout=20)

@@ -28,7 +28,7 @@ from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_, _
 
 from .errors import HistoryError, LoadError, Reason, StorageError, describe, shown_path
-from .paths import autosaves_dir, history_db_path, saves_dir, within_data
+from .paths import autosaves_dir, history_db_path, saves_dir, within_data, within_saves
 
 __all__ = [
     "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path",
@@ -324,8 +324,8 @@ def resolve_save_path(text: str, record: GameRecord | None = None) -> Path:
     """Where a typed name is saved: ``~`` expanded, a relative path or bare name inside the saves
     folder, ``.json`` added when missing; an existing folder means a fresh default name inside it
     (``record`` gives the name). Raises StorageError for an empty name, when the saves folder
-    cannot be made, or for a path outside the data folder in a public web server's tab
-    (``paths.confined``)."""
+    cannot be made, or for a path outside the saves folder in a tab of ``sos-tui web``
+    (``paths.saves_confined``)."""
     if not text.strip():
         raise StorageError(N_("no file name given"))
     path = Path(text.strip()).expanduser()
@@ -335,9 +335,9 @@ def resolve_save_path(text: str, record: GameRecord | None = None) -> Path:
         return unique_save_path(record, path) if record is not None else path / "game.json"
     if path.suffix.lower() != ".json":
         path = path.with_name(path.name + ".json")
-    if not within_data(path):
-        raise StorageError(N_("on this server games are saved only in its saves folder: give a name, "
-                              "not a path"))
+    if not within_saves(path):
+        raise StorageError(N_("from a web page games are saved only in the saves folder of the computer "
+                              "running sos-tui web: give a name, not a path"))
     return path
 
 

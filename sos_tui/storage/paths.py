@@ -20,9 +20,11 @@ from .errors import StorageError, describe, shown_path
 APP_NAME = "sos-tui"
 ENV_VAR = "SOS_TUI_DATA_DIR"
 CONFINE_VAR = "SOS_TUI_CONFINE"
-"""Set (to anything) for the tabs of ``sos-tui web --separate-data``, a public server: a path the
-player types may only name a file in the data folder, and a game is hosted on this machine's own
-loopback only, since a visitor must not read, write or listen as the server's user."""
+"""Set for every tab of ``sos-tui web``, which a web page drives: games are saved in the saves folder
+only. Set to anything but ``SAVES_ONLY`` (the tabs of ``--separate-data``, a public server): a path
+the player types may also only name a file in the data folder, and a game is hosted on this
+machine's own loopback only, since a visitor must not read, write or listen as the server's user."""
+SAVES_ONLY = "saves"
 AUTOSAVES_NAME = "autosaves"
 HISTORY_NAME = "history.sqlite3"
 ROOMS_NAME = "rooms.sqlite3"
@@ -56,17 +58,31 @@ def data_dir() -> Path:
 
 def confined() -> bool:
     """Whether this process is a public web server's tab (``CONFINE_VAR``)."""
+    return os.environ.get(CONFINE_VAR, "") not in ("", SAVES_ONLY)
+
+
+def saves_confined() -> bool:
+    """Whether this process is a tab of ``sos-tui web`` (``CONFINE_VAR``): it saves games in the
+    saves folder only."""
     return bool(os.environ.get(CONFINE_VAR))
 
 
 def within_data(path: Path) -> bool:
     """Whether ``path`` (symbolic links followed) lies in the data folder: always true unless
     ``confined()``."""
-    if not confined():
-        return True
+    return not confined() or _within(path, data_dir)
+
+
+def within_saves(path: Path) -> bool:
+    """Whether ``path`` (symbolic links followed) lies in the saves folder: always true unless
+    ``saves_confined()``."""
+    return not saves_confined() or _within(path, saves_dir)
+
+
+def _within(path: Path, folder) -> bool:
     try:
-        return path.expanduser().resolve().is_relative_to(data_dir().resolve())
-    except (OSError, RuntimeError, ValueError):
+        return path.expanduser().resolve().is_relative_to(folder().resolve())
+    except (OSError, RuntimeError, ValueError, StorageError):
         return False
 
 

@@ -11,7 +11,8 @@ from textual.widgets import Button, Input, Label
 
 from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_, _, explain, mode_name, ngettext
-from sos_tui.storage import StorageError, resolve_save_path, save_record, unique_save_path
+from sos_tui.storage import StorageError, resolve_save_path, save_record, saves_dir, unique_save_path
+from sos_tui.storage.paths import saves_confined
 
 from ..language import SosModal
 from ..text import ShowHidden, literal, result_shown, shown
@@ -48,7 +49,7 @@ class SaveDialog(SosModal[Path | None]):
         width: 1fr; content-align: center middle; color: $foreground-muted; margin-bottom: 1;
     }
     SaveDialog #path { width: 1fr; }
-    SaveDialog #where { color: $foreground-muted; }
+    SaveDialog #where { color: $foreground-muted; width: 1fr; }
     SaveDialog .error { color: $text-error; text-style: bold; width: 1fr; }
     SaveDialog .warning { color: $text-warning; text-style: bold; width: 1fr; }
     SaveDialog #buttons { height: auto; margin-top: 1; align-horizontal: right; }
@@ -79,10 +80,13 @@ class SaveDialog(SosModal[Path | None]):
         moves = ngettext("{n} move", "{n} moves", moves).format(n=moves)
         about = (f"{names} · {mode_name(record.mode)} {record.size}x{record.size} · {moves} · "
                  f"{result_shown(record, record.state)}")
-        if self._no_folder is None:
-            where = _("Names without a folder go into the saves folder.")
-        else:
+        if self._no_folder is not None:
             where = _("No saves folder: {error}").format(error=explain(self._no_folder))
+        elif saves_confined():  # a tab of sos-tui web
+            where = _("Saved on the computer running sos-tui web, in its saves folder only: {folder}").format(
+                folder=self._folder())
+        else:
+            where = _("Names without a folder go into the saves folder.")
         with Vertical(id="dialog"):
             yield Label(_("Save game"), id="title")
             yield Label(literal(about, 400), id="about")
@@ -93,6 +97,13 @@ class SaveDialog(SosModal[Path | None]):
             with ButtonRow(id="buttons"):
                 yield Button(_("Save"), id="save", variant="primary")
                 yield Button(_("Cancel"), id="cancel")
+
+    @staticmethod
+    def _folder() -> str:
+        try:
+            return str(saves_dir())
+        except StorageError as error:
+            return explain(error)
 
     def language_changed(self) -> None:
         """Draw the dialog again in the new language, with the path as typed."""
