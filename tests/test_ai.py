@@ -295,6 +295,7 @@ def test_safe_move_search_proves_the_simple_endgame():
     assert results == {(SURE, 13, "S")}
 
 
+@pytest.mark.slow  # a proof: 10 s of search (the 4x4 positions below check the same rule in the default run)
 def test_monte_carlo_search_proves_the_simple_endgame():
     # the same endgame: expert's Monte Carlo search of the safe-move game proves that S d3 wins
     # (every answer leaves a lost position), and plays the same on every run
@@ -361,6 +362,7 @@ def test_monte_carlo_search_plays_a_safe_move_within_a_tiny_budget_and_none_wher
     assert MonteCarloSearch(4).best("S..S.S....S.S..S") is None
 
 
+@pytest.mark.slow  # a memory check: 10 s of search
 def test_a_monte_carlo_tree_stays_small():
     # 100,000 nodes from the empty 6x6 board grow a tree of some 3,000 positions, each holding the
     # moves not yet tried: as (bit, letter) pairs they took 14 MiB, as small ints 2.3 MiB

@@ -105,9 +105,20 @@ def illegible(app, theme: str, view: str) -> list[str]:
     return found
 
 
-async def every_theme(pilot, app, view: str) -> list[str]:
+# The default run reads each view in these themes: the default dark and light, the two that draw
+# with the terminal's own 16 colours, and the palest light one. `--runslow` reads every theme.
+FEW = ("textual-dark", "textual-light", "ansi-dark", "ansi-light", "solarized-light")
+
+
+@pytest.fixture
+def themes(pytestconfig) -> tuple[str, ...] | None:
+    """The themes to read each view in: FEW, or None for every theme (with --runslow)."""
+    return None if pytestconfig.getoption("--runslow") else FEW
+
+
+async def every_theme(pilot, app, view: str, themes: tuple[str, ...] | None) -> list[str]:
     found = []
-    for theme in app.available_themes:
+    for theme in themes or app.available_themes:
         app.theme = theme
         await pilot.pause()
         await pilot.pause()  # the new CSS is applied after the theme is set (call_next)
@@ -116,7 +127,7 @@ async def every_theme(pilot, app, view: str) -> list[str]:
     return found
 
 
-async def test_the_game_screen_is_legible_in_every_theme():
+async def test_the_game_screen_is_legible_in_every_theme(themes):
     """Both players' SOSs, their marks and names, the cursor, the last move, a hovered cell, the
     striped move log with its cursor, the scoreboard and the footer."""
     app = SosApp(game(), computer_delay=0)
@@ -125,9 +136,9 @@ async def test_the_game_screen_is_legible_in_every_theme():
         await pilot.hover(Board, click_offset(board, 2, 2))
         await pilot.pause()
         assert board.hover == (2, 2)
-        found = await every_theme(pilot, app, "game")
+        found = await every_theme(pilot, app, "game", themes)
         app.game_screen.query_one(MoveLog).focus()
-        found += await every_theme(pilot, app, "game, the move log focused")
+        found += await every_theme(pilot, app, "game, the move log focused", themes)
     assert not found, "\n".join(found)
 
 
@@ -136,46 +147,46 @@ DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a
             "O d4", "S c2", "S a2", "S c3"]
 
 
-async def test_the_game_over_dialog_is_legible_in_every_theme():
+async def test_the_game_over_dialog_is_legible_in_every_theme(themes):
     app = SosApp(game(DRAW_4X4[:-1], size=4), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         app.game_screen.apply(Move.parse(DRAW_4X4[-1]))
         await wait_for_screen(pilot, app, GameOverScreen)
-        found = await every_theme(pilot, app, "game over")
+        found = await every_theme(pilot, app, "game over", themes)
     assert not found, "\n".join(found)
 
 
-async def test_the_help_screen_is_legible_in_every_theme():
+async def test_the_help_screen_is_legible_in_every_theme(themes):
     app = SosApp(game(), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("question_mark")
         await wait_for_screen(pilot, app, HelpScreen)
-        found = await every_theme(pilot, app, "help")
+        found = await every_theme(pilot, app, "help", themes)
     assert not found, "\n".join(found)
 
 
-async def test_the_open_dialog_is_legible_in_every_theme():
+async def test_the_open_dialog_is_legible_in_every_theme(themes):
     two_saves()
     app = SosApp(game(), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         app.action_open()
         await wait_for_screen(pilot, app, OpenDialog)
         await loaded(pilot, app)
-        found = await every_theme(pilot, app, "open")
+        found = await every_theme(pilot, app, "open", themes)
     assert not found, "\n".join(found)
 
 
-async def test_the_history_is_legible_in_every_theme(filled):
+async def test_the_history_is_legible_in_every_theme(filled, themes):
     app = SosApp(game(), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         app.action_history()
         await wait_for_screen(pilot, app, HistoryScreen)
         await loaded(pilot, app)
-        found = await every_theme(pilot, app, "history")
+        found = await every_theme(pilot, app, "history", themes)
     assert not found, "\n".join(found)
 
 
-async def test_the_replay_and_its_review_are_legible_in_every_theme():
+async def test_the_replay_and_its_review_are_legible_in_every_theme(themes):
     record = game(DRAW_4X4, size=4)
     app = SosApp(game(), computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -184,7 +195,7 @@ async def test_the_replay_and_its_review_are_legible_in_every_theme():
         await app.workers.wait_for_complete()
         await pilot.press("home", "right", "right", "right")
         await pilot.pause()
-        found = await every_theme(pilot, app, "replay")
+        found = await every_theme(pilot, app, "replay", themes)
     assert not found, "\n".join(found)
 
 
@@ -197,7 +208,7 @@ async def wait_for_screen(pilot, app, kind) -> None:
     raise AssertionError(f"{kind.__name__} never came in front: {app.screen!r}")
 
 
-async def test_the_setup_screen_and_the_host_dialog_are_legible_in_every_theme():
+async def test_the_setup_screen_and_the_host_dialog_are_legible_in_every_theme(themes):
     """The setup screen, and the host dialog over it. (A network question, Choice, is drawn with the
     same widgets and colours; checked once, left out for time. The join screen has its own test.)"""
     from sos_tui.app.screens.host_dialog import HostDialog
@@ -206,15 +217,15 @@ async def test_the_setup_screen_and_the_host_dialog_are_legible_in_every_theme()
     app = SosApp(computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for_screen(pilot, app, SetupScreen)
-        found = await every_theme(pilot, app, "setup")
+        found = await every_theme(pilot, app, "setup", themes)
         app.pop_screen()  # each theme restyles every screen in the stack: the dialog alone is quicker
         app.host_game(game([], size=6))
         await wait_for_screen(pilot, app, HostDialog)
-        found += await every_theme(pilot, app, "host")
+        found += await every_theme(pilot, app, "host", themes)
     assert not found, "\n".join(found)
 
 
-async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme():
+async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme(themes):
     """The Join screen listing a server's open games, the list focused with its cursor row."""
     from textual.widgets import DataTable
 
@@ -237,7 +248,7 @@ async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme():
             await wait_for(pilot, lambda: table.row_count == 2)
             table.focus()
             await pilot.pause()
-            found = await every_theme(pilot, app, "join")
+            found = await every_theme(pilot, app, "join", themes)
         assert not found, "\n".join(found)
     finally:
         await server.stop()
