@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from textual.worker import WorkerState
 
 from sos_tui.app import SosApp
 from sos_tui.app.screens.net_game import Choice, NetGameScreen
@@ -653,3 +654,22 @@ async def test_a_question_settled_while_this_terminal_was_away_closes_when_it_is
         await ana.leave()
     finally:
         await server.stop()
+
+
+@pytest.mark.parametrize("part", ["#board", "#scoreboard", "#log"])
+async def test_the_server_talking_while_the_screen_is_taken_down_is_not_an_error(part):
+    """The app quitting takes the view down piece by piece while the server still talks: a word
+    from it then (here, the one the friend's join brings) finds part of the view gone. It was a
+    NoMatches error that ended the app with a traceback (seen once in CI, quitting mid-game)."""
+    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    app = SosApp(network=plan, computer_delay=0)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        screen = app.screen
+        await screen.query_one(part).remove()  # as the app's teardown does, one part first
+        bo = await Friend(screen.join_url, "Bo").join()
+        await until(pilot, lambda: screen.game.phase == "playing")
+        await pilot.pause()
+        following = [worker for worker in app.workers if worker.group == "net"]
+        assert [worker.state for worker in following] == [WorkerState.RUNNING]  # still following the game
+        await bo.leave()

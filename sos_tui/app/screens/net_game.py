@@ -46,7 +46,6 @@ from sos_tui.storage import StorageError
 from ..language import SosModal
 from ..text import cell, names_list
 from ..widgets.buttons import ButtonRow
-from ..widgets.game_view import GameView
 from .game import refused
 from .play import PlayScreen
 
@@ -535,7 +534,7 @@ class NetGameScreen(PlayScreen):
     # -- what the server says ---------------------------------------------------------------
     def _update(self, message: ServerMessage | None) -> None:
         """Show what the server said (None: the state just taken in on connecting)."""
-        if not self.query(GameView):
+        if not self.whole:
             return  # the screen is being taken down (the app quits) while the server still talks
         game = self.game
         match message:

@@ -22,6 +22,7 @@ from ..widgets.board import Board
 from ..widgets.footer import KeyFooter
 from ..widgets.game_view import GameView
 from ..widgets.move_log import MoveLog
+from ..widgets.scoreboard import Scoreboard
 from .game_over import GameOverScreen
 
 ACTIONS = frozenset(str(action) for action in Action)
@@ -74,6 +75,12 @@ class PlayScreen(SosScreen):
     @property
     def board(self) -> Board:
         return self.query_one(Board)
+
+    @property
+    def whole(self) -> bool:
+        """Whether the game view is here with every part: not while the screen is taken down
+        (the app quits), piece by piece, and a worker still reports to it."""
+        return bool(self.query(Board)) and bool(self.query(Scoreboard)) and bool(self.query(MoveLog))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A game's action is offered unless this game never allows it from here."""
