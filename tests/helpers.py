@@ -89,6 +89,12 @@ async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
     await pilot.pause()
 
 
+async def loaded(pilot, app) -> None:
+    """Wait until the open dialog or the history screen has shown what its thread worker read."""
+    await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))
+    await pilot.pause()
+
+
 def screen_strips(app) -> list:
     """The screen in front as the terminal shows it, one Strip a line (a dialog over the screen
     beneath it). The one place the tests read Textual's compositor (private): change it here if

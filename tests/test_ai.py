@@ -19,19 +19,7 @@ from sos_tui.ai.solver import Solver
 from sos_tui.ai.symmetry import canonical, symmetries
 from sos_tui.engine import GameState, Move
 
-from .test_properties import threats_made
-
-
-def position(rows: list[str], mode: str = "general", players: int = 2, to_move: int = 0) -> GameState:
-    """A state with these letters on the board, played alternately without scoring (order: row-major)."""
-    size = len(rows)
-    letters = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    state = GameState.new(size, mode, players)
-    for r, c, ch in letters:
-        state = state.play(Move(r, c, ch))
-    assert sum(state.scores) == 0, "test positions must not contain an SOS"
-    assert state.to_move == to_move, f"position has player {state.to_move} to move"
-    return state
+from .games import position, threats_made
 
 
 def offers_and_safe(state: GameState) -> tuple[bool, list[Move]]:

@@ -13,6 +13,7 @@ from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameState, Move
 
+from .games import GAME, GAME_KEYS
 from .helpers import (
     board_of,
     board_text,
@@ -23,12 +24,6 @@ from .helpers import (
     screen_strips,
     wait_for,
 )
-
-# A whole 3x3 general game: Ana scores row 1; Bo then chains five SOSs and wins 5 to 1.
-GAME = [(0, 0, "S"), (0, 1, "O"), (0, 2, "S"), (1, 1, "O"), (2, 2, "S"), (2, 0, "S"), (2, 1, "O"),
-        (1, 0, "O"), (1, 2, "O")]
-GAME_KEYS = ["s", "right", "o", "right", "s", "down", "left", "o", "down", "right", "s", "left", "left",
-             "s", "right", "o", "up", "left", "o", "right", "right", "o"]
 
 
 async def test_whole_game_by_keyboard_ends_in_the_game_over_dialog():

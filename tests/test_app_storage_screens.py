@@ -35,28 +35,12 @@ from sos_tui.storage import (
     transcript_path,
 )
 
-from .helpers import make_app, wait_for
+from .games import ANA, BO, DRAW_4X4, EASY, P1_SWEEP, P2_SWEEP, SIMPLE_P1, game, two_saves
+from .helpers import loaded, make_app, wait_for
 
 SIZE = (100, 32)
 STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
 COLOURS = ("#56B4E9", "#E69F00", "#3DDC97", "#F07FC0", "#F0E442", "#FF7F50")
-
-ANA = PlayerInfo("Ana")
-BO = PlayerInfo("Bo")
-EASY = PlayerInfo("Computer", "computer", "easy")
-
-# Hand-checked 3x3 games (see tests/test_storage.py): P1 wins 6-0 with one turn of 6; P2 wins 0-5.
-P1_SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]
-P2_SWEEP = ["S a1", "S c3", "S c1", "S a3", "S b1", "O b2", "O b3", "O a2", "O c2"]
-SIMPLE_P1 = ["S a1", "S c1", "O b1"]  # simple mode: P1 wins 1-0
-DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
-            "O d4", "S c2", "S a2", "S c3"]  # general 4x4, drawn 2-2
-
-
-def game(moves, players=(ANA, BO), size=3, mode=Mode.GENERAL, day=1) -> GameRecord:
-    state = GameState.from_moves(moves, size, mode, len(players))
-    stamp = f"2026-01-{day:02d}T12:00:00+00:00"
-    return GameRecord(size, mode, tuple(players), state.moves, stamp, stamp)
 
 
 class Host(App):
@@ -87,13 +71,6 @@ def text_of(widget) -> str:
 
 def cells(table: DataTable, row: int) -> list[str]:
     return [str(cell) for cell in table.get_row_at(row)]
-
-
-
-async def loaded(pilot, app) -> None:
-    """Wait until the open dialog or the history screen has shown what its thread worker read."""
-    await wait_for(pilot, lambda: getattr(app.screen, "loaded", False))
-    await pilot.pause()
 
 
 async def requeried(pilot, app) -> None:
@@ -192,16 +169,6 @@ async def test_save_dialog_escape_cancels_without_writing():
 
 
 # -- the open dialog ---------------------------------------------------------------------------
-def two_saves() -> tuple[GameRecord, GameRecord]:
-    """An older finished game and a newer unfinished one, saved with distinct times."""
-    older, newer = game(P1_SWEEP, day=1), game(P2_SWEEP[:4], players=(ANA, EASY), day=2)
-    now = time.time()
-    for record, age, name in ((older, 3600, "older.json"), (newer, 60, "newer.json")):
-        path = save_record(record, saves_dir() / name)
-        os.utime(path, (now - age, now - age))
-    return older, newer
-
-
 def local(path: Path) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
 

@@ -17,8 +17,8 @@ from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
-from .helpers import board_of, click_offset, drawn_cells, wait_for
-from .test_app_storage_screens import loaded, two_saves
+from .games import two_saves
+from .helpers import board_of, click_offset, drawn_cells, loaded, wait_for
 
 TEXT, DECORATION = 4.5, 3.0
 

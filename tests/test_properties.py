@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
-from sos_tui.engine.rules import triples
+
+from .games import lines, threats_made
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -183,20 +184,6 @@ def test_points_by_move_and_the_outcome_agree_with_the_scores(size, players, mod
         assert (state.outcome.scores, state.outcome.winners) == (state.scores, state.winners)
     else:
         assert state.outcome is None
-
-
-THREATS = ("S.S", "SO.", ".OS")  # two letters of an SOS, the third cell empty (either way round)
-
-
-def lines(size: int) -> list[tuple[int, int, int]]:
-    """Every straight triple of cell indexes (first, middle, last), from the engine's table."""
-    return [(a, m, b) for m, row in enumerate(triples(size).for_o) for a, b, _ in row]
-
-
-def threats_made(board: str, size: int, cell: int, letter: str) -> int:
-    """Naive reference: the threats through ``cell`` once ``letter`` is written there."""
-    after = board[:cell] + letter + board[cell + 1:]
-    return sum(after[a] + after[m] + after[b] in THREATS for a, m, b in lines(size) if cell in (a, m, b))
 
 
 @SETTINGS

@@ -23,6 +23,8 @@ from sos_tui.ai.review import (
 from sos_tui.cli import main
 from sos_tui.engine import GameState, Mode, Move
 
+from .games import random_game
+
 
 # -- an independent brute force: plain minimax over the engine's states -----------------------
 def brute_value(state: GameState) -> int:
@@ -72,25 +74,6 @@ def _move_value(state: GameState, move: Move, mode: str) -> int:
     if future is None:
         future = _brute(before.play(move), mode)
     return gained + future if gained else -future
-
-
-def random_game(size: int, mode: str, seed: int, moves: int | None = None,
-                careful: bool = False) -> GameState:
-    """Random legal moves; ``careful``: a move that leaves no SOS on offer while there is one
-    (so a simple game lasts into its endgame)."""
-    rng = random.Random(seed)
-    state = GameState.new(size, mode)
-    while not state.is_over and (moves is None or state.move_count < moves):
-        options = state.legal_moves()
-        if careful:
-            quiet = [m for m in options if not state.completes(m) and not _offers(state.play(m))]
-            options = quiet or options
-        state = state.play(rng.choice(options))
-    return state
-
-
-def _offers(state: GameState) -> bool:
-    return not state.is_over and any(state.completes(m) for m in state.legal_moves())
 
 
 def check_against_brute_force(game: GameState, indexes) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, transcript
+from sos_tui.engine import GameRecord, GameState, Move, PlayerInfo, transcript
 from sos_tui.storage import (
     Filters,
     History,
@@ -49,49 +49,9 @@ from sos_tui.storage import (
 from sos_tui.storage import paths as paths_module
 from sos_tui.storage.history import longest_chain
 
+from .games import ANA, BO, DRAW_4X4, EASY, HARD, P1_SWEEP, P2_SWEEP, SIMPLE_P1, make_record, sample_games
+
 ROOT = Path(__file__).resolve().parents[1]
-
-ANA = PlayerInfo("Ana")
-BO = PlayerInfo("Bo")
-EASY = PlayerInfo("Computer", "computer", "easy")
-HARD = PlayerInfo("Deep Blue", "computer", "hard")
-
-# Hand-checked games on a 3x3 board (seat 1 moves first):
-# P1 writes four corner S's with P2, then O b2 scores both diagonals and P1 keeps scoring: 6-0, one turn of 6.
-P1_SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]
-# P1 passes the turn with S b1, then P2 scores 2 + 1 + 1 + 1 in one turn: 0-5.
-P2_SWEEP = ["S a1", "S c3", "S c1", "S a3", "S b1", "O b2", "O b3", "O a2", "O c2"]
-# Simple mode, first SOS wins: P1 completes a1-b1-c1 (1-0); P2 completes it (0-1).
-SIMPLE_P1 = ["S a1", "S c1", "O b1"]
-SIMPLE_P2 = ["S a1", "S c1", "S a3", "O b1"]
-# A 4x4 general game drawn 2-2, no turn scoring more than 1.
-DRAW_4X4 = ["S b1", "O d2", "O b3", "S a4", "S a1", "S b2", "S b4", "O c4", "S a3", "S d3", "S d1", "S c1",
-            "O d4", "S c2", "S a2", "S c3"]
-
-
-def make_record(moves, size=3, mode="general", players=(ANA, BO), when="2026-01-01T10:00:00+00:00",
-                started=None, game_id=None) -> GameRecord:
-    """A record whose game id follows from its arguments, so the same call makes the same game."""
-    state = GameState.from_moves(moves, size, mode, len(players))
-    key = repr((moves, size, mode, players, when, started)).encode()
-    game_id = game_id or hashlib.sha256(key).hexdigest()[:32]
-    return GameRecord(size, Mode(mode), tuple(players), state.moves, started or when, when, game_id)
-
-
-def sample_games() -> list[GameRecord]:
-    """Five finished games, oldest first; the stats tests below are computed by hand from them.
-
-    From Ana's side: human win 6-0, easy loss 0-5, hard win 1-0 (Ana in seat 2), easy win 1-0,
-    human draw 2-2 on 4x4.
-    """
-    day = "2026-01-0{}T10:00:00+00:00".format
-    return [
-        make_record(P1_SWEEP, players=(ANA, BO), when=day(1)),
-        make_record(P2_SWEEP, players=(ANA, EASY), when=day(2)),
-        make_record(SIMPLE_P2, mode="simple", players=(HARD, ANA), when=day(3)),
-        make_record(SIMPLE_P1, mode="simple", players=(ANA, EASY), when=day(4)),
-        make_record(DRAW_4X4, size=4, players=(ANA, BO), when=day(5)),
-    ]
 
 
 @pytest.fixture(autouse=True)
