@@ -230,7 +230,7 @@ class GameState(_Position):
     player), ``move_count`` (moves played so far) and ``is_over``. A named tuple underneath, because
     that is the cheapest immutable value Python builds, and ``play``, the engine's hot path, builds
     one per move (``benchmarks/engine.py``; a frozen slotted dataclass, written field by field,
-    makes ``play`` about half as fast). Equality and hashing are by content (settings and moves);
+    makes ``play`` about 0.6 times as fast). Equality and hashing are by content (settings and moves);
     states do not order.
     """
 
