@@ -688,6 +688,17 @@ def test_different_histories_reaching_the_same_board_are_not_equal():
     assert one != two
 
 
+def test_states_do_not_order_and_compare_by_content():
+    state = GameState.from_moves(["S a1"], size=3)
+    with pytest.raises(TypeError):
+        state < GameState.new(size=3)  # noqa: B015
+    same = GameState.from_moves(["S a1"], size=3)
+    state.lines  # noqa: B018 (worked out in one of them only)
+    assert state != GameState.new(size=3) and not (state != same)  # noqa: SIM202 (!= by content too)
+    with pytest.raises(AttributeError, match="immutable"):
+        state.memo = {}
+
+
 def test_states_with_different_settings_are_not_equal():
     base = GameState.from_moves(["S a1"], size=3)
     assert base != GameState.from_moves(["S a1"], size=4)

@@ -158,9 +158,10 @@ class GameRecord:
         return cls(state.size, state.mode, seats, state.moves, started or now, now, game_id or _new_id(),
                    state)
 
-    def with_state(self, state: GameState) -> GameRecord:
-        """This record (same game id) moved on (or back) to ``state``, stamped now."""
-        return replace(self, moves=state.moves, updated=_now(), _state=state)
+    def with_state(self, state: GameState, updated: str | None = None) -> GameRecord:
+        """This record (same game id) moved on (or back) to ``state``, stamped ``updated`` (now
+        unless given: a copy of another's record takes its stamp)."""
+        return replace(self, moves=state.moves, updated=updated or _now(), _state=state)
 
     @property
     def state(self) -> GameState:

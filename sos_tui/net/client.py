@@ -49,6 +49,7 @@ from .protocol import (
     SeatView,
     ServerMessage,
     StateMessage,
+    SyncMessage,
     UndoAnswerMessage,
     UndoMessage,
     UndoRequestMessage,
@@ -249,6 +250,7 @@ class RemoteGame:
         self.closed_reason: str | None = None
         self.ended = False  # the server closed the game for good (the host ended it, it stopped)
         self._listeners: list[Callable[[Change], None]] = []
+        self._gap = False  # a state's moves did not fit the game held here: the whole game is asked for
 
     # -- the read API ----------------------------------------------------------------------
     @property
@@ -320,6 +322,10 @@ class RemoteGame:
                 raise NetError(N_("the server did not let this game in"), retry=False)
             self._welcome(welcome)
             self._apply(await _first_reply(ws, self.timeout))
+            if self._gap:  # moves for a game this new connection does not hold: once more, whole
+                self._gap = False
+                await ws.send(SyncMessage().to_json())
+                self._apply(await _first_reply(ws, self.timeout))
         except BaseException:
             await ws.close()
             raise
@@ -358,7 +364,13 @@ class RemoteGame:
 
     def _state(self, message: StateMessage) -> None:
         kind = _CHANGES.get(message.change)
-        if message.game is not None:
+        if message.since is not None:
+            mirrored = self._mirrored(message)
+            if mirrored is None:  # not the game held here: ask for it whole, tell nobody of this one
+                self._gap = True
+                return
+            self.record, self.state = mirrored
+        elif message.game is not None:
             self.record, self.state = message.game, message.game.state
         elif self.record is None:  # the lobby: an empty board of the game to come
             self.state = GameState.new(message.size, message.mode, len(message.seats))
@@ -371,6 +383,21 @@ class RemoteGame:
             change = Change(kind, self.state, self.record, message.move)
             for listener in list(self._listeners):
                 listener(change)
+
+    def _mirrored(self, message: StateMessage) -> tuple[GameRecord, GameState] | None:
+        """The game held here with the moves of ``message.since`` played by the engine; None when
+        they do not start from it (another game, another version) or do not lead to ``message``'s."""
+        since, record, state = message.since, self.record, self.state
+        if (record is None or record.game_id != since.game_id or self.version != since.version
+                or since.version + len(since.moves) != message.version
+                or len(message.seats) != state.players):
+            return None
+        try:
+            for move in since.moves:
+                state = state.play(move)
+        except IllegalMoveError:
+            return None
+        return record.with_state(state, since.updated), state
 
     async def updates(self) -> AsyncIterator[ServerMessage]:
         """Every message from the server, taken in; ends with NetError when the connection goes
@@ -387,6 +414,10 @@ class RemoteGame:
                         raise NetError(problem.template, retry=False, **problem.params) from None
                     continue  # a newer server's message this client cannot read
                 self._apply(message)
+                if self._gap:
+                    self._gap = False
+                    await self._send(SyncMessage())
+                    continue
                 yield message
         except ConnectionClosed:
             pass

@@ -34,9 +34,11 @@ PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
-PROTOCOL_MINOR = 1
+PROTOCOL_MINOR = 2
 """The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
-server sends): 1 adds ``presence``, sent only to clients that said 1 or more."""
+server sends): 1 adds ``presence``, sent only to clients that said 1 or more; 2 adds states that
+carry the moves ``since`` the game the client holds instead of the whole game, and ``sync`` to
+ask for the whole game again, only for clients that said 2 or more."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -398,6 +400,16 @@ class PingMessage(Message):
         return cls(_whole_field(data, "id"))
 
 
+@dataclass(frozen=True)
+class SyncMessage(Message):
+    """Revision 2: send the whole game again (the moves of a state did not fit the game held here)."""
+
+    type = "sync"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
 # -- server to client
 MAX_LOBBY = 100
 """The most games a ``rooms`` message lists (a client reads no more)."""
@@ -520,9 +532,41 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class Since:
+    """Revision 2: what a ``state`` holds instead of the whole game, for a client that holds the
+    game ``game_id`` at ``version``: the ``moves`` played since (none: the game is as it was), and
+    the record's ``updated`` stamp after them."""
+
+    game_id: str
+    version: int
+    moves: tuple[Move, ...]
+    updated: str
+
+    def to_dict(self) -> dict:
+        return {"id": self.game_id, "version": self.version, "moves": [str(m) for m in self.moves],
+                "updated": self.updated}
+
+    @classmethod
+    def from_dict(cls, data) -> Self:
+        """ProtocolError ``bad-state`` unless ``data`` is one (moves in notation, a whole version)."""
+        data = data if isinstance(data, dict) else {}
+        game_id, version, moves, updated = (data.get(k) for k in ("id", "version", "moves", "updated"))
+        shaped = (isinstance(game_id, str) and _whole(version) and isinstance(updated, str)
+                  and isinstance(moves, list) and all(isinstance(m, str) for m in moves))
+        try:
+            played = tuple(Move.parse(m) for m in moves) if shaped else None
+        except InvalidMoveError:
+            played = None
+        if played is None:
+            raise ProtocolError("bad-state", N_("the server sent moves that do not fit its game"))
+        return cls(game_id[:64], version, played, updated[:40])
+
+
+@dataclass(frozen=True)
 class StateMessage(Message):
     """The room as it stands, after every change. ``game`` is replayed by the engine when read
-    (None in the lobby); ``waiting_for`` holds names made printable."""
+    (None in the lobby, and when ``since`` holds the moves to play on the game the client holds:
+    revision 2); ``waiting_for`` holds names made printable."""
 
     type = "state"
     room: str
@@ -537,15 +581,17 @@ class StateMessage(Message):
     waiting_for: tuple[str, ...]
     spectators: int
     game: GameRecord | None
+    since: Since | None = None
 
     def to_dict(self) -> dict:
+        since = {} if self.since is None else {"since": self.since.to_dict()}
         return {
             "type": self.type, "room": self.room, "phase": self.phase, "size": self.size,
             "mode": str(self.mode), "version": self.version, "to_move": self.to_move, "change": self.change,
             "move": str(self.move) if self.move is not None else None,
             "seats": [s.to_dict() for s in self.seats], "waiting_for": list(self.waiting_for),
             "spectators": self.spectators, "game": self.game.to_dict() if self.game is not None else None,
-        }  # fmt: skip
+        } | since  # fmt: skip
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
@@ -553,6 +599,7 @@ class StateMessage(Message):
         if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
             raise ProtocolError("bad-state", N_("the server sent a state without seats"))
         views = tuple(SeatView.from_dict(s) for s in seats)
+        since = Since.from_dict(data["since"]) if data.get("since") is not None else None
         game, size, mode = cls._game(data.get("game"), len(views)), data.get("size"), data.get("mode")
         if game is not None:
             size, mode = game.size, game.mode
@@ -575,7 +622,7 @@ class StateMessage(Message):
             _str(data.get("change"), ""), move, views,
             tuple(printable(n if isinstance(n, str) else repr(n))[:40] for n in waiting)
             if isinstance(waiting, list) else (),
-            spectators if _whole(spectators) else 0, game)  # fmt: skip
+            spectators if _whole(spectators) else 0, game, since)  # fmt: skip
 
     @staticmethod
     def _game(game, seats: int) -> GameRecord | None:
@@ -726,7 +773,7 @@ class ClosedMessage(Said):
 
 
 ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
-                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage)
+                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage)
 ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | PresenceMessage
                  | UndoRequestMessage | UndoResultMessage | RematchRequestMessage | RematchResultMessage
                  | PongMessage | ErrorMessage | ClosedMessage)
@@ -790,7 +837,9 @@ __all__ = [
     "RoomsMessage",
     "SeatView",
     "ServerMessage",
+    "Since",
     "StateMessage",
+    "SyncMessage",
     "UndoAnswerMessage",
     "UndoMessage",
     "UndoRequestMessage",

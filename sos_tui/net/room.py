@@ -27,6 +27,7 @@ from sos_tui.session import Change, GameSession, NotYourTurnError, SeatKind, com
 from sos_tui.session.computer import STOPPED_TWICE
 
 from .errors import ProtocolError
+from .mirrors import Mirrors
 from .protocol import (
     REPLACED,
     ByeMessage,
@@ -45,6 +46,7 @@ from .protocol import (
     RematchResultMessage,
     SeatView,
     StateMessage,
+    SyncMessage,
     UndoAnswerMessage,
     UndoMessage,
     UndoRequestMessage,
@@ -135,6 +137,8 @@ class Room:
         self.vote: Vote | None = None  # an undo or a rematch being asked
         self._computer: asyncio.Task | None = None
         self.headcount = Headcount(self)
+        self.mirrors = Mirrors()  # what each client holds of the game: it is sent the rest
+        self.last_change: tuple[str, Move | None] = ("join", None)  # of the last state sent
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -242,8 +246,8 @@ class Room:
         """After the welcome went out: start the game once every seat is taken, else tell everyone;
         a spectator gets the room, and the others a headcount."""
         if not client.seats:
-            text = self.state_message().to_json()
-            self.after_saved(lambda: self._tell([client], text))
+            frames = self.mirrors.frames(self.state_message(), [client])
+            self.after_saved(lambda: self._tell(frames))
             self.headcount.changed()
         elif self.session is None and not self.open_seats:
             self._start()
@@ -265,6 +269,7 @@ class Room:
 
     def _detach(self, client: Client) -> None:
         self.clients.discard(client)
+        self.mirrors.forget(client)
         for i in client.seats:
             if self.seats[i].client is client:
                 self.seats[i].client = None
@@ -327,15 +332,21 @@ class Room:
         """Tell everyone in the room how it stands, once that is on disk."""
         if self.closed:
             return
-        message, clients = self.state_message(change, move), list(self.clients)
-        text, self.headcount.told = message.to_json(), message.spectators
-        self.after_saved(lambda: self._tell(clients, text))
+        message, self.last_change = self.state_message(change, move), (change, move)
+        frames, self.headcount.told = self.mirrors.frames(message, list(self.clients)), message.spectators
+        self.after_saved(lambda: self._tell(frames))
         self._computer_turn()
 
+    def _sync(self, client: Client) -> None:
+        """The room as the last state told it, with the whole game, to ``client`` (it asked)."""
+        self.mirrors.forget(client)
+        frames = self.mirrors.frames(self.state_message(*self.last_change), [client])
+        self.after_saved(lambda: self._tell(frames))
+
     @staticmethod
-    def _tell(clients, text: str) -> None:
-        """Send ``clients`` a state (``text``): each has the room now, so it may hear presence."""
-        for client in clients:
+    def _tell(frames) -> None:
+        """Send each client its frame of a state: each has the room now, so it may hear presence."""
+        for client, text in frames:
             client.send(text)
             client.ready = True
 
@@ -410,6 +421,8 @@ class Room:
                     client.bye = True  # leaving on purpose: the others are told so when it goes
                 case PingMessage(id=number):
                     client.send(PongMessage(number))
+                case SyncMessage():
+                    self._sync(client)
         except IllegalMoveError as problem:  # the session's, the engine's, check_ready's
             code = next(code for kind, code in _REFUSALS if isinstance(problem, kind))
             raise ProtocolError.wrap(code, problem) from None
