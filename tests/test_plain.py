@@ -356,7 +356,11 @@ def test_a_plain_joiner_plays_a_network_game_in_either_language(tmp_path):
             reader.process.stdin.close()
             assert reader.process.wait(timeout=20) == 0
             reader.drain()
-        ana, bo = (checked(b"".join(r.lines), 0) for r in players)
+        # a move typed ahead of one's turn is said to wait ("... when your turn comes"), or not,
+        # as the other's move arrives before or after it is read: the game's own lines are compared
+        ana, bo = ([line for line in checked(b"".join(r.lines), 0) if not line.endswith(ahead)]
+                   for r, ahead in zip(players, ("when your turn comes.", "apabila tiba giliran anda."),
+                                       strict=True))
         assert ana[:len(NET_ANA.splitlines())] == NET_ANA.splitlines()
         assert ana[-3:] == ["Score: Ana 2, Bo 1.", "Game over: Ana wins.",
                             "Type review for the key moments, or quit."]
@@ -589,3 +593,55 @@ async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys)
                 await player.close()
     out = checked(capsys.readouterr().out.encode(), 0)
     assert out[-2:] == ["Ana to move.", "You watch this game: only its players move."]
+
+
+async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait(monkeypatch, capsys):
+    """Bo types while Ana is to move: a move that can never be played is refused at once, and a
+    good one is said to wait for Bo's turn (it was silence, and a move off the board waited too)."""
+    import asyncio
+
+    from sos_tui.engine import Move
+    from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    said = []
+
+    async def until(condition) -> None:  # bounded: 10 s
+        for _ in range(500):
+            said.extend(capsys.readouterr().out.splitlines())
+            if condition():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(said)
+
+    async with Server(allow_create=True) as server:
+        port = await server.start()
+        url, token, _seats = await create_room(f"ws://127.0.0.1:{port}", 3, "general",
+                                               [{"kind": "human", "name": "Ana"}, {"kind": "remote"}])
+        ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await ana.connect()
+        bo = RemoteGame(url, "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("O d1", "S c1")
+        playing = asyncio.ensure_future(play_remote(bo))
+        await until(lambda: any("turn comes" in line for line in said) or playing.done())
+
+        async def follow() -> None:
+            async for _message in ana.updates():
+                pass
+
+        following = asyncio.ensure_future(follow())
+        await until(lambda: ana.phase == "playing")
+        await ana.play(Move.parse("S a1"))  # Ana moves: Bo's S c1 is played then
+        await until(lambda: "Bo wrote S at c1." in said)
+        keyboard.type("quit")
+        keyboard.close()
+        assert await asyncio.wait_for(playing, 10) == 0
+        await ana.close()
+        following.cancel()
+    said.extend(capsys.readouterr().out.splitlines())
+    assert "cannot play O d1: d1 is off the 3x3 board" in said
+    assert "Ana is to move: your S c1 is played when your turn comes." in said

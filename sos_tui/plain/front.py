@@ -352,6 +352,15 @@ class RemoteFront(Front):
         game = self.game
         if not game.my_seats:  # no turn to wait for
             raise Refused(_("You watch this game: only its players move."))
+        state = game.state
+        if state is not None and not state.is_over:
+            state.completes(move)  # a move that can never be played (off the board, a taken cell): now
+        seat = game.seat_to_move
+        if game.phase == "playing" and state is not None and not state.is_over \
+                and state.to_move not in game.my_seats and seat is not None:
+            # typed ahead of one's turn (a pipe plays a whole game so): said, then played in turn
+            say(_("{name} is to move: your {move} is played when your turn comes.").format(
+                name=printable(seat.name), move=move))
         await self.until(lambda: game.state.is_over or (game.phase == "playing" and game.my_turn))
         version, game.last_error = game.version, None
         try:
