@@ -7,8 +7,8 @@ imports Textual.
 
 from .computer import HINT_LEVEL, ComputerFailed, ComputerPool, computer_move
 from .keeper import Keeper, StorageStore, Store
-from .session import Change, ChangeKind, GameSession, NotYourTurnError, SeatKind, seat_kind
 from .replay import Replay
+from .session import Change, ChangeKind, GameSession, NotYourTurnError, SeatKind, seat_kind
 from .source import Action, GameSource
 
 __all__ = [
