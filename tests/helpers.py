@@ -108,6 +108,14 @@ def footer_line(app) -> str:
     return strips[-1].text if strips else ""
 
 
+def footer_keys(app) -> dict[str, bool]:
+    """The keys the footer of the view in front shows: each key's words, and whether it works now
+    (False: shown dimmed, it does nothing now)."""
+    from textual.widgets._footer import FooterKey  # Textual's footer key (private: read here only)
+
+    return {str(key.description): not key.has_class("-disabled") for key in app.screen.query(FooterKey)}
+
+
 async def footer_shows(pilot, app, words: str) -> str:
     """Wait until the footer shows ``words`` (it is drawn once the keys of the view in front
     settle); returns the footer line."""

@@ -18,6 +18,7 @@ from .helpers import (
     board_of,
     board_text,
     click_offset,
+    footer_keys,
     footer_shows,
     make_app,
     scoreboard_text,
@@ -385,6 +386,20 @@ async def test_undo_and_redo_walk_back_through_an_extra_turn():
         await pilot.press("r")
         assert [str(m) for m in app.state.moves] == ["S a1", "O b1", "O c2"]
         assert "Nothing to redo." in [n.message for n in app.notices]
+
+
+async def test_a_key_that_does_nothing_yet_is_shown_dimmed_and_says_why_when_pressed():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await footer_shows(pilot, app, "Undo")
+        assert footer_keys(app)["Undo"] is False  # nothing to undo yet: shown, dimmed
+        assert footer_keys(app)["Hint"] is True
+        await pilot.press("u")
+        assert app.notices[-1].message == "Nothing to undo."
+        await pilot.press("s")
+        await wait_for(pilot, lambda: footer_keys(app).get("Undo") is True)
+        await pilot.press("u")
+        assert app.state.move_count == 0
 
 
 async def test_replay_then_play_from_here_starts_a_live_game_at_that_move():

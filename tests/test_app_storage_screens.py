@@ -36,7 +36,7 @@ from sos_tui.storage import (
 )
 
 from .games import ANA, BO, DRAW_4X4, EASY, P1_SWEEP, P2_SWEEP, SIMPLE_P1, game, two_saves
-from .helpers import loaded, make_app, wait_for
+from .helpers import footer_keys, loaded, make_app, recording, wait_for
 
 SIZE = (100, 32)
 STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
@@ -643,6 +643,29 @@ async def test_replay_of_a_game_without_moves():
         await pilot.pause()
         assert position(app) == 0
         assert "move 0 of 0" in text_of(app.screen.query_one("#replay-status", Label))
+
+
+async def test_replay_dims_the_keys_that_do_nothing_at_this_move_and_says_why_when_pressed():
+    app = recording(replay_host(GAMES["sweep"]))  # at the end: the game is over
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Play from here" in footer_keys(app))
+        keys = footer_keys(app)
+        assert keys["Play from here"] is False and keys["Review"] and keys["Play/Pause"] and keys["Next"]
+        await pilot.press("f")
+        assert app.notices[-1].title == "Nothing to play" and isinstance(app.screen, ReplayScreen)
+        await pilot.press("left")
+        await wait_for(pilot, lambda: footer_keys(app)["Play from here"] is True)
+
+
+async def test_replay_of_a_game_without_moves_dims_play_and_review():
+    app = recording(replay_host(GameRecord(4, Mode.GENERAL, (ANA, BO))))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Review" in footer_keys(app))
+        keys = footer_keys(app)
+        assert (keys["Play/Pause"], keys["Review"], keys["Play from here"]) == (False, False, True)
+        await pilot.press("space", "v")
+        assert [notice.message for notice in app.notices] == [
+            "This game has no moves to play.", "This game has no moves to review."]
 
 
 # -- opening another copy of the game in progress ----------------------------------------------

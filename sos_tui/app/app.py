@@ -82,7 +82,8 @@ class SosApp(App):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         dark = self.current_theme.dark if self.current_theme else True
         colours = DARK_PLAYERS if dark else LIGHT_PLAYERS
-        return {f"player-{i + 1}": colour for i, colour in enumerate(colours)}
+        players = {f"player-{i + 1}": colour for i, colour in enumerate(colours)}
+        return players | {"footer-muted": "ansi_default"}  # made from the theme in get_css_variables
 
     def get_css_variables(self) -> dict[str, str]:
         """The theme's variables, with the colours of text and frames made legible over the
@@ -102,8 +103,8 @@ class SosApp(App):
                 yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
         game = screen if isinstance(screen, PlayScreen) else self.game_screen  # a network game's too
 
-        def offered(action: str) -> bool:  # what the game in front does (a network game has no redo)
-            return hasattr(game, f"action_{action}") and bool(game.check_action(action, ()))
+        def offered(action: str) -> bool:  # what the game in front does, now or not now (no redo online)
+            return hasattr(game, f"action_{action}") and game.check_action(action, ()) is not False
 
         yield SystemCommand(_("New game"), _("Choose the board, variant and players (ctrl+n)"),
                             self.action_new_game)

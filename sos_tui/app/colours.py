@@ -66,7 +66,8 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     """The colour variables of a theme (Textual's and the game's ``player-N``) to change so that
     what is drawn with them can be read, and the game's own ``frame`` and ``frame-focus`` (the
     colours of panel and board borders), ``frame-dialog``, ``frame-success``, ``-warning`` and
-    ``-error`` (dialogs' frames), ``footer-line`` (the footer's separator),
+    ``-error`` (dialogs' frames), ``footer-line`` (the footer's separator), ``footer-muted`` (a
+    key that does nothing now: muted, not faded past reading),
     the bars of the review (``bar-progress``, ``bar-complete``, ``chart-min``, ``chart-max``), and
     those of Textual's widgets (``widgets``).
 
@@ -81,6 +82,7 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     if colours["background"].ansi is not None:
         changed = {"frame": variables["secondary"], "frame-focus": variables["primary"],
                    "frame-dialog": variables["accent"], "footer-line": variables["foreground"],
+                   "footer-muted": variables["footer-description-foreground"],
                    **{f"frame-{name}": variables[name] for name in ("success", "warning", "error")},
                    **ansi_readable(variables, terminal)}
         return {**changed, **ansi_widgets({**variables, **changed}, terminal)}
@@ -103,6 +105,7 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
     changed["footer-background"] = footer.hex
     changed["footer-line"] = legible(footer.blend(colours["foreground"], 0.2), [footer], DECORATION).hex
     changed.update((name, legible(colour, [footer]).hex) for name, colour in zip(FOOTER, keys, strict=True))
+    changed["footer-muted"] = legible(footer + Color.parse(variables["foreground-muted"]), [footer]).hex
     tinted = surface + Color.parse(changed["foreground"]).with_alpha(0.05)  # a focused table, input
     frames = [background, surface, panel, tinted]
     changed["frame"] = legible(over("background", "secondary", 0.5), frames, DECORATION).hex

@@ -7,11 +7,12 @@ imports Textual.
 
 from .computer import HINT_LEVEL, ComputerFailed, ComputerPool, computer_move
 from .keeper import Keeper, StorageStore, Store
+from .replay import Replay
 from .session import Change, ChangeKind, GameSession, NotYourTurnError, SeatKind, seat_kind
 from .source import Action, GameSource
 
 __all__ = [
     "HINT_LEVEL", "Action", "Change", "ChangeKind", "ComputerFailed", "ComputerPool", "GameSession",
     "GameSource", "Keeper",
-    "NotYourTurnError", "SeatKind", "StorageStore", "Store", "computer_move", "seat_kind",
+    "NotYourTurnError", "Replay", "SeatKind", "StorageStore", "Store", "computer_move", "seat_kind",
 ]  # fmt: skip

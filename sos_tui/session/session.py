@@ -43,6 +43,8 @@ class ChangeKind(StrEnum):
     REDO = "redo"
     PAUSE = "pause"
     RESUME = "resume"
+    SEEK = "seek"
+    """A replay went to another move (nothing was played or taken back)."""
 
 
 class NotYourTurnError(IllegalMoveError):

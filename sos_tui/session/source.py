@@ -1,7 +1,7 @@
 """One game, wherever it is played: what a screen needs of it.
 
 A local ``GameSession``, the network client's mirror of a room (``sos_tui.net.RemoteGame``) and a
-replay (a ``GameSession`` of a finished record, stepped through) all present this protocol, so
+replay (a ``Replay``: a recorded game, stepped through) all present this protocol, so
 one game view shows any of them and a screen offers exactly what the person at this terminal may
 do there: ``may(action)`` answers for the actions a screen binds (a key that is not offered is
 not bound, not bound only to say "not here").
@@ -28,6 +28,8 @@ class Action(StrEnum):
     PAUSE = "pause"
     REMATCH = "rematch"
     REPLAY = "replay"
+    PLAY_ON = "play_from_here"
+    """Go on playing a replayed game from the move shown, as a new game."""
 
 
 @runtime_checkable

@@ -3,11 +3,13 @@
 Attributes down, messages up: the screen's reactives (``state``, ``seats``, ``paused``,
 ``thinking``, ``letter``) are bound to the widgets with ``data_bind``; the board posts
 ``CellChosen`` and the computer's worker posts ``ComputerMoved``, and ``apply`` plays either
-through the session. The session reports every change back; ``_on_change`` redraws, starts the
+through the session. The session reports every change back; ``show`` redraws, starts the
 computer when it is to move, and opens the game-over dialog when a move ends the game.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual import work
 from textual.binding import Binding
@@ -65,7 +67,7 @@ class GameScreen(PlayScreen):
         self.keeper = keeper
         self.computer_delay = computer_delay  # the shortest a computer move takes, to follow a chain
         self.session: GameSession | None = None
-        self._unsubscribe: list = []
+        self._unkeep: Callable[[], None] | None = None  # the keeper stops listening to the last game
 
     @property
     def source(self) -> GameSession | None:
@@ -75,23 +77,21 @@ class GameScreen(PlayScreen):
     def start(self, record: GameRecord) -> GameSession:
         """Play ``record`` (empty, or with moves already: a loaded or resumed game)."""
         self.stop_computer()
-        for unsubscribe in self._unsubscribe:
-            unsubscribe()
+        if self._unkeep is not None:
+            self._unkeep()
         session = self.session = GameSession(record)
-        self._unsubscribe = [session.subscribe(self._on_change)]
+        self.follow(session)
         if self.keeper is not None:
-            self._unsubscribe.append(session.subscribe(self.keeper.on_change))
+            self._unkeep = session.subscribe(self.keeper.on_change)
         self.board.cursor, self.board.hint = (0, 0), None
-        self.seats = session.seats
         session.announce_start()
         return session
 
-    def _on_change(self, change: Change) -> None:
-        self.refresh_bindings()  # what the game offers may have changed (an undo, a hint)
+    def show(self, change: Change) -> None:
         self.stop_computer()
         self.board.hint = None
         self.paused = self.session.paused
-        self.state = change.state
+        super().show(change)
         if change.finished:
             self.call_after_refresh(self._game_over, change.state)
         self._computer_turn()

@@ -3,10 +3,11 @@
 A local game (``GameScreen``, over a ``GameSession``) and a network game (``NetGameScreen``, over a
 ``RemoteGame``) are two screens of this kind. Attributes down, messages up: the screen's reactives
 (``state``, ``seats``, ``paused``, ``thinking``, ``letter``) are bound to the view; the board posts
-``CellChosen`` and the screen's ``apply`` plays it on its source. Each screen binds only the keys
-of what its game offers, and a key whose action the game never allows here (``source.may`` is
-False: no hint in a network game, no undo for a spectator) is not offered: the footer, the help
-and the palette follow.
+``CellChosen`` and the screen's ``apply`` plays it on its source. The screen follows its source
+(``SourceScreen.follow``) and ``show`` sets ``seats`` and ``state`` from each change the source
+reports. Each screen binds only the keys of what its game offers; a key whose action the game
+never allows here (no hint in a network game, no undo for a spectator) is not offered, one it does
+not allow now (nothing to undo yet) is shown dimmed.
 """
 
 from __future__ import annotations
@@ -15,20 +16,18 @@ from textual.app import ComposeResult
 from textual.reactive import reactive
 
 from sos_tui.engine import GameState, Move, PlayerInfo
-from sos_tui.session import Action, GameSource
+from sos_tui.session import Change
 
-from ..language import SosScreen
 from ..widgets.board import Board
 from ..widgets.footer import KeyFooter
 from ..widgets.game_view import GameView
 from ..widgets.move_log import MoveLog
 from ..widgets.scoreboard import Scoreboard
 from .game_over import GameOverScreen
+from .source_screen import SourceScreen
 
-ACTIONS = frozenset(str(action) for action in Action)
 
-
-class PlayScreen(SosScreen):
+class PlayScreen(SourceScreen):
     # Bound to the view with data_bind; the screen itself draws none of them (repaint=False:
     # repainting the whole screen on every move would cost a full redraw).
     state: reactive[GameState | None] = reactive(None, always_update=True, repaint=False)
@@ -40,11 +39,6 @@ class PlayScreen(SosScreen):
     def __init__(self, mouse: bool = True) -> None:
         super().__init__()
         self.mouse = mouse
-
-    @property
-    def source(self) -> GameSource | None:
-        """The game shown (None before there is one)."""
-        raise NotImplementedError
 
     def apply(self, move: Move, version: int | None = None) -> bool:
         """Play ``move`` from this terminal; a refused move is said, and changes nothing."""
@@ -82,11 +76,10 @@ class PlayScreen(SosScreen):
         (the app quits), piece by piece, and a worker still reports to it."""
         return bool(self.query(Board)) and bool(self.query(Scoreboard)) and bool(self.query(MoveLog))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A game's action is offered unless this game never allows it from here."""
-        if action in ACTIONS and self.source is not None:
-            return self.source.may(Action(action)) is not False
-        return True
+    def show(self, change: Change) -> None:
+        """The one place the game shown changes: the view follows ``seats`` and ``state``."""
+        self.seats = self.source.seats
+        self.state = change.state
 
     def _game_over(self, state: GameState) -> None:
         source = self.source
