@@ -489,6 +489,15 @@ def test_malformed_mouse_reports_are_taken_out_of_what_a_tab_types():
     assert tab_input("\x1b[A\r") == "\x1b[A\r"
 
 
+def test_the_server_overrides_no_private_method_of_textual_serve():
+    from textual_serve.server import Server
+
+    from sos_tui.cli.web_server import SosServer
+
+    ours = {name for name in vars(SosServer) if name.startswith("_") and not name.startswith("__")}
+    assert not ours & set(dir(Server))
+
+
 async def test_a_tabs_app_that_ends_is_seen_where_textual_serve_keeps_it():
     """``app_ended`` reads where textual-serve 1.x keeps a tab's process and output reader (private
     ``_process`` and ``_task``): this fails if a textual-serve release moves them."""
