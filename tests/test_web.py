@@ -124,21 +124,25 @@ def until(check, what: str, timeout: float = TIMEOUT):
 class Web:
     """``sos-tui web`` running on a free port of 127.0.0.1; stopped with ctrl+c (SIGINT)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, program: tuple[str, ...] = (SOS,)) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"  # the page's own origin: what its tabs send as Origin
         self.socket = f"ws://127.0.0.1:{self.port}/ws"
-        self.process = subprocess.Popen([SOS, "web", "--port", str(self.port), *args],
+        self.process = subprocess.Popen([*program, "web", "--port", str(self.port), *args],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        try:  # "Serving SOS on URL (...)", in any language; aiohttp listens just after it says so
-            until(lambda: self.lines or self.process.poll() is not None, "the server to start")
-            until(lambda: self._listening() or self.process.poll() is not None, "the server to listen")
+        try:  # "Serving SOS on URL (ctrl+c to stop)", in any language: said once the port is bound
+            until(lambda: self.serving or self.process.poll() is not None, "the server to start")
             assert self.process.poll() is None, self.lines
+            assert self._listening(), "said it serves before listening"  # a script may connect at once
         except AssertionError:
             self.stop()  # a server that did not start in time is not left running
             raise
+
+    @property
+    def serving(self) -> bool:
+        return any("ctrl+c" in line for line in self.lines)
 
     def _listening(self) -> bool:
         with socket.socket() as probe:
@@ -171,8 +175,8 @@ class Web:
 def web(request):
     servers = []
 
-    def start(*args: str) -> Web:
-        servers.append(Web(*args))
+    def start(*args: str, **options) -> Web:
+        servers.append(Web(*args, **options))
         return servers[-1]
 
     yield start
@@ -250,6 +254,33 @@ async def start_and_play(opened: Tab) -> None:
     await opened.send("\r")
     await opened.wait_for("Player 1 to move")  # the game screen
     await opened.send("s")
+
+
+SLOW_BIND = """
+import asyncio, sys
+from aiohttp import web
+
+bind = web.TCPSite.start
+
+
+async def slow_bind(self):  # a busy machine: the port is bound a while after the app started up
+    await asyncio.sleep(0.5)
+    await bind(self)
+
+
+web.TCPSite.start = slow_bind
+from sos_tui.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_serving_line_comes_once_the_port_is_bound(web):
+    """A script that waits for the "Serving" line and connects at once is never refused, even
+    when binding the port is slow."""
+    server = web(program=(sys.executable, "-c", SLOW_BIND))  # checks it listens once it says so
+    assert server.get()[0] == 200
+    assert server.stop() == 0
 
 
 async def test_a_tab_gets_the_page_plays_and_its_game_reaches_the_data_folder(web, data):
@@ -451,11 +482,41 @@ def test_each_tab_runs_this_python_on_the_package_with_the_options_given_here():
 
 
 def test_malformed_mouse_reports_are_taken_out_of_what_a_tab_types():
-    from sos_tui.cli.web import tab_input
+    from sos_tui.cli.web_server import tab_input
 
     assert tab_input("s\x1b[<32;NaN;NaNMo") == "so"
     assert tab_input("\x1b[<35;NaN;12m\x1b[<0;3;4M") == "\x1b[<0;3;4M"  # a good report stays
     assert tab_input("\x1b[A\r") == "\x1b[A\r"
+
+
+def test_the_server_overrides_no_private_method_of_textual_serve():
+    from textual_serve.server import Server
+
+    from sos_tui.cli.web_server import SosServer
+
+    ours = {name for name in vars(SosServer) if name.startswith("_") and not name.startswith("__")}
+    assert not ours & set(dir(Server))
+
+
+async def test_a_tabs_app_that_ends_is_seen_where_textual_serve_keeps_it():
+    """``app_ended`` reads where textual-serve 1.x keeps a tab's process and output reader (private
+    ``_process`` and ``_task``): this fails if a textual-serve release moves them."""
+    from textual_serve.app_service import AppService
+    from textual_serve.download_manager import DownloadManager
+
+    from sos_tui.cli.web_server import app_ended
+
+    async def nowhere(*args) -> None:
+        pass
+
+    service = AppService("exec true", write_bytes=nowhere, write_str=nowhere, close=nowhere,
+                         download_manager=DownloadManager())
+    await service.start(80, 24)
+    assert isinstance(service._process, asyncio.subprocess.Process)
+    assert isinstance(service._task, asyncio.Task)
+    async with asyncio.timeout(TIMEOUT):
+        await app_ended(service)
+    assert service._process.returncode == 0 and service._task.done()
 
 
 async def test_a_malformed_mouse_report_types_nothing_into_the_game(web):

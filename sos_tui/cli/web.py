@@ -17,32 +17,20 @@ textual-serve (aiohttp) is imported only when this command runs; the page is our
 from __future__ import annotations
 
 import argparse
-import ipaddress
-import json
 import os
-import re
 import shlex
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sos_tui.i18n import _, language, ngettext
+from sos_tui.i18n import _
 
 from .common import UsageError, fail, int_in
 from .net import _warn_bind
 
 DEFAULT_PORT = 8000
-QUIT_TIMEOUT = 10.0
-"""How long a stopping server waits for the tabs' apps to quit."""
 DEFAULT_SESSIONS = 8
 """Tabs served at once by default: each is a process of its own (tens of megabytes)."""
-OUTPUT_GRACE = 1.0
-"""Seconds a tab's app's output is still read after its process ended (its last words)."""
-APP_STOPPED = "the game's process ended"
-"""The reason a tab is closed with (code 1011) when its app's process died; the page says it in
-the player's words."""
-PAGE_COLUMNS = 50
-"""The columns a narrow window's font is made small enough for (the game needs 44)."""
 ANY_SERVER = "any"
 
 
@@ -95,25 +83,6 @@ def app_command(separate: Path | None = None, lang: str | None = None, mouse: bo
     return "exec " + " ".join(shlex.quote(word) for word in words)
 
 
-MALFORMED_MOUSE = re.compile(r"\x1b\[<(?!-?\d+;-?\d+;-?\d+[mM])[^mM\x1b]{0,32}[mM]")
-"""A mouse report (SGR) whose numbers are not numbers: xterm.js sends ``ESC[<32;NaN;NaNM`` while a
-tab changes focus, which Textual would type into the game as keys (its issue #6573)."""
-
-
-def tab_input(data: str) -> str:
-    """What a tab typed, without malformed mouse reports."""
-    return MALFORMED_MOUSE.sub("", data)
-
-
-def terminal_size(value: object) -> tuple[int, int] | None:
-    """A tab's ``["resize", {"width": W, "height": H}]`` as (W, H), or None if it is not one."""
-    if isinstance(value, dict):
-        width, height = value.get("width"), value.get("height")
-        if all(type(n) is int and 1 <= n <= 1000 for n in (width, height)):
-            return width, height
-    return None
-
-
 def check_public_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
@@ -148,93 +117,6 @@ def tab_settings(shared: bool) -> None:
         os.environ[CONFIG_ENV_VAR] = str(data_dir() / "web-settings")
 
 
-def _origin(url: str) -> tuple[str, str, int] | None:
-    """(scheme, host, port) of an http(s) URL or an ``Origin`` header, the host as a browser
-    writes it; None for anything else (``null``, a bad port)."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
-    return parts.scheme, _host(parts.hostname), port or (443 if parts.scheme == "https" else 80)
-
-
-def _host(host: str) -> str:
-    try:
-        ip = ipaddress.ip_address(host.partition("%")[0])
-    except ValueError:
-        return host.lower()
-    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
-
-
-def _url(host: str, port: int) -> str:
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
-def local_url(request) -> str | None:
-    """``http://ADDRESS:PORT`` of the address and port ``request`` reached this server on (never
-    what its Host header says); None once its connection is gone."""
-    sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
-    if not sockname:
-        return None
-    return _url(_host(sockname[0]), sockname[1])
-
-
-def own_origin(origin: str | None, request, bind: str, public_url: str | None) -> bool:
-    """Whether a WebSocket with ``Origin: origin`` comes from this server's own page: the public
-    URL, or the address listened on (``bind``, the address the request came in on, and
-    ``localhost`` for a loopback one). A page anywhere else would play as this user."""
-    here = local_url(request)
-    if origin is None or here is None:
-        return False
-    _scheme, host, port = _origin(here)
-    ours = [here, _url(bind, port), *([public_url] if public_url else [])]
-    if ipaddress.ip_address(host).is_loopback:
-        ours.append(_url("localhost", port))
-    return _origin(origin) in {_origin(url) for url in ours} - {None}
-
-
-def page_words() -> dict[str, object]:
-    """What the page says (``web_page/app_index.html``), in this server's language."""
-    return {"page": {
-        "lang": language(), "title": _("SOS — sos-tui"), "start": _("Start"), "restart": _("Restart"),
-        "ended": _("This tab's game has ended."),
-        "stopped": _("This tab's game stopped unexpectedly: its process ended (it may have run out of "
-                     "memory). Games are saved after every move: press Restart, then Continue."),
-        "columns": PAGE_COLUMNS}}
-
-
-async def app_ended(app_service) -> None:
-    """Returns once a tab's app process has ended and its last output is read (an app that quits
-    says so, which closes the tab's socket), or after ``OUTPUT_GRACE``: a child of the app (a
-    computer's search) may hold its output open, whose reader is then stopped. textual-serve 1.x
-    keeps the process and that reader as ``_process`` and ``_task``, and never looks at either."""
-    import asyncio
-
-    await app_service._process.wait()
-    output = app_service._task
-    try:
-        await asyncio.wait_for(asyncio.shield(output), OUTPUT_GRACE)
-    except TimeoutError:
-        output.cancel()
-
-
-def full_page(limit: int) -> str:
-    """The page of a tab over the limit."""
-    from html import escape
-
-    title = escape(_("SOS: no free table"))
-    text = escape(ngettext(
-        "This server runs at most {count} game at once, and that many are being played. "
-        "Close another tab or try again later.",
-        "This server runs at most {count} games at once, and that many are being played. "
-        "Close another tab or try again later.", limit).format(count=limit))
-    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{title}</title></head>'
-            f"<body><h1>{title}</h1><p>{text}</p></body></html>\n")
-
-
 def free_port(bind: str, port: int) -> None:
     """Raise OSError if ``bind``:``port`` cannot be listened on, before anything is printed."""
     import socket
@@ -245,140 +127,11 @@ def free_port(bind: str, port: int) -> None:
             probe.bind(address)
 
 
-def live_children() -> bool:
-    """Whether this process has a child still running (Linux's /proc; elsewhere: assumed)."""
-    proc = Path("/proc")
-    if not (proc / "self" / "stat").exists():
-        return True
-    me = str(os.getpid())
-    for entry in proc.iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if fields[1] == me and fields[0] != "Z":
-                return True
-    return False
-
-
 def make_server(command: str, bind: str, port: int, public_url: str | None, max_sessions: int):
-    """A textual-serve ``Server`` that runs at most ``max_sessions`` app processes, for tabs of its
-    own page only (``own_origin``), whose socket is named by ``public_url`` or else by the address
-    the page was asked on (textual-serve would use the bind address, which a browser elsewhere
-    cannot reach: its issue #42), never by the Host header."""
-    import asyncio
+    """The server of the tabs (``web_server.SosServer``); textual-serve is imported only now."""
+    from .web_server import SosServer
 
-    import aiohttp_jinja2
-    from aiohttp import WSCloseCode, web
-    from textual_serve.server import Server
-
-    from sos_tui.net.run import reachable_host
-
-    class SosServer(Server):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self.tabs: dict[asyncio.Task, web.Request] = {}
-
-        @property
-        def sessions(self) -> int:
-            return len(self.tabs)
-
-        def initialize_logging(self) -> None:  # its rich log would go to our stdout: warnings only
-            import logging
-
-            logging.basicConfig(level="WARNING", format="sos-tui web: %(message)s")
-
-        async def _make_app(self) -> web.Application:
-            app = await super()._make_app()
-            aiohttp_jinja2.get_env(app).globals.update(page_words())
-            return app
-
-        async def on_startup(self, app) -> None:  # instead of its banner
-            url = public_url or _url(reachable_host(bind), port)
-            print(_("Serving SOS on {url} (ctrl+c to stop)").format(url=url), flush=True)
-
-        def _full(self) -> web.Response:
-            return web.Response(status=503, text=full_page(max_sessions), content_type="text/html")
-
-        async def handle_index(self, request: web.Request):
-            if self.sessions >= max_sessions:
-                return self._full()
-            here = public_url or local_url(request)
-            if here is None:
-                raise web.HTTPBadRequest()
-            self.public_url = here  # the page is built without an await: no other request sees this
-            return await super().handle_index(request)
-
-        async def handle_websocket(self, request: web.Request):
-            if not own_origin(request.headers.get("Origin"), request, bind, public_url):
-                return web.Response(status=403, text=_("sos-tui web: this socket is not from this "
-                                                       "server's own page"))
-            if self.sessions >= max_sessions:
-                return self._full()
-            task = asyncio.current_task()
-            self.tabs[task] = request
-            try:
-                return await super().handle_websocket(request)
-            finally:
-                del self.tabs[task]
-
-        async def _process_messages(self, websocket: web.WebSocketResponse, app_service) -> None:
-            """The tab's messages passed on to its app until either ends. An app that died
-            (killed, out of memory) would leave the page frozen and its slot taken: its tab is
-            closed with code 1011, which the page explains."""
-            reading = asyncio.ensure_future(self._pass_on(websocket, app_service))
-            ended = asyncio.ensure_future(app_ended(app_service))
-            try:
-                await asyncio.wait({reading, ended}, return_when=asyncio.FIRST_COMPLETED)
-                if ended.done() and not websocket.closed:
-                    await websocket.close(code=WSCloseCode.INTERNAL_ERROR, message=APP_STOPPED.encode())
-                await reading
-            finally:
-                reading.cancel()
-                ended.cancel()
-
-        @staticmethod
-        async def _pass_on(websocket: web.WebSocketResponse, app_service) -> None:
-            """A tab's messages to its app, as textual-serve passes them on, but nothing taken on
-            trust: a message that is not one of the page's is dropped (textual-serve would end the
-            tab on it), and so are malformed mouse reports (``tab_input``)."""
-            async for message in websocket:
-                try:
-                    envelope = json.loads(message.data) if message.type == web.WSMsgType.TEXT else None
-                except ValueError:
-                    continue
-                if not (isinstance(envelope, list) and envelope and isinstance(envelope[0], str)):
-                    continue
-                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-                if kind == "stdin" and isinstance(data, str):
-                    if typed := tab_input(data):
-                        await app_service.send_bytes(typed.encode("utf-8", "replace"))
-                elif kind == "resize" and (size := terminal_size(data)):
-                    await app_service.set_terminal_size(*size)
-                elif kind == "ping" and isinstance(data, str):
-                    await websocket.send_json(["pong", data[:64]])
-                elif kind == "blur":
-                    await app_service.blur()
-                elif kind == "focus":
-                    await app_service.focus()
-
-        async def on_shutdown(self, app) -> None:
-            """Stopping (ctrl+c): every tab's handler is cancelled, which asks its app to quit
-            (an unfinished game is autosaved); once the apps are gone the browsers' connections are
-            dropped, as aiohttp would otherwise wait for each browser to answer the close (10 s)."""
-            for task in self.tabs:
-                task.cancel()
-            deadline = asyncio.get_running_loop().time() + QUIT_TIMEOUT
-            while self.tabs and asyncio.get_running_loop().time() < deadline:
-                if not live_children():
-                    for request in self.tabs.values():
-                        if request.transport is not None:
-                            request.transport.abort()
-                await asyncio.wait(self.tabs, timeout=0.05)
-
-    return SosServer(command, host=bind, port=port, title="SOS", public_url=public_url,
-                     templates_path=Path(__file__).with_name("web_page"))
+    return SosServer(command, bind, port, public_url, max_sessions)
 
 
 def run(args: argparse.Namespace) -> int:

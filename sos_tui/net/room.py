@@ -19,14 +19,15 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, PlayerInfo
 from sos_tui.i18n import N_, _, explain
-from sos_tui.session import Change, GameSession, NotYourTurnError, SeatKind, computer_move
+from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError, SeatKind, computer_move
 from sos_tui.session.computer import STOPPED_TWICE
 
 from .errors import ProtocolError
+from .limits import Limits
 from .mirrors import Mirrors
 from .protocol import (
     REPLACED,
@@ -36,6 +37,7 @@ from .protocol import (
     ErrorMessage,
     HelloMessage,
     LobbyRoom,
+    Message,
     MoveMessage,
     PingMessage,
     PongMessage,
@@ -58,10 +60,43 @@ from .protocol import (
     token_hash,
 )
 from .seats import SeatSpec
-from .store import RoomStoreError, StoredRoom, StoredSeat, lobby_entry
+from .store import RoomStore, RoomStoreError, StoredRoom, StoredSeat, lobby_entry
 
-if TYPE_CHECKING:
-    from .server import Client, Server
+
+class Member(Protocol):
+    """What a room knows of a connection in it (``server.Client``): the seats it holds by its
+    token, what its hello said, and how to send to it or close it."""
+
+    room: Room | None
+    seats: tuple[int, ...]
+    name: str | None
+    token: str | None
+    bye: bool  # said it leaves on purpose
+    minor: int  # the protocol revision its hello said it understands
+    ready: bool  # it has had a state of its room
+
+    def send(self, message: Message | str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class RoomServer(Protocol):
+    """What a room needs of the server that holds it (``server.Server``), and nothing more."""
+
+    limits: Limits
+    store: RoomStore | None  # every change is kept here before anyone is told (None: not kept)
+    listeners: list[Callable[[Change], None]]  # subscribed to every room's session
+    computer_delay: float  # the shortest a computer move takes
+
+    @property
+    def computer(self) -> ComputerPool:
+        """Plays the computer seats."""
+
+    def event(self, room: Room, text: str) -> None:
+        """One line for the host's log: a join, a move, a result."""
+
+    def unkept(self, room: Room) -> None:
+        """The store could not keep a change of ``room``: nobody is told of it."""
 
 
 @dataclass(eq=False)
@@ -70,7 +105,7 @@ class Seat:
     name: str | None
     level: str | None = None
     token_hash: str | None = None  # of the token that holds it (``protocol.token_hash``)
-    client: Client | None = None
+    client: Member | None = None
 
     @property
     def person(self) -> bool:
@@ -111,7 +146,7 @@ _VOTE_LOG = {
 class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
-    def __init__(self, server: Server, code: str, size: int, mode: Mode, seats: list[SeatSpec],
+    def __init__(self, server: RoomServer, code: str, size: int, mode: Mode, seats: list[SeatSpec],
                  creator: str | None = None, key: str | None = None, public: bool = False) -> None:
         self.server = server
         self.public = public  # listed in the lobby while seats are open
@@ -128,7 +163,7 @@ class Room:
         self.played = False  # two people sat in it, or a person moved (the module's doc)
         self._sitters: set[str] = set()  # the token hashes of the people who sat in it
         self.undo_declined: dict[int, float] = {}  # seat -> when its undo was last declined
-        self.clients: set[Client] = set()
+        self.clients: set[Member] = set()
         self.session: GameSession | None = None
         self.finished = asyncio.Event()
         self.closed = False
@@ -198,7 +233,7 @@ class Room:
         self.server.event(self, text)
 
     # -- joining and leaving -----------------------------------------------------------------
-    def join(self, client: Client, hello: HelloMessage) -> WelcomeMessage:
+    def join(self, client: Member, hello: HelloMessage) -> WelcomeMessage:
         """Seat ``client`` (back in its seats by its token, in the next open seat by its name, or
         as a spectator); the ``welcome`` to send it. ProtocolError to refuse."""
         if self.closed:
@@ -213,7 +248,7 @@ class Room:
                     old.send(ErrorMessage.of(
                         "replaced", N_("your seat was taken up by a new connection with your token")))
                     self._detach(old)
-                    background(old.ws.close(REPLACED, "replaced by a new connection"))
+                    old.close(REPLACED, "replaced by a new connection")
             self.log(_("{names} reconnected").format(names=self._names(seats)))
         elif self.open_seats and self.phase == "lobby" and name is not None:
             taken = {s.name.casefold() for s in self.seats if s.name}
@@ -242,7 +277,7 @@ class Room:
         self.active = time.monotonic()
         return WelcomeMessage(self.code, seats, token)
 
-    def joined(self, client: Client) -> None:
+    def joined(self, client: Member) -> None:
         """After the welcome went out: start the game once every seat is taken, else tell everyone;
         a spectator gets the room, and the others a headcount."""
         if not client.seats:
@@ -257,7 +292,7 @@ class Room:
     def _names(self, seats) -> str:
         return ", ".join(self.seats[i].name or "?" for i in seats)
 
-    def leave(self, client: Client) -> None:
+    def leave(self, client: Member) -> None:
         if client not in self.clients:
             return
         self._detach(client)
@@ -267,7 +302,7 @@ class Room:
         self.log(_("{names} left").format(names=self._names(client.seats)))
         self.send_state("quit" if client.bye else "leave")
 
-    def _detach(self, client: Client) -> None:
+    def _detach(self, client: Member) -> None:
         self.clients.discard(client)
         self.mirrors.forget(client)
         for i in client.seats:
@@ -386,7 +421,7 @@ class Room:
             await self.server.store.save(self.stored())
 
     @classmethod
-    def restore(cls, server: Server, kept: StoredRoom) -> Room:
+    def restore(cls, server: RoomServer, kept: StoredRoom) -> Room:
         """A room brought back from the store: the same code, seats, token hashes and game (at the
         same version); nobody is connected yet."""
         specs = [SeatSpec(SeatKind(s.kind), s.name, s.level) for s in kept.seats]
@@ -403,7 +438,7 @@ class Room:
         room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
         return room
 
-    def handle(self, client: Client, message: ClientMessage) -> None:
+    def handle(self, client: Member, message: ClientMessage) -> None:
         """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
         try:
             match message:
@@ -427,14 +462,14 @@ class Room:
             code = next(code for kind, code in _REFUSALS if isinstance(problem, kind))
             raise ProtocolError.wrap(code, problem) from None
 
-    def _playing_seat(self, client: Client, refused: str) -> GameSession:
+    def _playing_seat(self, client: Member, refused: str) -> GameSession:
         """The session, for a client holding a seat; ``refused`` is the message for a spectator."""
         if not client.seats:
             raise ProtocolError("spectator", refused)
         check_ready(self.session is None, self.waiting_for)
         return self.session
 
-    def _move(self, client: Client, message: MoveMessage) -> None:
+    def _move(self, client: Member, message: MoveMessage) -> None:
         session = self._playing_seat(client, N_("spectators cannot move"))
         if message.version is not None and message.version != session.version:
             raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
@@ -443,7 +478,7 @@ class Room:
             self._vote_done(False, N_("a move was played"))
 
     # -- undo and rematch by agreement --------------------------------------------------------
-    def _ask_undo(self, client: Client) -> None:
+    def _ask_undo(self, client: Member) -> None:
         session = self._playing_seat(client, N_("spectators cannot ask to undo"))
         if not session.can_undo:
             raise ProtocolError("cannot-undo", N_("there is nothing to undo"))
@@ -454,7 +489,7 @@ class Room:
                                 seconds=math.ceil(wait))
         self._ask(client, "undo")
 
-    def _ask_rematch(self, client: Client) -> None:
+    def _ask_rematch(self, client: Member) -> None:
         """A rematch offered (or, with one offered by another seat, agreed to)."""
         if not client.seats:
             raise ProtocolError("spectator", N_("spectators cannot offer a rematch"))
@@ -466,7 +501,7 @@ class Room:
             return
         self._ask(client, "rematch")
 
-    def _ask(self, client: Client, what: str) -> None:
+    def _ask(self, client: Member, what: str) -> None:
         """Seat ``client.seats[0]`` asks the other people at the table; with none, it happens."""
         if self.vote is not None:
             asking = self.vote.what == "undo"
@@ -487,7 +522,7 @@ class Room:
         for c in list(self.clients):
             c.send(request(by, self.seats[by].name, bool(set(c.seats) & voters)))
 
-    def _answer(self, client: Client, what: str, accept: bool) -> None:
+    def _answer(self, client: Member, what: str, accept: bool) -> None:
         vote = self.vote
         if vote is None or vote.what != what:
             raise ProtocolError("no-undo", N_("no undo is being asked") if what == "undo"

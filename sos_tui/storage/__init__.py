@@ -7,6 +7,7 @@ StorageError, LoadError or HistoryError whose message a player can read (see ``d
 
 import logging
 
+from .atomic import write_atomic
 from .errors import HistoryError, LoadError, StorageError, describe
 from .files import (
     MAX_FILE_BYTES,
@@ -22,16 +23,15 @@ from .files import (
     list_saves,
     load_autosave,
     load_record,
-    prune_autosaves,
     resolve_open_path,
     resolve_save_path,
     save_record,
     transcript_path,
     unique_save_path,
-    write_atomic,
 )
 from .history import Filters, History, HistoryEntry, OpponentStats, Stats
 from .paths import ENV_VAR, autosaves_dir, data_dir, history_db_path, saves_dir
+from .pruning import prune_autosaves
 from .recorder import Recorder
 from .settings import load_settings, save_settings
 

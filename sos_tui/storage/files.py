@@ -16,25 +16,23 @@ import logging
 import os
 import re
 import stat
-import tempfile
 import time
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from sos_tui.engine import GameRecord, RecordError, transcript
-from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_, _
 
-from .errors import HistoryError, LoadError, Reason, StorageError, describe, shown_path
-from .paths import autosaves_dir, history_db_path, saves_dir, within_data, within_saves
+from .atomic import TEMP_SUFFIX, save_reason, write_atomic
+from .errors import LoadError, Reason, StorageError, describe, shown_path
+from .paths import autosaves_dir, saves_dir, within_data, within_saves
 
 __all__ = [
     "MAX_FILE_BYTES", "LoadError", "SaveInfo", "StorageError", "autosave", "autosave_path",
     "clean_stale_temp_files", "clear_autosave", "default_save_name", "delete_save", "export_transcript",
-    "list_autosaves", "list_saves", "load_autosave", "load_record", "prune_autosaves", "resolve_open_path",
-    "resolve_save_path", "save_record", "transcript_path", "unique_save_path", "write_atomic",
+    "list_autosaves", "list_saves", "load_autosave", "load_record", "resolve_open_path", "resolve_save_path",
+    "save_record", "transcript_path", "unique_save_path",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -42,47 +40,12 @@ log = logging.getLogger(__name__)
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """Files bigger than this are refused: a real game record is a few kilobytes."""
 _LIMIT = MAX_FILE_BYTES // (1024 * 1024)  # in MB
-TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 60
 
 PathLike = str | os.PathLike[str]
 
 
 # -- saving ------------------------------------------------------------------------------------
-def write_atomic(path: PathLike, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically and return the path.
-
-    The folder must exist. An existing file keeps its permission bits; a new one is private to
-    the user (0600 on POSIX). On any failure the temporary file is removed, an existing file at
-    ``path`` is left exactly as it was, and StorageError (an OSError) is raised naming the file.
-    """
-    path = Path(path)
-    folder = path.parent
-    temp_name: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", newline="\n", dir=folder, prefix=f".{path.name[:100]}.",
-            suffix=TEMP_SUFFIX, delete=False,
-        ) as handle:
-            temp_name = handle.name
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(temp_name, stat.S_IMODE(os.stat(path).st_mode))
-        os.replace(temp_name, path)
-        temp_name = None
-        _sync_folder(folder)
-    except (OSError, ValueError) as error:  # ValueError: a NUL or unencodable character in the name
-        raise StorageError(N_("could not save {path}: {reason}"), path=shown_path(path),
-                           reason=_save_reason(error)) from error
-    finally:
-        if temp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
-    return path
-
-
 def save_record(record: GameRecord, path: PathLike) -> Path:
     """Write ``record`` as JSON to ``path`` atomically (see ``write_atomic``) and return the path.
 
@@ -95,26 +58,6 @@ def save_record(record: GameRecord, path: PathLike) -> Path:
     return write_atomic(path, text)
 
 
-def _sync_folder(folder: Path) -> None:
-    """Flush the rename itself to disk where the OS allows it (POSIX); best effort."""
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _save_reason(error: BaseException) -> str:
-    if isinstance(error, FileNotFoundError):
-        return Phrase("the folder does not exist")
-    if isinstance(error, ValueError):
-        return Phrase("the name holds a character no file name can have")
-    return describe(error)
-
-
 def delete_save(path: PathLike) -> bool:
     """Delete the game file at ``path``; True if it was there. Raises StorageError if it cannot be."""
     try:
@@ -123,7 +66,7 @@ def delete_save(path: PathLike) -> bool:
         return False
     except (OSError, ValueError) as error:
         raise StorageError(N_("could not delete {path}: {reason}"), path=shown_path(path),
-                           reason=_save_reason(error)) from error
+                           reason=save_reason(error)) from error
     return True
 
 
@@ -409,10 +352,6 @@ def _read_text(path: Path) -> str | None:
 # -- autosave ----------------------------------------------------------------------------------
 # One file per game in progress, named by its game id: two windows playing at once each keep
 # their own game, and continuing a game goes on writing to the same file.
-KEEP_AUTOSAVES = 10
-KEEP_DAYS = 30
-
-
 def autosave_path(record: GameRecord) -> Path:
     """The file ``record``'s game is autosaved to (it may not exist)."""
     return autosaves_dir() / f"{record.game_id}.json"
@@ -466,71 +405,6 @@ def load_autosave(strict: bool = False) -> GameRecord | None:
             raise info.problem or LoadError(info.path, N_("unreadable"))
         log.warning("ignoring an autosave: %s", info.error)
     return None
-
-
-def prune_autosaves(keep: int = KEEP_AUTOSAVES, days: float = KEEP_DAYS,
-                    spare: Collection[str] = ()) -> int:
-    """Delete the autosaves nobody will continue; run when the app starts. The rule, in one place:
-
-    - an unfinished game's autosave is kept while it is one of the ``keep`` newest unfinished
-      ones (the newest always, even with ``keep=0``), younger than ``days`` days, or a game in
-      progress in this app (its game id in ``spare``); an abandoned game older than that goes;
-    - a finished game's autosave goes only once that game, with the same moves, is in the
-      history: until then it may be the last copy of the game (the history and the ``pending/``
-      outbox could not be written), so it stays;
-    - a second file of the same game (an older copy under another name) goes;
-    - a file that does not load stays, for a curious player to inspect.
-
-    Returns how many files were deleted; a file that cannot be deleted is skipped."""
-    old = time.time() - days * 24 * 3600
-    seen: set[str] = set()
-    doomed: list[SaveInfo] = []
-    finished: list[SaveInfo] = []
-    for info in list_autosaves():  # newest first
-        if not info.ok or info.record is None:
-            continue
-        game_id = info.record.game_id
-        if game_id in seen:
-            doomed.append(info)
-            continue
-        seen.add(game_id)
-        if info.finished:
-            finished.append(info)
-        elif len(seen) - len(finished) > max(keep, 1) and info.modified.timestamp() < old \
-                and game_id not in spare:
-            doomed.append(info)
-    doomed += _in_history(finished)
-    deleted = 0
-    for info in doomed:
-        try:
-            deleted += delete_save(info.path)
-        except StorageError as error:
-            log.warning("could not prune an autosave: %s", error)
-    return deleted
-
-
-def _in_history(finished: list[SaveInfo]) -> list[SaveInfo]:
-    """The finished games among ``finished`` that the history holds with the same moves; none
-    when the history cannot be read (or does not exist: looking does not create it)."""
-    if not finished or not history_db_path().exists():
-        return []
-    from .history import History  # the history is only opened when a finished autosave is found
-
-    try:
-        with History() as history:
-            recorded = {entry.game_id: entry for entry in history.games()}
-            return [info for info in finished if info.record.game_id in recorded
-                    and _moves_of(recorded[info.record.game_id]) == info.record.moves]
-    except (HistoryError, StorageError) as error:
-        log.warning("could not read the history to prune autosaves: %s", error)
-        return []
-
-
-def _moves_of(entry) -> tuple:
-    try:
-        return entry.record.moves
-    except (ValueError, RecursionError):  # a damaged row: nothing matches it
-        return ()
 
 
 def clean_stale_temp_files(older_than: float = STALE_TEMP_SECONDS) -> int:

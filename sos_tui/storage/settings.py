@@ -20,8 +20,8 @@ from sos_tui.engine.record import KINDS
 from sos_tui.engine.text import is_hidden
 from sos_tui.i18n import N_
 
+from .atomic import write_atomic
 from .errors import StorageError, describe, shown_path
-from .files import write_atomic
 from .paths import APP_NAME
 
 __all__ = ["CONFIG_ENV_VAR", "DEFAULTS", "config_dir", "load_settings", "save_settings", "settings_path"]

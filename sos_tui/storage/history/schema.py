@@ -29,8 +29,8 @@ from pathlib import Path
 from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_
 
+from ..atomic import TEMP_SUFFIX, sync_folder
 from ..errors import HistoryError, history_error, shown_path
-from ..files import TEMP_SUFFIX, _sync_folder
 from .facts import game_facts
 
 __all__ = ["SCHEMA_VERSION", "connect"]
@@ -280,7 +280,7 @@ def _create(path: Path, timeout: float, replace: bool) -> None:
             os.replace(temp, path)
         else:
             _link(temp, path)
-        _sync_folder(path.parent)
+        sync_folder(path.parent)
     except (OSError, sqlite3.Error) as error:
         raise history_error(path, error) from None
     finally:
