@@ -372,7 +372,7 @@ class Room:
         self.after_saved(lambda: self._tell(frames))
         self._computer_turn()
 
-    def _sync(self, client: Client) -> None:
+    def _sync(self, client: Member) -> None:
         """The room as the last state told it, with the whole game, to ``client`` (it asked)."""
         self.mirrors.forget(client)
         frames = self.mirrors.frames(self.state_message(*self.last_change), [client])
