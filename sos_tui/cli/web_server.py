@@ -139,9 +139,10 @@ async def app_ended(app_service) -> None:
     tests/test_web.py), and never looks at either."""
     await app_service._process.wait()
     output = app_service._task
-    try:
-        await asyncio.wait_for(asyncio.shield(output), OUTPUT_GRACE)
-    except TimeoutError:
+    # asyncio.wait, not wait_for: a reader that textual-serve itself cancelled or that failed
+    # (an app that never started) is ended too, and must not end this with its CancelledError
+    done, _pending = await asyncio.wait({output}, timeout=OUTPUT_GRACE)
+    if not done:
         output.cancel()
 
 
