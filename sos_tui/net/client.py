@@ -78,6 +78,10 @@ CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not
 the player's language (looked up as they are, never formatted); any other is shown escaped."""
 
 
+PASSING = frozenset({"unavailable"})
+"""The error codes of a refusal that passes by itself (a server whose Redis is away): tried again."""
+
+
 class NetError(Exception):
     """The game cannot go on over the network; the message says why, in a player's words and
     language.
@@ -262,7 +266,7 @@ async def _first_reply(ws: ClientConnection, timeout: float) -> ServerMessage:
         raise NetError(N_("the server sent something unreadable: {error}"), retry=False,
                        error=problem) from None
     if isinstance(message, ErrorMessage):  # said in this player's language when the server's words are known
-        raise NetError("{text}", code=message.code, retry=False, text=message.text)
+        raise NetError("{text}", code=message.code, retry=message.code in PASSING, text=message.text)
     return message
 
 
