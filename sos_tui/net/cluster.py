@@ -39,7 +39,7 @@ import secrets
 import socket
 
 from sos_tui.engine import GameRecord
-from sos_tui.i18n import _
+from sos_tui.i18n import N_, _
 
 from .errors import GONE, ProtocolError
 from .protocol import MAX_LOBBY, LobbyRoom
@@ -293,8 +293,12 @@ class Cluster:
     async def start(self, server: Server) -> None:
         await self.connect()
         self.server = server
-        await self._register(secrets.token_hex(8))
-        await self.relays.start()
+        try:
+            await self._register(secrets.token_hex(8))
+            await self.relays.start()
+        except Unavailable:  # gone again since ``connect``: said as ``connect`` says it
+            raise ClusterError(N_("cannot reach Redis at {url}: {reason}"), url=self.link.shown,
+                               reason=_("no answer in time")) from None
         self._tasks = [asyncio.ensure_future(self._tend()), *self.relays.tasks.values()]
 
     async def _register(self, epoch: str) -> None:

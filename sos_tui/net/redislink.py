@@ -53,31 +53,46 @@ def _why(problem: BaseException) -> str:
 class Lane:
     """A connection to Redis of one task's own: each ``send`` writes its commands at once and reads
     their replies, without the pool's and a pipeline object's work (about half the CPU of a pooled
-    pipeline). Broken by an error, it connects again on the next ``send``."""
+    pipeline). A *quiet* lane asks Redis for no replies at all (``CLIENT REPLY OFF``: the relay's
+    PUBLISH, whose reply says nothing it needs), which spares a read here and a write in Redis for
+    every batch. Each ``send`` has ``timeout`` seconds; broken by an error, the lane connects
+    again on the next ``send``."""
 
-    def __init__(self, pool) -> None:
+    def __init__(self, pool, timeout: float, quiet: bool = False) -> None:
         from redis.exceptions import ResponseError
 
-        self._pool, self._refused = pool, ResponseError
+        self._pool, self._refused, self.timeout, self.quiet = pool, ResponseError, timeout, quiet
         self._conn = None
         self._closing: asyncio.Future | None = None
 
     async def send(self, commands: Sequence[tuple]) -> list:
-        """The replies of ``commands`` (an error reply as the exception, in its place)."""
-        conn = self._conn = self._conn or self._pool.make_connection()
+        """The replies of ``commands`` (an error reply as the exception, in its place); none from a
+        quiet lane."""
+        conn = self._conn
         try:
-            await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
-            replies = []
-            for _command in commands:
-                try:
-                    replies.append(await conn.read_response())
-                except self._refused as error:
-                    replies.append(error)
-            return replies
+            async with asyncio.timeout(self.timeout):
+                if conn is None:
+                    conn = self._conn = self._pool.make_connection()
+                    conn.socket_timeout = None  # the timeout above, without a task for every write
+                    await conn.connect()
+                    if self.quiet:
+                        await conn.send_packed_command(conn.pack_command("CLIENT", "REPLY", "OFF"),
+                                                       check_health=False)
+                await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+                if self.quiet:
+                    return []
+                replies = []
+                for _command in commands:
+                    try:
+                        replies.append(await conn.read_response())
+                    except self._refused as error:
+                        replies.append(error)
+                return replies
         except BaseException:
             self._conn = None
-            with contextlib.suppress(Exception):
-                await conn.disconnect(nowait=True)
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.disconnect(nowait=True)
             raise
 
     def drop(self) -> None:
@@ -156,8 +171,9 @@ class RedisLink:
                 await self.redis.aclose()
         self.redis, self.up = None, False
 
-    def lane(self) -> Lane:
-        lane = Lane(self.redis.connection_pool)
+    def lane(self, quiet: bool = False) -> Lane:
+        """A connection of one task's own (see ``Lane``)."""
+        lane = Lane(self.redis.connection_pool, self.timeout, quiet)
         self._lanes.append(lane)
         return lane
 

@@ -220,7 +220,7 @@ class Relay:
 
     async def _publish(self) -> None:
         link = self.cluster.link
-        lane = link.lane()
+        lane = link.lane(quiet=True)
         while True:
             batch = [await self._out.get()]
             while not self._out.empty() and len(batch) < 500:
