@@ -7,15 +7,18 @@ both players back (by token) and a move played is measured.
 
     python benchmarks/net.py                      # 1 room, then 200 rooms, each way; the restart
     python benchmarks/net.py --rooms 50 --moves 20 --think 0.05
-    python benchmarks/net.py --redis redis://127.0.0.1:6379/0 --processes 2
+    python benchmarks/net.py --redis redis://127.0.0.1:6379/0 --processes 2 --repeat 5
 
 With ``--redis URL``: one server process (rooms in memory) first, for the single-process figure of
-the same run; then ``--processes`` server processes forming one service on that Redis, every room
-created on one process and its second player joining through the next, so every move of that
-player is relayed to the owner and its states back. It prints the round trip p50/p95 of each and
-their ratio; then kills (SIGKILL) the first process, mid-game, and prints the time until every room
-it owned has both players back (through the other processes, by token) and a move played: the
-lease running out, the takeover and the reconnects.
+the same run; then ``--processes`` server processes forming one service on that Redis (its keys
+under a prefix of the run's own, deleted at the end: whatever else is in that Redis is left alone
+and not in the way), every room created on one process and its second player joining through the
+next, so every move of that player is relayed to the owner and its states back. It prints the
+round trip p50/p95 of each, their ratio and the p95s in yardsticks (``yardstick.py``, timed in the
+same run); ``--repeat N`` runs N such rounds in turn and prints the range of the ratios (a busy
+machine moves single runs a lot). Then it kills (SIGKILL) the first process, mid-game, and prints
+the time until every room it owned has both players back (through the other processes, by token)
+and a move played: the lease running out, the takeover and the reconnects.
 
 The server runs in a process of its own (``--serve``), as ``sos-tui server`` would; the scripted
 clients share this one and read only what they need of each state (its version and whose turn),
@@ -29,6 +32,7 @@ import argparse
 import asyncio
 import json
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -38,6 +42,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+from yardstick import Yardstick
 
 from sos_tui.net import Limits, Server
 from sos_tui.net.store import SqliteRoomStore
@@ -47,13 +52,14 @@ BENCH_LIMITS = Limits(max_rooms=2000, max_connections=10000, connections_per_add
                       create_burst=10**6, connects_per_second=10**6, connect_burst=10**6)
 
 
-async def serve(port: int, store_path: str | None, redis: str | None = None, lease: float = 3.0) -> None:
+async def serve(port: int, store_path: str | None, redis: str | None = None, lease: float = 3.0,
+                prefix: str = "sos:") -> None:
     store = SqliteRoomStore(Path(store_path)) if store_path else None
     cluster = None
     if redis is not None:
         from sos_tui.net.cluster import Cluster
 
-        cluster = Cluster(redis, lease=lease)
+        cluster = Cluster(redis, lease=lease, prefix=prefix)
     server = Server(BENCH_LIMITS, allow_create=True, store=store, cluster=cluster)
     if store is not None:
         for kept in store.load():
@@ -69,12 +75,12 @@ async def serve(port: int, store_path: str | None, redis: str | None = None, lea
 
 
 def spawn(port: int = 0, store: Path | None = None, redis: str | None = None,
-          lease: float = 3.0) -> tuple[subprocess.Popen, int]:
+          lease: float = 3.0, prefix: str = "sos:") -> tuple[subprocess.Popen, int]:
     command = [sys.executable, __file__, "--serve", "--port", str(port)]
     if store is not None:
         command += ["--store", str(store)]
     if redis is not None:
-        command += ["--redis", redis, "--lease", str(lease)]
+        command += ["--redis", redis, "--lease", str(lease), "--prefix", prefix]
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     return child, int(child.stdout.readline())
 
@@ -238,8 +244,33 @@ def median_p95(label: str, times: list[float]) -> tuple[float, float]:
     return statistics.median(ms), ms[int(0.95 * (len(ms) - 1))]
 
 
-async def bench_redis(args) -> None:
-    """One process, then ``args.processes`` on Redis, in the same run; then an owner killed."""
+def stop_all(children: list) -> None:
+    for child, _port in children:
+        if child.poll() is None:
+            child.stdin.close()
+    for child, _port in children:
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait(10)
+
+
+async def forget_keys(url: str, prefix: str) -> None:
+    """Delete the keys a run's service left in Redis (every one under its own ``prefix``)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(url)
+    try:
+        async for key in client.scan_iter(match=f"{prefix}*", count=1000):
+            await client.delete(key)
+    finally:
+        await client.aclose()
+
+
+async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[float, float]]:
+    """One process, then ``args.processes`` on Redis (keys under a prefix of this round's own, so
+    nothing left in Redis by another run is in the way); with ``last``, then an owner killed."""
     figures = {}
     child, port = spawn()
     base = f"ws://127.0.0.1:{port}"
@@ -250,9 +281,9 @@ async def bench_redis(args) -> None:
         figures["one"] = median_p95(f"1 process, {args.rooms} rooms, think ~{args.think * 1000:.0f} ms",
                                     times)
     finally:
-        child.stdin.close()
-        child.wait(10)
-    children = [spawn(redis=args.redis, lease=args.lease) for _i in range(args.processes)]
+        stop_all([(child, port)])
+    prefix = f"sos-bench-{secrets.token_hex(4)}:"
+    children = [spawn(redis=args.redis, lease=args.lease, prefix=prefix) for _i in range(args.processes)]
     bases = [f"ws://127.0.0.1:{port}" for _child, port in children]
     try:
         times, _ = await run_rooms(bases[:2], 1, args.size, 100, 0.0)
@@ -261,35 +292,56 @@ async def bench_redis(args) -> None:
         times, tables = await run_rooms(bases, args.rooms, args.size, args.moves, args.think)
         figures["many"] = median_p95(f"{args.processes} processes on Redis, {args.rooms} rooms, players on "
                                      f"different processes, think ~{args.think * 1000:.0f} ms", times)
+        stick.again()
         for key in ("1 room", ""):
             one, many = figures[f"one, {key}" if key else "one"], figures[f"many, {key}" if key else "many"]
             print(f"{key or f'{args.rooms} rooms'}: p50 {many[0]:.2f} ms vs {one[0]:.2f} ms on one process "
                   f"({many[0] / one[0]:.2f}x), p95 {many[1]:.2f} ms vs {one[1]:.2f} ms "
-                  f"({many[1] / one[1]:.2f}x)", flush=True)
-        owned = [i for i in range(args.rooms) if i % len(bases) == 0]  # created (owned) on the first
-        children[0][0].kill()  # SIGKILL, its rooms mid-game
-        children[0][0].wait(10)
-        killed = time.perf_counter()
-        survivor = bases[1]
-        seats = []
-        for i in owned:
-            a, b = tables[i]
-            code = a.url.rsplit("/", 1)[1]
-            a.url = b.url = f"{survivor}/{code}"  # behind a proxy: the same address, another process
-            seats.append((a, b))
-        await run_rooms(survivor, len(seats), args.size, 1, 0.0, seats, patience=30.0)
-        print(f"takeover: {len(seats)} rooms of the killed owner playing again (both seats back by token "
-              f"through another process, a move played) {time.perf_counter() - killed:.2f} s after the "
-              f"SIGKILL (lease {args.lease:g} s)", flush=True)
+                  f"({many[1] / one[1]:.2f}x); p95 in yardsticks {stick.ratio(many[1] / 1000):.2f} vs "
+                  f"{stick.ratio(one[1] / 1000):.2f}", flush=True)
+        if last:
+            await takeover(args, children, bases, tables)
     finally:
-        for child, _port in children:
-            if child.poll() is None:
-                child.stdin.close()
-                try:
-                    child.wait(10)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait(10)
+        stop_all(children)
+        await forget_keys(args.redis, prefix)
+    return figures
+
+
+async def takeover(args, children: list, bases: list[str], tables: list) -> None:
+    """Kill (SIGKILL) the first process mid-game; time until every room it owned plays again."""
+    owned = [i for i in range(args.rooms) if i % len(bases) == 0]  # created (owned) on the first
+    children[0][0].kill()
+    children[0][0].wait(10)
+    killed = time.perf_counter()
+    survivor = bases[1]
+    seats = []
+    for i in owned:
+        a, b = tables[i]
+        code = a.url.rsplit("/", 1)[1]
+        a.url = b.url = f"{survivor}/{code}"  # behind a proxy: the same address, another process
+        seats.append((a, b))
+    await run_rooms(survivor, len(seats), args.size, 1, 0.0, seats, patience=30.0)
+    print(f"takeover: {len(seats)} rooms of the killed owner playing again (both seats back by token "
+          f"through another process, a move played) {time.perf_counter() - killed:.2f} s after the "
+          f"SIGKILL (lease {args.lease:g} s)", flush=True)
+
+
+async def bench_redis(args) -> None:
+    """``args.repeat`` rounds of one process against the service on Redis, in turn; the ranges."""
+    stick = Yardstick()
+    print(stick, flush=True)
+    rounds = []
+    for number in range(args.repeat):
+        if args.repeat > 1:
+            print(f"-- round {number + 1} of {args.repeat}", flush=True)
+        rounds.append(await redis_round(args, stick, number == args.repeat - 1))
+    if args.repeat > 1:
+        for key, label in (("1 room", "1 room"), ("", f"{args.rooms} rooms")):
+            ratios = sorted(r[f"many, {key}" if key else "many"][1] / r[f"one, {key}" if key else "one"][1]
+                            for r in rounds)
+            print(f"{label}: p95 on Redis / one process over {len(rounds)} rounds: "
+                  f"{ratios[0]:.2f}x to {ratios[-1]:.2f}x (median {statistics.median(ratios):.2f}x)")
+    print(f"{stick} (taken again after each round)", flush=True)
 
 
 def main() -> None:
@@ -297,10 +349,13 @@ def main() -> None:
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
+    parser.add_argument("--prefix", default="sos:", help=argparse.SUPPRESS)
     parser.add_argument("--redis", metavar="URL",
                         help="measure a service of --processes servers on this Redis")
     parser.add_argument("--processes", type=int, default=2, help="server processes with --redis (default 2)")
     parser.add_argument("--lease", type=float, default=3.0, help="the rooms' lease with --redis, in seconds")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="with --redis: rounds of one process then the service, in turn (default 1)")
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--moves", type=int, default=30, help="moves per room in the many-room run")
     parser.add_argument("--size", type=int, default=20, help="board size (big enough for the moves)")
@@ -308,7 +363,7 @@ def main() -> None:
                         help="mean pause before a move in the many-room run, in seconds")
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(args.port, args.store, args.redis, args.lease))
+        asyncio.run(serve(args.port, args.store, args.redis, args.lease, args.prefix))
     elif args.redis:
         asyncio.run(bench_redis(args))
     else:

@@ -330,6 +330,21 @@ def test_only_known_templates_and_plain_values_go_on_the_wire():
     assert set(SERVER_MESSAGES) <= in_the_catalog  # every one can be translated
 
 
+def test_a_redis_service_that_lost_redis_or_a_game_is_said_in_malay():
+    from sos_tui.net.cluster import Unavailable
+    from sos_tui.net.errors import GONE
+    from sos_tui.net.protocol import ClosedMessage
+
+    away = ErrorMessage.refusing(Unavailable())
+    assert away.code == "unavailable"
+    assert away.message == "the server cannot reach its games database just now: try again in a moment"
+    i18n.set_language("ms")
+    assert parse_server(away.to_json()).text == ("pelayan tidak dapat mencapai pangkalan data permainannya "
+                                                 "buat masa ini: cuba lagi sebentar lagi")
+    assert parse_server(ClosedMessage.of(GONE).to_json()).text == (
+        "permainan ini telah hilang: pangkalan data permainan pelayan dimulakan semula dalam keadaan kosong")
+
+
 async def test_a_wrong_room_code_and_a_refused_move_reach_a_malay_client_in_malay():
     i18n.set_language("ms")
     server = Server(computer=None)

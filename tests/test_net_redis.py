@@ -1,28 +1,36 @@
 """One service of many server processes on Redis (``sos_tui.net.cluster``), against a real
-``redis-server``: each test starts its own on a free port of 127.0.0.1, without persistence, and
-stops it (skipped where Debian's redis-server is not installed). Moves relayed between processes,
-a lease that runs out (the old owner fenced off), an owner killed with SIGKILL mid-game, the lobby
-across processes, and the one-line refusals of a bad or unreachable Redis."""
+``redis-server``: each test starts its own on a free port of 127.0.0.1, without persistence (or
+with an append-only file in the test's folder, to restart it with its data), and stops it (skipped
+where Debian's redis-server is not installed). Moves relayed between processes, a lease that runs
+out (the old owner fenced off), an owner killed with SIGKILL mid-game, the lobby across processes,
+the one-line refusals of a bad or unreachable Redis, and Redis going away mid-game: its scripts
+flushed, requests refused with ``unavailable`` while it is away, restarted with its data (the game
+goes on) or empty (the players are told their game is gone), the log a line per change."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import shutil
 import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 from sos_tui.cli import main
-from sos_tui.net import SeatKey, Server, TokenStore, create_room
+from sos_tui.engine import Move
+from sos_tui.i18n import _
+from sos_tui.net import NetError, SeatKey, Server, TokenStore, create_room
 from sos_tui.net.client import list_rooms
 from sos_tui.net.cluster import Cluster
-from sos_tui.net.protocol import MoveMessage
+from sos_tui.net.errors import GONE
+from sos_tui.net.protocol import ClosedMessage, MoveMessage
 
-from .test_net import Player
+from .test_net import WAIT, Player
 from .test_net_cli import Process
 from .test_net_rooms import free_port, play, seated
 
@@ -31,31 +39,63 @@ pytestmark = pytest.mark.skipif(
     "installs it)")
 
 
-@pytest.fixture
-def redis_url():
-    """A redis-server of this test's own: 127.0.0.1, a free port, no persistence."""
-    port = free_port()
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--protected-mode", "yes", "--loglevel", "warning"], stdout=subprocess.DEVNULL)
-    try:
+class RedisServer:
+    """A redis-server of a test's own on 127.0.0.1, a free port; with ``folder`` it keeps an
+    append-only file there (synced on every write), so a restart brings its data back; without,
+    no persistence (a restart comes back empty)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.port, self.folder = free_port(), folder
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        keep = ["--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.folder)] if self.folder \
+            else ["--appendonly", "no"]
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *keep,
+             "--protected-mode", "yes", "--loglevel", "warning"], stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if time.monotonic() > deadline or process.poll() is not None:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+                return
+            if time.monotonic() > deadline or self.process.poll() is not None:
                 pytest.fail("redis-server did not start")
             time.sleep(0.02)
-        yield f"redis://127.0.0.1:{port}/0"
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def redis_server():
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
     finally:
-        process.terminate()
-        process.wait(10)
+        server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server):
+    """A redis-server of this test's own: 127.0.0.1, a free port, no persistence."""
+    return redis_server.url
 
 
 @contextlib.asynccontextmanager
 async def service(url: str, count: int = 2, lease: float = 1.0):
-    """``count`` servers in this process forming one service on ``url``; their ws:// addresses."""
-    servers = [Server(allow_create=True, cluster=Cluster(url, lease=lease)) for _i in range(count)]
+    """``count`` servers in this process forming one service on ``url``; their ws:// addresses.
+    Redis unreachable is tried again after 20 ms, then at most every 100 ms."""
+    servers = [Server(allow_create=True, cluster=Cluster(url, lease=lease, backoff=(0.02, 0.1)))
+               for _i in range(count)]
     try:
         for server in servers:
             await server.start("127.0.0.1", 0)
@@ -226,3 +266,136 @@ async def test_a_burst_of_requests_waits_for_a_redis_connection_instead_of_faili
     async with service(redis_url, count=1) as (one,):
         answers = await asyncio.gather(*(one.cluster.lobby() for _i in range(300)))
         assert answers == [()] * 300
+
+
+# -- Redis away, and back ------------------------------------------------------------------------
+def flush_scripts(url: str) -> None:
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    subprocess.run(["redis-cli", "-p", port, "SCRIPT", "FLUSH"], check=True, capture_output=True)
+
+
+async def answering(*servers: Server) -> None:
+    """Wait, bounded, until each of ``servers`` lists its lobby again (Redis is back for it)."""
+    for server in servers:
+        end = time.monotonic() + WAIT
+        while True:
+            try:
+                await list_rooms(address(server))
+                break
+            except NetError:
+                assert time.monotonic() < end, "the service did not come back"
+                await asyncio.sleep(0.02)
+
+
+async def refused(coroutine) -> NetError:
+    with pytest.raises(NetError) as caught:
+        await coroutine
+    return caught.value
+
+
+async def test_scripts_flushed_from_redis_are_loaded_again_and_the_game_goes_on(redis_url):
+    async with service(redis_url) as (one, two):
+        code, ana, bo, _tokens = await two_players(one, two)
+        try:
+            await play(ana, [bo], "S a1")
+            flush_scripts(redis_url)  # Redis forgot the scripts (as a restart does): NOSCRIPT
+            await play(bo, [ana], "O b1")
+            await play(ana, [bo], "S c1")
+            assert ana.lost is None and bo.lost is None and code in one.rooms
+        finally:
+            await ana.close()
+            await bo.close()
+
+
+async def test_while_redis_is_away_requests_are_refused_as_unavailable_and_the_log_says_it_once(
+        redis_server, caplog):
+    caplog.set_level(logging.WARNING, logger="sos_tui")
+    async with service(redis_server.url) as (one, two):
+        code, ana, bo, _tokens = await two_players(one, two)
+        try:
+            await play(ana, [bo], "S a1")
+            redis_server.stop()
+            for server in (one, two):  # each request answered at once, with a typed refusal
+                for request in (create_room(address(server), 4, "general", [{"kind": "human", "name": "Cy"},
+                                                                           {"kind": "remote"}]),
+                                list_rooms(address(server)),
+                                seated(address(server, code), "Dee", TokenStore())):
+                    problem = await refused(request)
+                    assert problem.code == "unavailable" and problem.retry, problem
+                    assert str(problem) == _("the server cannot reach its games database just now: try "
+                                             "again in a moment")
+            await bo.game.play(Move.parse("O b1"))  # relayed: its process says so itself
+            await bo.error("unavailable")
+            await ana.game.request_undo()  # on the process that owns the game
+            await ana.error("unavailable")
+            assert len(ana.game.record.moves) == len(bo.game.record.moves) == 1  # nothing played
+            redis_server.start()
+            await answering(one, two)
+            url, _token, _seats = await create_room(address(two), 4, "general",
+                                                    [{"kind": "human", "name": "Cy"}, {"kind": "remote"}])
+            assert url.startswith(address(two))
+        finally:
+            await ana.close()
+            await bo.close()
+    lines = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert not [record for record in lines if record.exc_info], "a traceback was logged"
+    texts = [record.getMessage() for record in lines]
+    assert sum("Redis unreachable" in text for text in texts) == 2, texts  # once per process
+    assert sum("Redis back after" in text for text in texts) == 2, texts
+    assert len(texts) <= 6, texts
+
+
+async def test_redis_restarted_with_its_data_mid_game_plays_on_without_restarting_a_server(tmp_path):
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        async with service(redis.url, lease=5.0) as (one, two):
+            code, ana, bo, tokens = await two_players(one, two)
+            try:
+                await play(ana, [bo], "S a1")
+                await play(bo, [ana], "O b1")
+                redis.restart()
+                # Bo, relayed through the other process, is sent away (1012) to come back with
+                # his token; Ana, on the process that owns the game, stays connected
+                await bo.until(lambda: bo.lost is not None)
+                await answering(one, two)
+                await bo.close()
+                bo = await seated(address(two, code), "Bo", tokens["Bo"])
+                assert bo.game.my_seats == (1,) and [str(m) for m in bo.game.record.moves] == ["S a1", "O b1"]
+                await ana.until(lambda: not ana.game.waiting_for)
+                await play(ana, [bo], "S d4")
+                await play(bo, [ana], "O c3")
+                assert ana.lost is None and ana.game.state.scores == bo.game.state.scores
+            finally:
+                await ana.close()
+                await bo.close()
+    finally:
+        redis.stop()
+
+
+async def test_redis_restarted_empty_tells_the_players_their_game_is_gone_and_new_games_play(
+        redis_server):
+    async with service(redis_server.url) as (one, two):
+        code, ana, bo, tokens = await two_players(one, two)
+        try:
+            await play(ana, [bo], "S a1")
+            redis_server.restart()  # no persistence: the game is gone from Redis
+            for player in (ana, bo):  # on the owner's process and relayed: told why, not left hanging
+                await player.until(lambda p=player: p.lost is not None)
+                closed = [m for m in player.seen if isinstance(m, ClosedMessage)]
+                assert [m.template for m in closed] == [GONE] and player.game.ended
+                assert str(player.lost) == _("this game is lost: the server's games database restarted empty")
+            await answering(one, two)
+            for server in (one, two):  # coming back with a token: the same answer, typed
+                problem = await refused(seated(address(server, code), "Ana", tokens["Ana"]))
+                assert problem.code == "gone" and not problem.retry
+            _code, cy, dee, _tokens = await two_players(two, one)  # the service plays on, no restart
+            try:
+                await play(cy, [dee], "S a1")
+                await play(dee, [cy], "O a2")
+            finally:
+                await cy.close()
+                await dee.close()
+        finally:
+            await ana.close()
+            await bo.close()

@@ -69,6 +69,7 @@ CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not
 the player's language (looked up as they are, never formatted); any other is shown escaped."""
 
 
+
 class NetError(Exception):
     """The game cannot go on over the network; the message says why, in a player's words and
     language.
@@ -93,8 +94,8 @@ class NetError(Exception):
 
 
 RETRY_LATER = frozenset({"unavailable"})
-"""The refusals of a first message that say to come back in a moment (the server cannot keep
-games now): worth trying again, as a lost connection is."""
+"""The refusals that say to come back in a moment (the server cannot keep games now, or its Redis
+is away): worth trying again, as a lost connection is."""
 
 
 def _closing(reason: str | None) -> str:

@@ -12,18 +12,20 @@ process at a time, which runs its game; Redis holds the rooms and joins the proc
   another process took over, and it drops the room (its clients are closed with 1012 and come
   back). A process that finds a room with no lease (its owner died) takes it over, at once when a
   client asks for it, else within a second by a scan.
-- **Relay**: a client that connects to a process which does not own its room stays on that
-  process (its *edge*); the edge forwards its frames to the owner on the owner's channel
-  ``sos:proc:ID`` and the owner sends what it has for the client back on the edge's channel. One
-  task per process publishes, in order, so a channel's messages arrive in the order they were
-  sent. The owner sees the relayed client as an ordinary ``Client`` whose socket is a
-  ``RelaySocket``. Each process keeps ``sos:alive:ID`` while it lives: an owner forgets the clients
-  of an edge that died, an edge closes (1012) its clients of a room whose owner changed, so they
-  reconnect (to any process) with their tokens.
+- **Relay** (``relay.Relay``): a client whose room another process owns stays where it connected
+  and is relayed to the owner over Redis pub/sub. Each process keeps ``sos:alive:ID`` while it
+  lives: an owner forgets the clients of an edge that died, an edge closes (1012) its clients of a
+  room whose owner changed, so they reconnect (to any process) with their tokens.
+- **Redis away** (``redislink.RedisLink``): every request is refused with ``unavailable`` (moves,
+  joins, creating, the lobby) and the games wait; changes not yet written are written once Redis
+  is back (a client is told of them then). When it is back, the relays start afresh and the
+  leases are renewed (a room whose lease ran out meanwhile is dropped here and taken over again
+  from Redis, by whichever process a client reaches first). ``sos:epoch`` tells a Redis that came
+  back *empty* (no persistence): its games are lost, and their players are told so (``closed``,
+  ``gone``); ``sos:gone:CODE`` answers ``gone`` to those who come back later, for ``room_idle``.
 
 Rooms are written by one task per process in the order they change; a client is told of a change
-only once Redis has it (as with SQLite). With Redis persistence off, a Redis restart loses every
-room; see docs/protocol.md, "One service on Redis".
+only once Redis has it (as with SQLite). See docs/protocol.md, "One service on Redis".
 """
 
 from __future__ import annotations
@@ -32,21 +34,22 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import os
 import secrets
 import socket
-from dataclasses import dataclass
 
-from sos_tui.engine import GameRecord, printable
+from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_, _
-from sos_tui.storage.errors import StorageError
 
-from .errors import ProtocolError
-from .protocol import MAX_LOBBY, ErrorMessage, HelloMessage, LobbyRoom, Message, decode, parse_client
+from .errors import GONE, ProtocolError
+from .protocol import MAX_LOBBY, LobbyRoom
+from .redislink import ClusterError, RedisLink, Unavailable
+from .relay import MOVED, Relay
 from .room import Room, background
-from .server import _CLOSE_CODES, _STRIKES, Allowance, Client, Server
+from .server import Client, Server
 from .store import StoredRoom, StoredSeat, lobby_entry
+
+__all__ = ["Cluster", "ClusterError", "LeaseLost", "RedisRoomStore", "Unavailable"]
 
 log = logging.getLogger(__name__)
 
@@ -75,24 +78,31 @@ redis.call('SREM', KEYS[3], ARGV[2])
 redis.call('HDEL', KEYS[4], ARGV[2])
 return 1
 """
-# KEYS: lease; ARGV: id, lease in ms (0: let it go)
+# KEYS: leases; ARGV: id, lease in ms (0: let them go). For each lease, 1 if it was ours.
 _RENEW = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '0' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1
+local kept = {}
+for i, lease in ipairs(KEYS) do
+  kept[i] = 0
+  if redis.call('GET', lease) == ARGV[1] then
+    if ARGV[2] == '0' then redis.call('DEL', lease) else redis.call('PEXPIRE', lease, ARGV[2]) end
+    kept[i] = 1
+  end
+end
+return kept
 """
+# KEYS: rooms; ARGV: the leases' prefix. The rooms nobody owns (no lease).
+_ORPHANS = """
+local orphans = {}
+for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. code) == 0 then orphans[#orphans + 1] = code end
+end
+return orphans
+"""
+SCRIPTS = {"save": _SAVE, "delete": _DELETE, "renew": _RENEW, "orphans": _ORPHANS}
 
 
-POOL = 32
-"""Connections to Redis per process at most (one more is the relay channel's)."""
-
-
-class ClusterError(StorageError):
-    """Redis cannot be used (no ``redis`` package, a bad URL, nothing answering): said in one line."""
-
-
-class LeaseLost(Exception):
-    """A room's write was refused: another process owns it now."""
+class LeaseLost(Unavailable):
+    """A room's write was refused: another process owns it now (a creator is told to try again)."""
 
 
 # -- rooms as JSON -----------------------------------------------------------------------------
@@ -119,7 +129,9 @@ def load_room(text: str) -> StoredRoom:
 # -- the store ---------------------------------------------------------------------------------
 class RedisRoomStore:
     """A ``RoomStore`` in Redis, every write fenced by the room's lease (see the module's doc).
-    ``load`` finds nothing: a process gets its rooms by taking them over (``Cluster``)."""
+    ``load`` finds nothing: a process gets its rooms by taking them over (``Cluster``). While Redis
+    is away, the writes asked wait for it; a new room's (never written) is refused instead, so its
+    creator hears ``unavailable``."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
@@ -136,7 +148,10 @@ class RedisRoomStore:
         return self._ask(code)
 
     async def flush(self) -> None:
-        await self._ask(None)
+        """Return once everything asked so far is in Redis (at once while Redis is away: nobody
+        was told of what is not)."""
+        if self.cluster.link.up:
+            await self._ask(None)
 
     async def close(self) -> None:
         if self._writer is None:
@@ -156,31 +171,54 @@ class RedisRoomStore:
         return future
 
     async def _write(self) -> None:
+        cluster = self.cluster
+        lane = cluster.link.lane()
         while True:
             batch = [await self._jobs.get()]
             while not self._jobs.empty() and len(batch) < 500:
                 batch.append(self._jobs.get_nowait())
-            try:
-                lost = await self._commit([job for job, _future in batch])
-            except Exception as problem:  # Redis went away: nobody is told of what was not kept
-                log.error("cannot write the rooms to Redis: %s", problem)
-                for _job, future in batch:
-                    if not future.done():
-                        future.set_exception(LeaseLost(str(problem)))
-                continue
+            while True:
+                try:
+                    lost = await self._commit([job for job, _future in batch], lane)
+                    break
+                except Unavailable:  # said once by the link; written when Redis is back
+                    batch = self._refuse_new(batch)
+                    await cluster.link.wait_up()
+                except Exception:  # a bug must cost these writes (nobody told of them), never the writer
+                    log.exception("cannot write %d rooms to Redis", len(batch))
+                    lost = {job.code if isinstance(job, StoredRoom) else job for job, _future in batch
+                            if job is not None}
+                    break
             for job, future in batch:
                 code = job.code if isinstance(job, StoredRoom) else job
                 if future.done():
                     continue
                 if code in lost:
-                    future.set_exception(LeaseLost(code))
+                    future.set_exception(LeaseLost())
                 else:
                     future.set_result(None)
             for code in lost:
-                self.cluster.lost(code)
+                cluster.lost(code)
 
-    async def _commit(self, jobs: list) -> set[str]:
-        """Write the newest of each room in ``jobs``; the codes whose lease was not ours."""
+    def _refuse_new(self, batch: list) -> list:
+        """``batch`` without the writes of rooms never written (new rooms): those are dropped and
+        their writes refused (Unavailable), so a creator is told at once."""
+        cluster = self.cluster
+        new = {job.code for job, _future in batch
+               if isinstance(job, StoredRoom) and job.code not in cluster.owned}
+        kept = []
+        for job, future in batch:
+            if not (isinstance(job, StoredRoom) and job.code in new):
+                kept.append((job, future))
+            elif not future.done():
+                future.set_exception(Unavailable())
+        for code in new:
+            cluster.drop(code)
+        return kept
+
+    async def _commit(self, jobs: list, lane) -> set[str]:
+        """Write the newest of each room in ``jobs``; the codes whose lease was not ours (or that
+        this process no longer holds)."""
         cluster = self.cluster
         latest: dict[str, StoredRoom | None] = {}
         for job in jobs:
@@ -188,22 +226,27 @@ class RedisRoomStore:
                 latest[job.code] = job
             elif isinstance(job, str):
                 latest[job] = None
+        held = cluster.server.rooms
+        gone = {code for code, room in latest.items() if room is not None and code not in held}
+        for code in gone:  # dropped here meanwhile (lost, or Redis came back empty): not written again
+            del latest[code]
         if not latest:
-            return set()
+            return gone
         lease_ms = str(int(cluster.lease * 1000))
-        async with cluster.redis.pipeline(transaction=False) as pipe:
-            for code, room in latest.items():
-                keys = [cluster.key("lease", code), cluster.key("room", code), cluster.key("rooms"),
-                        cluster.key("lobby")]
-                if room is None:
-                    pipe.evalsha(cluster.scripts["delete"], len(keys), *keys, cluster.id, code)
-                    continue
-                entry = lobby_entry(room)
-                claim = "0" if code in cluster.owned else "1"
-                pipe.evalsha(cluster.scripts["save"], len(keys), *keys, cluster.id, dump_room(room), code,
-                             json.dumps(entry.to_dict()) if entry is not None else "", claim, lease_ms)
-            results = await pipe.execute()
-        lost = set()
+        link, commands = cluster.link, []
+        for code, room in latest.items():
+            keys = (cluster.key("lease", code), cluster.key("room", code), cluster.key("rooms"),
+                    cluster.key("lobby"))
+            if room is None:
+                commands.append(link.script("delete", keys, cluster.id, code))
+                continue
+            entry = lobby_entry(room)
+            claim = "0" if code in cluster.owned else "1"
+            commands.append(link.script("save", keys, cluster.id, dump_room(room), code,
+                                        json.dumps(entry.to_dict()) if entry is not None else "", claim,
+                                        lease_ms))
+        results = await link.call(commands, lane)
+        lost = set(gone)
         for (code, room), done in zip(latest.items(), results, strict=True):
             if room is None:
                 cluster.owned.discard(code)
@@ -214,155 +257,95 @@ class RedisRoomStore:
         return lost
 
 
-# -- the relay ---------------------------------------------------------------------------------
-class RelaySocket:
-    """On the owner: the socket of a client connected to another process (``edge``), as much of a
-    ``ServerConnection`` as a ``Client`` uses."""
-
-    transport = None
-
-    def __init__(self, cluster: Cluster, edge: str, conn: str) -> None:
-        self.cluster, self.edge, self.conn = cluster, edge, conn
-        self.client: Client | None = None
-        self.closed = False
-
-    def send_text(self, text: str) -> None:
-        if not self.closed:
-            self.cluster.publish(self.edge, {"op": "send", "conn": self.conn, "text": text})
-
-    async def close(self, code: int = 1000, reason: str = "") -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self.cluster.publish(self.edge, {"op": "close", "conn": self.conn, "code": code, "reason": reason})
-        self.cluster.forget(self.conn)
-
-
-class RelayClient(Client):
-    """On the owner: a client connected to another process, seen through its ``RelaySocket``."""
-
-    def send(self, message: Message | str) -> None:
-        self.ws.send_text(message if isinstance(message, str) else message.to_json())
-
-
-def relay_client(cluster: Cluster, edge: str, conn: str, address: str) -> RelayClient:
-    ws = RelaySocket(cluster, edge, conn)
-    client = ws.client = RelayClient(ws, address, Allowance(math.inf, math.inf))  # the edge counts
-    return client
-
-
-@dataclass(eq=False)
-class Link:
-    """On an edge: one of its clients, relayed to the process that owns its room."""
-
-    client: Client
-    owner: str
-    code: str
-
-
 class Cluster:
     """This process's part in the service at ``url`` (see the module's doc). ``connect`` first
-    (ClusterError: a clear line), then a ``Server(cluster=...)`` starts it."""
+    (ClusterError: a clear line), then a ``Server(cluster=...)`` starts it. ``timeout``: seconds
+    Redis may stay silent before it counts as away; ``backoff``: the first and the longest pause
+    between tries to reach it again."""
 
-    def __init__(self, url: str, *, lease: float = 3.0, prefix: str = "sos:") -> None:
+    def __init__(self, url: str, *, lease: float = 3.0, prefix: str = "sos:", timeout: float = 5.0,
+                 backoff: tuple[float, float] = (0.1, 2.0)) -> None:
         self.url, self.lease, self.prefix = url, lease, prefix
         self.every = lease / 3
         self.id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.link = RedisLink(url, SCRIPTS, timeout=timeout, backoff=backoff)
+        self.link.on_back = self._back
         self.store = RedisRoomStore(self)
+        self.relays = Relay(self)
         self.owned: set[str] = set()
-        self.links: dict[str, Link] = {}  # as an edge: our clients, relayed
-        self.remote: dict[str, Client] = {}  # as an owner: other processes' clients in our rooms
         self.server: Server | None = None
-        self.redis = None
-        self.scripts: dict[str, str] = {}
-        self._out: asyncio.Queue | None = None
+        self.epoch: str | None = None  # ``sos:epoch`` as this process knows it
         self._tasks: list[asyncio.Task] = []
         self.takeovers = 0
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
 
+    def check(self) -> None:
+        """Unavailable (a ProtocolError: ``unavailable``) while Redis is away."""
+        self.link.check()
+
     # -- lifetime ----------------------------------------------------------------------------
-    async def connect(self, timeout: float = 5.0) -> None:
+    async def connect(self) -> None:
         """Reach Redis; ClusterError saying what is wrong in one line."""
-        if self.redis is not None:
-            return
-        try:
-            import redis.asyncio as aioredis
-            from redis.exceptions import RedisError
-        except ImportError:
-            raise ClusterError(N_("--redis needs the redis package: pip install 'sos-tui[redis]'")) \
-                from None
-        shown = printable(self.url)[:100]
-        try:  # a bounded pool that makes a burst of commands wait their turn, never fail
-            pool = aioredis.BlockingConnectionPool.from_url(
-                self.url, max_connections=POOL, timeout=30, decode_responses=True,
-                socket_connect_timeout=timeout, health_check_interval=30)
-            client = aioredis.Redis.from_pool(pool)
-        except ValueError as problem:
-            raise ClusterError(N_("--redis {url}: {reason}"), url=shown,
-                               reason=printable(str(problem))[:200]) from None
-        try:
-            await asyncio.wait_for(client.ping(), timeout)
-            for name, script in (("save", _SAVE), ("delete", _DELETE), ("renew", _RENEW)):
-                self.scripts[name] = await client.script_load(script)
-        except (RedisError, OSError, TimeoutError) as problem:
-            await client.aclose()
-            raise ClusterError(N_("cannot reach Redis at {url}: {reason}"), url=shown,
-                               reason=printable(str(problem) or type(problem).__name__)[:200]) from None
-        self.redis = client
+        await self.link.connect()
 
     async def start(self, server: Server) -> None:
         await self.connect()
         self.server = server
-        self._out = asyncio.Queue()
-        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.key("proc", self.id))
-        await self.redis.set(self.key("alive", self.id), "1", px=int(self.lease * 1000))
-        self._tasks = [asyncio.ensure_future(job) for job in (self._listen(), self._publish(), self._tend())]
+        try:
+            await self._register(secrets.token_hex(8))
+            await self.relays.start()
+        except Unavailable:  # gone again since ``connect``: said as ``connect`` says it
+            raise ClusterError(N_("cannot reach Redis at {url}: {reason}"), url=self.link.shown,
+                               reason=_("no answer in time")) from None
+        self._tasks = [asyncio.ensure_future(self._tend()), *self.relays.tasks.values()]
+
+    async def _register(self, epoch: str) -> None:
+        """Say this process is alive, and learn ``sos:epoch`` (set to ``epoch`` if Redis has none)."""
+        *_done, self.epoch = await self.link.call([
+            ("SET", self.key("alive", self.id), "1", "PX", int(self.lease * 1000)),
+            ("SET", self.key("epoch"), epoch, "NX"), ("GET", self.key("epoch"))])
 
     async def release(self, codes) -> None:
         """Let go of ``codes`` (a stopping server): another process may take them over at once."""
-        with contextlib.suppress(Exception):
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for code in codes:
-                    pipe.evalsha(self.scripts["renew"], 1, self.key("lease", code), self.id, "0")
-                await pipe.execute()
+        codes = list(codes)
+        if codes:
+            with contextlib.suppress(Unavailable):
+                await self.link.call([self.link.script("renew", [self.key("lease", c) for c in codes],
+                                                       self.id, "0")])
         self.owned.difference_update(codes)
 
     async def stop(self) -> None:
-        if self.redis is None:
+        if self.link.redis is None:
             return
         await self.store.close()
-        for link in list(self.links.values()):
-            with contextlib.suppress(Exception):
-                await link.client.ws.close(1012, "the server is restarting: come back in a moment")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._drain(), 2)
+        await self.relays.stop()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.release(list(self.owned))
-        with contextlib.suppress(Exception):
-            await self.redis.delete(self.key("alive", self.id))
-            await self._pubsub.aclose()
-        await self.redis.aclose()
-        self.redis = None
-
-    async def _drain(self) -> None:
-        while self._out is not None and not self._out.empty():
-            await asyncio.sleep(0.01)
+        with contextlib.suppress(Unavailable):
+            await self.link.call([("DEL", self.key("alive", self.id))])
+        await self.link.close()
 
     # -- finding a room ----------------------------------------------------------------------
+    async def relay(self, client: Client, owner: str, code: str, first: str) -> None:
+        """Relay ``client`` (its hello: ``first``) to ``owner``, the process that owns ``code``."""
+        await self.relays.edge(client, owner, code, first)
+
     async def locate(self, code: str) -> Room | str | None:
         """The room ``code`` for a client here: taken over by this process (a Room), owned by
-        another (its id), or None (no such room)."""
-        owner = await self.redis.get(self.key("lease", code))
+        another (its id), or None (no such room). ProtocolError ``gone`` for a game Redis lost."""
+        owner, gone = await self.link.call([("GET", self.key("lease", code)),
+                                            ("GET", self.key("gone", code))])
+        if gone is not None:
+            raise ProtocolError("gone", GONE)
         if owner is None:
             room = await self.takeover(code)
             if room is not None:
                 return room
-            owner = await self.redis.get(self.key("lease", code))
+            owner = (await self.link.call([("GET", self.key("lease", code))]))[0]
         if owner is None or owner == self.id:
             return self.server.rooms.get(code)
         return owner
@@ -372,9 +355,11 @@ class Cluster:
         server = self.server
         if code in server.rooms or len(server.rooms) >= server.limits.max_rooms:
             return server.rooms.get(code)
-        if not await self.redis.set(self.key("lease", code), self.id, nx=True, px=int(self.lease * 1000)):
+        taken, text = await self.link.call([
+            ("SET", self.key("lease", code), self.id, "NX", "PX", int(self.lease * 1000)),
+            ("GET", self.key("room", code))])
+        if not taken:
             return None
-        text = await self.redis.get(self.key("room", code))
         try:
             kept = load_room(text) if text is not None else None
         except (ValueError, TypeError, KeyError) as problem:
@@ -383,7 +368,7 @@ class Cluster:
         if kept is None or code in server.rooms:
             await self.release([code])
             if text is None:
-                await self.redis.srem(self.key("rooms"), code)
+                await self.link.call([("SREM", self.key("rooms"), code)])
             return server.rooms.get(code)
         self.owned.add(code)
         self.takeovers += 1
@@ -395,7 +380,7 @@ class Cluster:
     async def lobby(self) -> tuple[LobbyRoom, ...]:
         """The open public games of every process, from Redis."""
         rooms = []
-        for text in await self.redis.hvals(self.key("lobby")):
+        for text in (await self.link.call([("HVALS", self.key("lobby"))]))[0]:
             with contextlib.suppress(ValueError, TypeError):
                 entry = LobbyRoom.from_dict(json.loads(text))
                 if entry is not None:
@@ -407,176 +392,82 @@ class Cluster:
     def lost(self, code: str) -> None:
         """Another process owns ``code`` now: drop it here, sending its clients away (1012) to
         come back to the owner."""
+        if self.drop(code):
+            log.warning("room %s: another process owns it now; dropped here", code)
+
+    def drop(self, code: str) -> Room | None:
+        """Let go of the room ``code`` here (its clients sent away with 1012); the room, if it was here."""
         self.owned.discard(code)
         room = self.server.rooms.pop(code, None) if self.server is not None else None
-        if room is None:
-            return
-        log.warning("room %s: another process owns it now; dropped here", code)
-        room.freeze()
-        for client in list(room.clients):
-            background(client.ws.close(1012, "the game moved: come back in a moment"))
+        if room is not None:
+            room.freeze()
+            for client in list(room.clients):
+                background(client.ws.close(1012, MOVED))
+        return room
 
-    # -- the relay: as an edge ---------------------------------------------------------------
-    async def relay(self, client: Client, owner: str, code: str, first: str) -> None:
-        """Relay ``client`` (its hello: ``first``) to the room's owner until either side closes."""
-        conn = secrets.token_hex(8)
-        link = self.links[conn] = Link(client, owner, code)
-        self.publish(owner, {"op": "open", "conn": conn, "edge": self.id, "code": code,
-                             "address": client.address, "frame": first})
-        limits = self.server.limits
-        try:
-            async for frame in client.ws:
-                try:
-                    if not client.allowance.take():
-                        raise ProtocolError("flood", N_("too many messages: at most {rate} a second"),
-                                            rate=f"{limits.rate:g}")
-                    decode(frame)
-                except ProtocolError as problem:
-                    client.send(ErrorMessage.refusing(problem))
-                    client.strikes += problem.code in _STRIKES
-                    if client.strikes >= limits.strikes:
-                        await self.server._refuse(
-                            client, ProtocolError("closing", N_("too many refused messages")))
-                        return
-                    continue
-                self.publish(link.owner, {"op": "frame", "conn": conn, "frame": frame})
-        finally:
-            self.links.pop(conn, None)
-            self.publish(link.owner, {"op": "leave", "conn": conn})
-
-    # -- the relay: as an owner --------------------------------------------------------------
-    async def _open(self, data: dict) -> None:
-        conn, edge, code, address, frame = (data.get(k) for k in ("conn", "edge", "code", "address", "frame"))
-        if not all(isinstance(v, str) for v in (conn, edge, code, address, frame)):
-            return
-        client = relay_client(self, edge, conn, address)
-        self.remote[conn] = client
-        server = self.server
-        room = server.rooms.get(code)
-        if room is None or room.closed:
-            await client.ws.close(1012, "the game moved: come back in a moment")
-            return
-        try:
-            hello = parse_client(frame, first=True)
-            if not isinstance(hello, HelloMessage):
-                raise ProtocolError("bad-message", N_("the first message must be hello (or create)"))
-            server.seat(client, room, hello)
-        except ProtocolError as problem:
-            client.send(ErrorMessage.refusing(problem))
-            background(client.ws.close(_CLOSE_CODES.get(problem.code, 1008), problem.args[0][:100]))
-            return
-        room.joined(client)
-
-    def forget(self, conn: str) -> None:
-        """The relayed client ``conn`` is gone: out of its room."""
-        client = self.remote.pop(conn, None)
-        if client is not None and client.room is not None:
-            client.room.leave(client)
-
-    # -- tasks -------------------------------------------------------------------------------
-    def publish(self, process: str, message: dict) -> None:
-        """Send ``message`` to ``process`` (in order, after everything published before)."""
-        if self._out is not None:
-            self._out.put_nowait((self.key("proc", process), json.dumps(message, ensure_ascii=False)))
-
-    async def _publish(self) -> None:
-        while True:
-            batch = [await self._out.get()]
-            while not self._out.empty() and len(batch) < 500:
-                batch.append(self._out.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, text in batch:
-                        pipe.publish(channel, text)
-                    await pipe.execute()
-            except Exception as problem:
-                log.error("cannot reach Redis to relay: %s", problem)
-                await asyncio.sleep(0.5)
-
-    async def _listen(self) -> None:
-        while True:
-            try:
-                async for message in self._pubsub.listen():
-                    if message.get("type") == "message":
-                        await self._take(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception as problem:
-                log.error("lost the relay channel: %s", problem)
-                await asyncio.sleep(0.5)
-
-    async def _take(self, text: str) -> None:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return
-        op, conn = data.get("op"), data.get("conn")
-        try:
-            if op == "open":
-                await self._open(data)
-            elif op == "frame" and conn in self.remote:
-                client = self.remote[conn]
-                if not await self.server.on_frame(client, data.get("frame")):
-                    await client.ws.close(1000, "")
-            elif op == "leave":
-                self.forget(conn)
-            elif op == "send" and conn in self.links:
-                self.links[conn].client.send(data.get("text"))
-            elif op == "close" and conn in self.links:
-                link = self.links.pop(conn)
-                code, reason = data.get("code"), data.get("reason")
-                background(link.client.ws.close(code if isinstance(code, int) else 1011,
-                                                reason if isinstance(reason, str) else ""))
-        except Exception:  # one relayed message must not stop the channel
-            log.exception("relayed message %r failed", op)
-
+    # -- keeping up --------------------------------------------------------------------------
     async def _tend(self) -> None:
         while True:
             await asyncio.sleep(self.every)
-            try:
-                await self._tend_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception as problem:
-                log.error("cannot reach Redis: %s", problem)
+            if self.link.up:
+                with contextlib.suppress(Unavailable):  # said once by the link, which comes back by itself
+                    await self._tend_once()
 
     async def _tend_once(self) -> None:
         """Renew this process's leases and its sign of life; forget the clients of dead edges;
         send away (1012) the relayed clients of a room whose owner changed; take over rooms
-        nobody owns."""
+        nobody owns. A Redis that lost its games meanwhile (``sos:epoch`` changed): ``_gone``."""
+        relays, link = self.relays, self.link
         lease_ms = int(self.lease * 1000)
         owned = list(self.owned)
-        edges = sorted({client.ws.edge for client in self.remote.values()})
-        links = list(self.links.values())
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self.key("alive", self.id), "1", px=lease_ms)
-            for code in owned:
-                pipe.evalsha(self.scripts["renew"], 1, self.key("lease", code), self.id, str(lease_ms))
-            for edge in edges:
-                pipe.exists(self.key("alive", edge))
-            for link in links:
-                pipe.get(self.key("lease", link.code))
-            pipe.smembers(self.key("rooms"))
-            results = await pipe.execute()
-        renewed = results[1:1 + len(owned)]
-        alive = results[1 + len(owned):1 + len(owned) + len(edges)]
-        owners = results[1 + len(owned) + len(edges):-1]
+        edges = sorted({client.ws.edge for client in relays.remote.values()})
+        links = list(relays.links.values())
+        commands = [("SET", self.key("alive", self.id), "1", "PX", lease_ms), ("GET", self.key("epoch")),
+                    link.script("renew", [self.key("lease", code) for code in owned], self.id, lease_ms),
+                    link.script("orphans", [self.key("rooms")], self.key("lease", "")),
+                    *(("EXISTS", self.key("alive", edge)) for edge in edges),
+                    *(("GET", self.key("lease", relayed.code)) for relayed in links)]
+        _alive, epoch, renewed, orphans, *rest = await link.call(commands)
+        if epoch != self.epoch:
+            await self._gone()
+            return
         for code, kept in zip(owned, renewed, strict=True):
             if not kept:
                 self.lost(code)
-        dead = {edge for edge, live in zip(edges, alive, strict=True) if not live}
-        for conn, client in list(self.remote.items()):
+        dead = {edge for edge, live in zip(edges, rest[:len(edges)], strict=True) if not live}
+        for conn, client in list(relays.remote.items()):
             if client.ws.edge in dead:
-                self.forget(conn)
-        for link, owner in zip(links, owners, strict=True):
-            if owner != link.owner:
-                background(link.client.ws.close(1012, "the game moved: come back in a moment"))
-        orphans = [code for code in results[-1] if code not in self.server.rooms]
-        if orphans:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for code in orphans:
-                    pipe.exists(self.key("lease", code))
-                held = await pipe.execute()
-            for code, owned_elsewhere in zip(orphans, held, strict=True):
-                if not owned_elsewhere:
-                    await self.takeover(code)
+                relays.forget(conn)
+        for relayed, owner in zip(links, rest[len(edges):], strict=True):
+            if owner != relayed.owner:
+                background(relayed.client.ws.close(1012, MOVED))
+        for code in orphans:
+            if code not in self.server.rooms:
+                await self.takeover(code)
+
+    async def _back(self) -> None:
+        """Redis answers again (the link is up once this returns): listen again; a Redis that
+        came back empty loses its games (``_gone``), else the relays start afresh and the leases
+        are renewed."""
+        await self.relays.listen()
+        epoch = (await self.link.call([("GET", self.key("epoch"))]))[0]
+        if epoch != self.epoch:
+            await self._gone()
+        else:
+            self.relays.reset()
+        await self._tend_once()
+
+    async def _gone(self) -> None:
+        """Redis lost every game (it came back empty): each one this process held or relayed
+        ends, its players told so (``closed``); ``sos:gone:CODE`` answers ``gone`` to those who
+        come back; this process registers again, in the new ``sos:epoch``."""
+        server = self.server
+        rooms = list(server.rooms.values())
+        codes = {room.code for room in rooms} | set(self.relays.end(GONE))
+        log.warning("Redis came back without its games: %d games lost here", len(codes))
+        self.owned.clear()
+        server.rooms.clear()
+        await asyncio.gather(*(room.close(GONE) for room in rooms), return_exceptions=True)
+        for_s = int(server.limits.room_idle)
+        await self.link.call([("SET", self.key("gone", code), "1", "EX", for_s) for code in codes])
+        await self._register(secrets.token_hex(8))

@@ -41,6 +41,11 @@ class ProtocolError(ValueError):
         return cls(code, "{error}", error=str(error))
 
 
+UNAVAILABLE = N_("the server cannot reach its games database just now: try again in a moment")
+"""Why ``sos-tui server --redis`` refuses a request while Redis is away (the code ``unavailable``)."""
+GONE = N_("this game is lost: the server's games database restarted empty")
+"""Why such a server ends a game that Redis lost (a ``closed`` reason, and the code ``gone``)."""
+
 SERVER_MESSAGES = (
     # decode, the first message
     N_("send text frames holding JSON, not binary"), N_("a message can be at most {limit} bytes"),
@@ -94,6 +99,8 @@ SERVER_MESSAGES = (
     # the reasons of closed
     N_("the game is over"), N_("the server stopped"), N_("closed after {minutes} minutes without a move"),
     N_("{name} ended the game"),
+    # a service on Redis (sos-tui server --redis): Redis away, or back without its games
+    UNAVAILABLE, GONE,
     # the engine's refusals of a move or a name, passed on with their template
     "{text!r} is not a move: expected a letter and a cell, like 'S b3'",
     "{text!r} is not a move: the letter must be S or O",

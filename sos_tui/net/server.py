@@ -58,6 +58,7 @@ from .protocol import (
     LobbyMessage,
     LobbyRoom,
     Message,
+    PingMessage,
     RoomsMessage,
     new_code,
     normal_code,
@@ -421,6 +422,8 @@ class Server:
             raise ProtocolError("timeout", N_("send hello within {seconds} s"),
                                 seconds=f"{self.limits.hello_timeout:g}") from None
         first = parse_client(frame, first=True)
+        if self.cluster is not None:
+            self.cluster.check()  # Redis away: ``unavailable`` (the client tries again)
         path = (ws.request.path if ws.request else "/").split("?")[0].strip("/")
         if isinstance(first, CreateMessage):
             await self._create(client, first, path)
@@ -458,6 +461,8 @@ class Server:
             raise ProtocolError("flood", N_("too many messages: at most {rate} a second"),
                                 rate=f"{self.limits.rate:g}")
         message = parse_client(frame)
+        if self.cluster is not None and not isinstance(message, PingMessage):
+            self.cluster.check()  # Redis away: nothing changes until it is back
         if client.room is not None:
             client.room.handle(client, message)
 
@@ -482,7 +487,8 @@ class Server:
         await client.ws.close(1000, "created")
 
 
-_CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "bad-name": 4003, "name-taken": 4003, "full": 4003}
+_CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
+                "full": 4003, "unavailable": 1013}
 """The close code after a refused first message (1008 for any other)."""
 _STRIKES = {"bad-frame", "too-big", "bad-json", "bad-message", "unknown-type", "flood"}
 """Refusals that a well-behaved client never causes; a connection that collects enough is closed."""
