@@ -2,14 +2,13 @@
 
 ``Front`` answers what any game can answer (the board, a row, a cell, the score) for a
 ``GameSource``; ``LocalFront`` plays a ``GameSession`` here, its computers through a
-``ComputerPool``; ``RemoteFront`` plays a ``RemoteGame`` on a server. A line is read only when
+``ComputerPool``; ``RemoteFront`` plays a ``NetSession``'s game on a server. A line is read only when
 the one before it is done: a move waits for its turn, so a script's lines are played in order.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 from sos_tui.engine import (
@@ -322,18 +321,32 @@ async def play_local(session, pool: ComputerPool) -> None:
 
 
 class RemoteFront(Front):
-    """A network game: this terminal's moves go to the server, and every change comes back from it."""
+    """A network game (a ``NetSession``'s): this terminal's moves go to the server, and every
+    change comes back from it; a dropped connection is said, and tried again by itself."""
 
-    def __init__(self, game) -> None:
-        super().__init__(game)
-        self.game = game
+    def __init__(self, session) -> None:
+        super().__init__(session.game)
+        self.session = session
+        self.game = session.game
         self.changed = asyncio.Event()
 
+    def back(self) -> bool:
+        return self.session.back
+
+    def told(self, status) -> None:
+        """Say the connection lost, while it is tried again."""
+        if status.reconnecting:
+            say(_("Connection lost: {problem}. Trying again (attempt {n})…").format(
+                problem=explain(status.lost), n=status.attempt))
+        self.changed.set()
+
     def heard(self, message) -> None:
-        """Say what the server says that is not a change of the game."""
+        """Say what the server says that is not a change of the game (None: connected again)."""
         from sos_tui.net.protocol import ErrorMessage, UndoRequestMessage, UndoResultMessage
 
-        if isinstance(message, ErrorMessage):
+        if message is None and self.back():
+            say(_("Reconnected."))
+        elif isinstance(message, ErrorMessage):
             say(_("The server refused: {reason}").format(reason=message.text))
         elif isinstance(message, UndoRequestMessage) and message.vote:
             say(_("{name} asks to take back a move; type yes or no.").format(name=printable(message.name)))
@@ -348,11 +361,12 @@ class RemoteFront(Front):
 
     async def move(self, move: Move):
         from sos_tui.net import NetError
+        from sos_tui.net.vocabulary import Phase
 
         game = self.game
         if not game.my_seats:  # no turn to wait for
             raise Refused(_("You watch this game: only its players move."))
-        await self.until(lambda: game.state.is_over or (game.phase == "playing" and game.my_turn))
+        await self.until(lambda: game.state.is_over or (game.phase == Phase.PLAYING and game.my_turn))
         version, game.last_error = game.version, None
         try:
             await game.play(move)
@@ -372,26 +386,24 @@ class RemoteFront(Front):
         await self.game.answer_undo(accept)
 
 
-async def play_remote(game, keeper=None, lines: asyncio.Queue | None = None) -> int:
-    """Join ``game`` (a connected ``RemoteGame``) and play it from ``lines`` (else standard input):
-    0 at the input's end or quit, 2 if the connection goes before the game is over. Once it is
-    over, the game stays to ask about (review, board, moves, save FILE...) until quit, whether or
-    not the server keeps the connection: its end was said once, with the result."""
-    from sos_tui.net import NetError
+async def play_remote(session, lines: asyncio.Queue | None = None) -> int:
+    """Play the game of ``session`` (a ``NetSession``, its game reached) from ``lines`` (else
+    standard input): 0 at the input's end or quit, 2 if the game cannot go on (its server ended
+    it, or it cannot come back) before it is over. A dropped connection is tried again by itself.
+    Once it is over, the game stays to ask about (review, board, moves, save FILE...) until quit,
+    whether or not the server keeps the connection: its end was said once, with the result."""
+    from sos_tui.net.vocabulary import Phase
 
-    front = RemoteFront(game)
-    game.subscribe(front.announce)
-    if keeper is not None:
-        game.subscribe(lambda change: keeper.on_change(change) if change.finished and game.my_seats else None)
-    if game.phase == "lobby":
+    game = session.game
+    front = RemoteFront(session)
+    session.subscribe(front.announce)
+    if game.phase == Phase.LOBBY:
         say(_("Joined. The game starts when every seat is taken."))
     elif game.state is not None:
         front.announce(Change(ChangeKind.START, game.state, game.record))
 
     async def listen() -> None:
-        with contextlib.suppress(NetError):
-            async for message in game.updates():
-                front.heard(message)
+        await session.run(front.heard, front.told)
         front.changed.set()
 
     listening = asyncio.create_task(listen())
