@@ -229,3 +229,18 @@ def test_the_pause_before_a_reconnection_grows_from_a_quarter_second_to_at_most_
     delay = reconnect_delay(attempt)
     base = min(15.0, 0.25 * 2 ** (attempt - 1))
     assert 0.5 * base <= delay <= 1.5 * base <= 22.5
+
+
+async def test_the_vocabulary_goes_on_the_wire_as_the_same_words():
+    import json
+
+    from sos_tui.net.vocabulary import StateChange, VoteKind
+
+    async with running() as server:
+        room = server.create_room(3, "general", seats("remote", "remote"))
+        assert room.phase is Phase.LOBBY
+        sent = json.loads(room.state_message(StateChange.QUIT).to_json())
+        assert (sent["phase"], sent["change"]) == ("lobby", "quit")
+    assert [str(kind) for kind in VoteKind] == ["undo", "rematch"]
+    assert [str(phase) for phase in Phase] == ["lobby", "playing", "over"]
+    assert Phase.read("paused") is Phase.PLAYING and StateChange.read("resign") is StateChange.NONE

@@ -41,6 +41,9 @@ class ProtocolError(ValueError):
         return cls(code, "{error}", error=str(error))
 
 
+SERVER_STOPPED = N_("the server stopped")
+"""Why a room's connections close when its server stops (not its game: the server may come back)."""
+
 SERVER_MESSAGES = (
     # decode, the first message
     N_("send text frames holding JSON, not binary"), N_("a message can be at most {limit} bytes"),
@@ -92,7 +95,7 @@ SERVER_MESSAGES = (
     N_("the new game could not be kept: try again in a moment"),
     N_("this game is being brought back: come back in a moment"),
     # the reasons of closed
-    N_("the game is over"), N_("the server stopped"), N_("closed after {minutes} minutes without a move"),
+    N_("the game is over"), SERVER_STOPPED, N_("closed after {minutes} minutes without a move"),
     N_("{name} ended the game"),
     # the engine's refusals of a move or a name, passed on with their template
     "{text!r} is not a move: expected a letter and a cell, like 'S b3'",
