@@ -624,3 +624,44 @@ async def test_a_plain_joiner_whose_connection_drops_is_told_comes_back_by_itsel
     lost = next(i for i, line in enumerate(out) if line.startswith("Connection lost: "))
     assert out[lost].endswith("Trying again (attempt 1)…") and "Reconnected." in out[lost + 1:]
     assert "Bo wrote O at b2." in out[out.index("Reconnected."):]
+
+
+async def test_a_plain_player_offered_a_rematch_is_asked_about_a_rematch_and_yes_plays_it(
+        monkeypatch, capsys):
+    """A rematch offer is not an undo: the line mode says what is offered, and yes agrees to it."""
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server() as server:
+        await server.start()
+        room = server.create_room(3, "simple", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("O b1")  # waits for Bo's turn
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
+        await ana.play(Move.parse("S a1"))
+        await wait_until(lambda: len(room.session.state.moves) == 2)
+        await ana.play(Move.parse("S c1"))  # SOS: Ana wins the simple game
+        await wait_until(lambda: bo.state is not None and bo.state.is_over)
+        await ana.offer_rematch()
+        await wait_until(lambda: bo.rematch_request is not None)
+        keyboard.type("yes")
+        await wait_until(lambda: bo.state is not None and not bo.state.is_over)  # the rematch began
+        keyboard.type("quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    offered = out.index("Ana offers a rematch; type yes or no.")
+    assert not any("take back" in line for line in out)
+    assert out[offered + 1:] == ["A 3 by 3 game, simple mode, first SOS wins: Bo and Ana.", "Bo to move."]

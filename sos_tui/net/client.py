@@ -343,7 +343,7 @@ class RemoteGame:
                 self.spectators = message.spectators
             case WelcomeMessage():  # a rematch: this connection's seats in the new game
                 self._welcome(message)
-            case RematchRequestMessage():  # before undo-request, its base
+            case RematchRequestMessage():
                 self.rematch_request = message
             case RematchResultMessage():
                 self.rematch_request = None

@@ -403,7 +403,7 @@ class Room:
                     self._ask_undo(client)
                 case RematchMessage():
                     self._ask_rematch(client)
-                case RematchAnswerMessage(accept=accept):  # before undo-answer, its base
+                case RematchAnswerMessage(accept=accept):
                     self._answer(client, VoteKind.REMATCH, accept)
                 case UndoAnswerMessage(accept=accept):
                     self._answer(client, VoteKind.UNDO, accept)

@@ -329,29 +329,45 @@ class RemoteFront(Front):
         self.session = session
         self.game = session.game
         self.changed = asyncio.Event()
+        self.lost: str | None = None  # why the connection is down, as last said
 
     def back(self) -> bool:
         return self.session.back
 
     def told(self, status) -> None:
-        """Say the connection lost, while it is tried again."""
-        if status.reconnecting:
-            say(_("Connection lost: {problem}. Trying again (attempt {n})…").format(
-                problem=explain(status.lost), n=status.attempt))
+        """Say the connection lost, while it is tried again: once, and again only when why changes."""
+        why = explain(status.lost) if status.reconnecting else None
+        if why is not None and why != self.lost:
+            say(_("Connection lost: {problem}. Trying again (attempt {n})…").format(problem=why,
+                                                                                n=status.attempt))
+        self.lost = why
         self.changed.set()
 
     def heard(self, message) -> None:
         """Say what the server says that is not a change of the game (None: connected again)."""
-        from sos_tui.net.protocol import ErrorMessage, UndoRequestMessage, UndoResultMessage
+        from sos_tui.net.protocol import (
+            ErrorMessage,
+            RematchRequestMessage,
+            RematchResultMessage,
+            UndoRequestMessage,
+            UndoResultMessage,
+        )
 
-        if message is None and self.back():
-            say(_("Reconnected."))
-        elif isinstance(message, ErrorMessage):
-            say(_("The server refused: {reason}").format(reason=message.text))
-        elif isinstance(message, UndoRequestMessage) and message.vote:
-            say(_("{name} asks to take back a move; type yes or no.").format(name=printable(message.name)))
-        elif isinstance(message, UndoResultMessage) and not message.accepted:
-            say(_("Undo declined: {reason}.").format(reason=message.text))
+        if message is None:  # connected (again)
+            self.lost = None
+        match message:
+            case None if self.back():
+                say(_("Reconnected."))
+            case ErrorMessage():
+                say(_("The server refused: {reason}").format(reason=message.text))
+            case UndoRequestMessage(name=name, vote=True):
+                say(_("{name} asks to take back a move; type yes or no.").format(name=printable(name)))
+            case RematchRequestMessage(name=name, vote=True):
+                say(_("{name} offers a rematch; type yes or no.").format(name=printable(name)))
+            case UndoResultMessage(accepted=False):
+                say(_("Undo declined: {reason}.").format(reason=message.text))
+            case RematchResultMessage(accepted=False):
+                say(_("No rematch: {reason}.").format(reason=message.text))
         self.changed.set()
 
     async def until(self, done) -> None:
@@ -381,9 +397,12 @@ class RemoteFront(Front):
         say(_("Asked the others to take back the last move."))
 
     async def answer(self, accept, line):
-        if self.game.undo_request is None:
+        if self.game.undo_request is not None:
+            await self.game.answer_undo(accept)
+        elif self.game.rematch_request is not None:
+            await self.game.answer_rematch(accept)
+        else:
             raise Refused(_("Nobody asked a question."))
-        await self.game.answer_undo(accept)
 
 
 async def play_remote(session, lines: asyncio.Queue | None = None) -> int:

@@ -116,7 +116,7 @@ class NetGameScreen(PlayScreen):
                     self._told(message)
             case wire.RematchRequestMessage(by=by) | wire.UndoRequestMessage(by=by) if by in game.my_seats:
                 pass  # this player's own offer or request: already said when it was made
-            case wire.RematchRequestMessage(name=name, vote=True):  # before undo-request, its base
+            case wire.RematchRequestMessage(name=name, vote=True):
                 second = game.seats[1].name if len(game.seats) > 1 else ""  # who starts the rematch
                 self._ask(words.rematch_asked(printable(name)[:40], printable(second)[:40]),
                           game.answer_rematch, lambda: game.rematch_request is not None)

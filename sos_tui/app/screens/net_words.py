@@ -173,7 +173,7 @@ def leaving(hosting: bool) -> Choice:
 def said(message: ServerMessage) -> str | None:
     """What a word from the server that is only told (not asked) says; None for what says nothing."""
     match message:
-        case RematchRequestMessage(name=name, vote=False):  # before undo-request, its base
+        case RematchRequestMessage(name=name, vote=False):
             return _("{name} offers a rematch; waiting for the others to answer.").format(
                 name=printable(name)[:40]
             )
@@ -181,7 +181,7 @@ def said(message: ServerMessage) -> str | None:
             return _("{name} asks to undo; waiting for the others to answer.").format(
                 name=printable(name)[:40]
             )
-        case RematchResultMessage(accepted=False):  # before undo-result, its base
+        case RematchResultMessage(accepted=False):
             return _("No rematch: {reason}.").format(reason=shorten(message.text, 80))
         case RematchResultMessage():
             return None
