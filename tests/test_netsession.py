@@ -168,8 +168,9 @@ async def test_a_spectator_and_a_finished_game_are_not_reconnected():
 async def test_a_host_stopped_and_started_again_brings_back_the_game_and_its_seats(tmp_path, monkeypatch):
     monkeypatch.setenv("SOS_TUI_DATA_DIR", str(tmp_path))
     port = free_port()
-    plan = dict(size=3, mode="general", seats=[SeatSpec("remote"), SeatSpec("remote")], bind="127.0.0.1",
-                port=port)
+    plan = dict(
+        size=3, mode="general", seats=[SeatSpec("remote"), SeatSpec("remote")], bind="127.0.0.1", port=port
+    )
     host = Host(**plan, computer=FirstMove())
     await host.open()
     assert host.kept is None
@@ -244,3 +245,37 @@ async def test_the_vocabulary_goes_on_the_wire_as_the_same_words():
     assert [str(kind) for kind in VoteKind] == ["undo", "rematch"]
     assert [str(phase) for phase in Phase] == ["lobby", "playing", "over"]
     assert Phase.read("paused") is Phase.PLAYING and StateChange.read("resign") is StateChange.NONE
+
+
+async def test_a_host_told_to_forget_its_kept_game_starts_a_new_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(tmp_path))
+    plan = dict(
+        size=3,
+        mode="general",
+        seats=[SeatSpec("remote"), SeatSpec("remote")],
+        bind="127.0.0.1",
+        port=free_port(),
+    )
+    host = Host(**plan)
+    first = await host.start()  # opens the rooms database itself
+    bo = Follower(NetSession.join(host.url(), "Bo", TokenStore(), delay=quick))
+    cy = Follower(NetSession.join(host.url(), "Cy", TokenStore(), delay=quick))
+    try:
+        await bo.until(lambda: bo.session.status.phase is Phase.PLAYING)
+        await bo.session.game.play(Move.parse("S a1"))
+        await cy.until(lambda: len(cy.session.game.state.moves) == 1)
+    finally:
+        await bo.close()
+        await cy.close()
+    await host.stop()
+    again = Host(**plan)
+    await again.open()
+    assert again.unfinished is not None
+    again.forget()
+    room = await again.start()
+    assert room.code != first.code and room.session is None  # a new game, waiting for its players
+    await again.end("{name} ended the game", name="Ann")
+    last = Host(**plan)
+    await last.open()
+    assert last.kept is None
+    await last.stop()

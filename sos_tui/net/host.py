@@ -67,6 +67,7 @@ class Host:
         self.server = Server(computer=computer, computer_delay=computer_delay, listeners=list(listeners))
         self.store: SqliteRoomStore | None = None
         self.kept: StoredRoom | None = None  # the game this plan hosted last, found on disk
+        self._all_kept: list[StoredRoom] = []
         self.room: Room | None = None
 
     @classmethod
@@ -86,14 +87,14 @@ class Host:
         """Open the rooms database (StorageError if it cannot be) and find the game kept for this plan."""
         self.store = await asyncio.to_thread(open_store, self.key)
         self.server.store = self.store
-        kept = sorted(await asyncio.to_thread(self.store.load), key=lambda k: k.active)
-        self.kept = kept[-1] if kept else None
+        self._all_kept = sorted(await asyncio.to_thread(self.store.load), key=lambda k: k.active)
+        self.kept = self._all_kept[-1] if self._all_kept else None
 
     def forget(self) -> None:
         """Delete the games kept for this plan: the next ``start`` creates a new one."""
-        for old in self.store.load():
+        for old in self._all_kept:
             self.store.delete(old.code)
-        self.kept = None
+        self._all_kept, self.kept = [], None
 
     async def start(self) -> Room:
         """Listen (OSError if the port cannot be had) with the kept game restored, or a new one

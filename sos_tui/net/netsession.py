@@ -150,8 +150,15 @@ class NetSession:
         return session
 
     @classmethod
-    def for_plan(cls, plan, tokens: TokenStore | None = None, *, computer=None, keeper=None,
-                 continue_kept: Callable[[int], Awaitable[bool | None]] | None = None) -> NetSession:
+    def for_plan(
+        cls,
+        plan,
+        tokens: TokenStore | None = None,
+        *,
+        computer=None,
+        keeper=None,
+        continue_kept: Callable[[int], Awaitable[bool | None]] | None = None,
+    ) -> NetSession:
         """The session of a ``run.JoinPlan`` or ``run.HostPlan`` (on a server, or served here by
         a ``Host`` whose computer seats think in ``computer``, asking ``continue_kept`` about a
         kept game); each finished game this player sat in goes into ``keeper`` (a ``Keeper``)."""
