@@ -54,6 +54,11 @@ class Follower:
         self.told.append(status)
         self.changed.set()
 
+    def moves(self) -> int:
+        """How many moves the game shown here has (-1 before it has a position)."""
+        game = self.session.game
+        return -1 if game is None or game.state is None else len(game.state.moves)
+
     async def until(self, predicate) -> None:
         async def wait():
             while not predicate():
@@ -180,7 +185,7 @@ async def test_a_host_stopped_and_started_again_brings_back_the_game_and_its_sea
     try:
         await bo.until(lambda: bo.session.status.phase is Phase.PLAYING)
         await bo.session.game.play(Move.parse("S a1"))
-        await cy.until(lambda: cy.session.game.state is not None and len(cy.session.game.state.moves) == 1)
+        await cy.until(lambda: cy.moves() == 1)
         await host.stop()  # the host's process stops: the game stays on disk; the joiners keep trying
         await bo.until(lambda: bo.session.status.reconnecting)
         again = Host(**plan, computer=FirstMove())
@@ -192,7 +197,7 @@ async def test_a_host_stopped_and_started_again_brings_back_the_game_and_its_sea
         await cy.until(lambda: cy.backs == 1)
         assert bo.session.game.my_seats == (0,) and cy.session.game.my_seats == (1,)
         await cy.session.game.play(Move.parse("O b1"))
-        await bo.until(lambda: len(bo.session.game.state.moves) == 2)
+        await bo.until(lambda: bo.moves() == 2)
         await again.end("{name} ended the game", name="Ann")  # the game ends for everyone
         await bo.until(lambda: bo.ended is not None)
         assert bo.session.game.ended and "Ann ended the game" in str(bo.ended)
@@ -263,7 +268,7 @@ async def test_a_host_told_to_forget_its_kept_game_starts_a_new_one(tmp_path, mo
     try:
         await bo.until(lambda: bo.session.status.phase is Phase.PLAYING)
         await bo.session.game.play(Move.parse("S a1"))
-        await cy.until(lambda: len(cy.session.game.state.moves) == 1)
+        await cy.until(lambda: cy.moves() == 1)
     finally:
         await bo.close()
         await cy.close()
@@ -279,3 +284,16 @@ async def test_a_host_told_to_forget_its_kept_game_starts_a_new_one(tmp_path, mo
     await last.open()
     assert last.kept is None
     await last.stop()
+
+
+async def test_a_kept_seat_reads_back_as_a_seat_kind(tmp_path, monkeypatch):
+    from sos_tui.net.host import open_store
+    from sos_tui.session import SeatKind
+
+    monkeypatch.setenv("SOS_TUI_DATA_DIR", str(tmp_path))
+    async with running(store=open_store()) as server:
+        await server.create_room(3, "general", seats("remote", "computer"), public=True).saved()
+        (kept,) = server.store.load()
+        assert [seat.kind for seat in kept.seats] == [SeatKind.REMOTE, SeatKind.COMPUTER]
+        assert all(type(seat.kind) is SeatKind for seat in kept.seats)
+        await server.store.close()

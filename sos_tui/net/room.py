@@ -365,7 +365,7 @@ class Room:
         session = self.session
         return StoredRoom(
             self.code, self.size, str(self.mode),
-            tuple(StoredSeat(str(s.kind), s.name, s.level, s.token_hash) for s in self.seats),
+            tuple(StoredSeat(s.kind, s.name, s.level, s.token_hash) for s in self.seats),
             session.record if session else None, session.version if session else 0, self.created,
             time.time(), self.key, self.creator, self.public)
 
@@ -389,7 +389,8 @@ class Room:
             session = room._open(kept.record)
             session.version = kept.version
             room.played = any(room.seats[mover].person for mover in session.state.movers)
-        people = {s.token_hash for s in kept.seats if s.kind != "computer" and s.name and s.token_hash}
+        people = {s.token_hash for s in kept.seats
+                  if s.kind is not SeatKind.COMPUTER and s.name and s.token_hash}
         room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
         return room
 
