@@ -12,10 +12,11 @@ from textual import events
 from textual.widgets import Button, Input
 
 from sos_tui.app import SosApp
+from sos_tui.app.dialogs import Choice, JoinDialog
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.history import HistoryScreen
 from sos_tui.app.screens.host_dialog import HostDialog
-from sos_tui.app.screens.net_game import Choice, JoinDialog, NetGameScreen
+from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.app.screens.open_dialog import ConfirmDelete, OlderSave, OpenDialog
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen
@@ -126,14 +127,13 @@ async def test_escape_on_a_crashed_hosts_offer_continues_its_game_rather_than_de
     async with first.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: playing(first))
         screen = first.screen
-        bo = RemoteGame(screen.join_url, "Bo", tokens=TokenStore())
+        bo = RemoteGame(screen.net.join_url, "Bo", tokens=TokenStore())
         await bo.connect()
         await wait_for(pilot, lambda: screen.game.phase == "playing")
         await pilot.press("s")
         await wait_for(pilot, lambda: len(screen.state.moves) == 1)
-        server, screen.server = screen.server, None  # the process dies: nothing is ended on purpose
-        await server.restart()
-        await screen._store.close()
+        host, screen.net.host = screen.net.host, None  # the process dies: nothing is ended on purpose
+        await host.stop()
         await bo.close()
     again = SosApp(network=plan, computer_delay=0)
     async with again.run_test(size=(100, 30)) as pilot:

@@ -229,7 +229,7 @@ async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme(themes):
     """The Join screen listing a server's open games, the list focused with its cursor row."""
     from textual.widgets import DataTable
 
-    from sos_tui.app.screens.net_game import JoinDialog
+    from sos_tui.app.dialogs import JoinDialog
     from sos_tui.net import Server
 
     from .test_net_app import FirstMove

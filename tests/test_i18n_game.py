@@ -14,9 +14,10 @@ from textual.widgets import Button, Markdown
 
 from sos_tui import i18n
 from sos_tui.app import SosApp
+from sos_tui.app.dialogs import Choice
 from sos_tui.app.screens.game_over import GameOverScreen, result_line
 from sos_tui.app.screens.help import HelpScreen
-from sos_tui.app.screens.net_game import Choice, NetGameScreen
+from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.app.text import names_list, result_shown
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
@@ -318,10 +319,10 @@ async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_mal
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-                    and app.screen.join_url is not None)
+                    and app.screen.net.join_url is not None)
         screen = app.screen
         status = str(screen.query_one("#net-status").render())
-        assert f"Kawan menyertai dengan:  sos-tui join {screen.join_url} --name NAMA" in status
+        assert f"Kawan menyertai dengan:  sos-tui join {screen.net.join_url} --name NAMA" in status
         assert "Menunggu 1 lagi pemain untuk menyertai…" in status
         await pilot.press("ctrl+n")  # a new game leaves this one: the host is asked first
         await wait_for(pilot, lambda: isinstance(app.screen, Choice))
@@ -337,7 +338,7 @@ async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_mal
 
 
 async def test_the_join_dialog_in_malay_fits_and_keeps_what_was_typed_across_a_switch():
-    from sos_tui.app.screens.net_game import JoinDialog
+    from sos_tui.app.dialogs import JoinDialog
 
     malay()
     app = make_app()

@@ -94,6 +94,7 @@ def test_a_long_lived_server_runs_a_game_created_by_host_headless_server(tmp_pat
         assert any("Ana joined" in line for line in server.lines)
         server.process.send_signal(signal.SIGINT)  # ctrl+c
         assert server.process.wait(10) == 0
+        server.line("stopped")  # the output is read by a thread: it may come a moment after the exit
         assert server.lines[-1] == "stopped"
     finally:
         server.stop()
@@ -118,6 +119,7 @@ def test_ctrl_c_ends_host_headless_cleanly_and_tells_the_players(tmp_path):
         # the game stays on disk for the same command to bring back: the players are told to come back
         assert "restarting" in asyncio.run(asyncio.wait_for(join_then_interrupt(), 20))
         assert host.process.wait(10) == 130
+        host.line("stopped")  # the output is read by a thread: it may come a moment after the exit
         assert host.lines[-1] == "stopped"
     finally:
         host.stop()

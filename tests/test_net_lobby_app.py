@@ -7,8 +7,9 @@ from __future__ import annotations
 from textual.widgets import Checkbox, DataTable
 
 from sos_tui.app import SosApp
+from sos_tui.app.dialogs import JoinDialog
 from sos_tui.app.screens.host_dialog import HostDialog
-from sos_tui.app.screens.net_game import JoinDialog, NetGameScreen
+from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.net import Server
 

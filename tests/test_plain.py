@@ -389,9 +389,9 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
     app = SosApp(network=plan, computer_delay=0)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.join_url)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.net.join_url)
         screen = app.screen
-        bo = subprocess.Popen([SOS, "join", screen.join_url, "--name", "Bo", "--plain"],
+        bo = subprocess.Popen([SOS, "join", screen.net.join_url, "--name", "Bo", "--plain"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               env={**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path / "bo")})
         reader = Reader(bo)
@@ -451,6 +451,7 @@ async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkey
 
     from sos_tui.i18n import N_
     from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .helpers import Keyboard
@@ -466,7 +467,7 @@ async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkey
         await bo.connect()
         keyboard = Keyboard(monkeypatch)
         keyboard.type("x9 s", "O b1", "O b2", "O c2", "O a3")  # each waits for Bo's turn
-        playing = asyncio.ensure_future(play_remote(bo))
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
         for move in ("S a1", "S c1", "S a2", "S c3", "O b3"):
             await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
             version = ana.version
@@ -570,6 +571,7 @@ async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys)
     import asyncio
 
     from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .helpers import Keyboard
@@ -587,12 +589,86 @@ async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys)
         keyboard = Keyboard(monkeypatch)
         keyboard.type("S c3", "quit")
         try:
-            assert await asyncio.wait_for(play_remote(dee), 10) == 0
+            assert await asyncio.wait_for(play_remote(NetSession.of(dee)), 10) == 0
         finally:
             for player in players:
                 await player.close()
     out = checked(capsys.readouterr().out.encode(), 0)
     assert out[-2:] == ["Ana to move.", "You watch this game: only its players move."]
+
+
+async def test_a_plain_joiner_whose_connection_drops_is_told_comes_back_by_itself_and_plays_on(
+        monkeypatch, capsys):
+    """The line mode's join follows the game with the same network session as the app: a dropped
+    connection is said, tried again by itself, and the game goes on from its seat."""
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import FirstMove, Keyboard
+
+    async with Server(computer=FirstMove(), computer_delay=0) as server:
+        await server.start()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("S a1")
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo, delay=lambda attempt: 0.01)))
+        await wait_until(lambda: len(room.session.state.moves) == 2)  # Bo's S, the computer's answer
+        dropped = room.seats[0].client
+        await dropped.ws.close()  # the connection drops; the room and the seat stay
+        await wait_until(lambda: room.seats[0].client not in (None, dropped) and bo.connected)
+        keyboard.type("O b2", "quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        assert [str(m) for m in room.session.state.moves][2] == "O b2"
+    out = checked(capsys.readouterr().out.encode(), 0)
+    lost = next(i for i, line in enumerate(out) if line.startswith("Connection lost: "))
+    assert out[lost].endswith("Trying again (attempt 1)…") and "Reconnected." in out[lost + 1:]
+    assert "Bo wrote O at b2." in out[out.index("Reconnected."):]
+
+
+async def test_a_plain_player_offered_a_rematch_is_asked_about_a_rematch_and_yes_plays_it(
+        monkeypatch, capsys):
+    """A rematch offer is not an undo: the line mode says what is offered, and yes agrees to it."""
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server() as server:
+        await server.start()
+        room = server.create_room(3, "simple", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("O b1")  # waits for Bo's turn
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
+        await ana.play(Move.parse("S a1"))
+        await wait_until(lambda: len(room.session.state.moves) == 2)
+        await ana.play(Move.parse("S c1"))  # SOS: Ana wins the simple game
+        await wait_until(lambda: bo.state is not None and bo.state.is_over)
+        await ana.offer_rematch()
+        await wait_until(lambda: bo.rematch_request is not None)
+        keyboard.type("yes")
+        await wait_until(lambda: bo.state is not None and not bo.state.is_over)  # the rematch began
+        keyboard.type("quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    offered = out.index("Ana offers a rematch; type yes or no.")
+    assert not any("take back" in line for line in out)
+    assert out[offered + 1:] == ["A 3 by 3 game, simple mode, first SOS wins: Bo and Ana.", "Bo to move."]
 
 
 async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait(monkeypatch, capsys):
@@ -602,6 +678,7 @@ async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait
 
     from sos_tui.engine import Move
     from sos_tui.net import RemoteGame, Server, TokenStore, create_room
+    from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .helpers import Keyboard
@@ -626,7 +703,7 @@ async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait
         await bo.connect()
         keyboard = Keyboard(monkeypatch)
         keyboard.type("O d1", "S c1")
-        playing = asyncio.ensure_future(play_remote(bo))
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
         await until(lambda: any("turn comes" in line for line in said) or playing.done())
 
         async def follow() -> None:

@@ -745,3 +745,18 @@ def test_points_by_move_and_outcome_are_facts_of_the_state():
     assert (won.winner, won.result_for(1), won.margin(1), won.margin(0)) == (1, "win", 5, -5)
     final = GameState.from_moves(["S a1", "S c1", "O b1"], size=3, mode="simple")
     assert final.outcome == Outcome((1, 0), (0,))
+
+
+def test_a_move_on_a_taken_cell_is_refused_with_the_cell_and_the_letter_there():
+    from sos_tui.engine import CellTakenError
+
+    state = GameState.new(3).play(Move.parse("O b2"))
+    with pytest.raises(CellTakenError) as refused:
+        state.play(Move.parse("S b2"))
+    error = refused.value
+    assert isinstance(error, IllegalMoveError) and (error.cell, error.letter) == ("b2", "O")
+    again = pickle.loads(pickle.dumps(error))  # through a process pool, the same error
+    assert type(again) is CellTakenError and (again.cell, again.letter) == ("b2", "O")
+    with pytest.raises(IllegalMoveError) as off:
+        state.play(Move(5, 5, "S"))
+    assert not isinstance(off.value, CellTakenError)

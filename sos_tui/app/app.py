@@ -154,7 +154,7 @@ class SosApp(App):
     async def on_mount(self) -> None:
         await self.push_screen(self.game_screen)
         if self.network is not None and type(self.network).__name__ == "LobbyPlan":  # net not imported
-            from .screens.net_game import JoinDialog
+            from .dialogs import JoinDialog
 
             self.push_screen(JoinDialog(self.network.name or "", self.network.server),
                              lambda plan: self.exit() if plan is None else self.play_network(plan))
@@ -206,7 +206,7 @@ class SosApp(App):
         self.push_screen(HostDialog(record), self.play_network)
 
     def action_join(self) -> None:
-        from .screens.net_game import JoinDialog
+        from .dialogs import JoinDialog
 
         if not isinstance(self.screen, JoinDialog):
             self.push_screen(JoinDialog(), self.play_network)
@@ -232,7 +232,7 @@ class SosApp(App):
         from .screens.net_game import NetGameScreen
 
         network = next((s for s in self.screen_stack if isinstance(s, NetGameScreen)), None)
-        if network is None or not network.leaving_asks:
+        if network is None or not network.net.leaving_asks:
             return False
         network.ask_to_leave(then=then)
         return True

@@ -19,6 +19,7 @@ from .rules import (
     MAX_SIZE,
     MIN_PLAYERS,
     MIN_SIZE,
+    CellTakenError,
     GameState,
     IllegalMoveError,
     InvalidMoveError,
@@ -33,7 +34,7 @@ from .text import printable, shorten
 
 __all__ = [
     "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
-    "MIN_SIZE", "VERSION", "GameRecord", "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move",
-    "Outcome", "PlayerInfo", "RecordError", "SosLine", "cell_name", "check_name", "check_names", "parse_cell",
-    "printable", "shorten", "transcript",
+    "MIN_SIZE", "VERSION", "CellTakenError", "GameRecord", "GameState", "IllegalMoveError",
+    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "SosLine", "cell_name",
+    "check_name", "check_names", "parse_cell", "printable", "shorten", "transcript",
 ]  # fmt: skip

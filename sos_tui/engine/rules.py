@@ -39,6 +39,19 @@ class IllegalMoveError(RuleError):
     """A move that the rules do not allow in this position."""
 
 
+class CellTakenError(IllegalMoveError):
+    """A move on a cell that already holds a letter: ``cell`` names it (``"b3"``), ``letter`` is
+    the letter there."""
+
+    @property
+    def cell(self) -> str:
+        return self.params["cell"]
+
+    @property
+    def letter(self) -> str:
+        return self.params["letter"]
+
+
 class InvalidMoveError(RuleError):
     """Text that is not a move in SOS notation (``"S b3"``)."""
 
@@ -401,7 +414,7 @@ class GameState(_Position):
         index = row * size + col
         taken = self.board[index]
         if taken != EMPTY:
-            raise IllegalMoveError("cannot play {move}: {cell} already holds {letter}",
+            raise CellTakenError("cannot play {move}: {cell} already holds {letter}",
                                    move=str(move), cell=cell_name(row, col), letter=taken)
         return index
 

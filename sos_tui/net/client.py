@@ -24,7 +24,7 @@ from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Player
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import Change, ChangeKind, NotYourTurnError, SeatKind
 
-from .errors import ProtocolError
+from .errors import SERVER_STOPPED, ProtocolError
 from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
@@ -62,6 +62,7 @@ from .protocol import (
 from .reach import may_connect
 from .seats import SeatSpec
 from .tokens import SeatKey, TokenStore
+from .vocabulary import Phase
 
 CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not reading"),
                  N_("the game could not be kept: come back in a moment"))
@@ -240,7 +241,7 @@ class RemoteGame:
         self.role = "spectator"
         self.record: GameRecord | None = None
         self.state: GameState | None = None
-        self.phase = "lobby"
+        self.phase: str = Phase.LOBBY  # as the server last said (a Phase, or a newer server's word)
         self.version = 0
         self.seat_views: tuple[SeatView, ...] = ()
         self.waiting_for: tuple[str, ...] = ()
@@ -300,7 +301,7 @@ class RemoteGame:
         if action == "undo":
             return self.connected or None if seated else False
         if action == "rematch":  # offered once the game is over (the game-over dialog, the palette)
-            return seated and self.connected and self.phase == "over"
+            return seated and self.connected and self.phase == Phase.OVER
         return False
 
     def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
@@ -349,7 +350,7 @@ class RemoteGame:
                 self.spectators = message.spectators
             case WelcomeMessage():  # a rematch: this connection's seats in the new game
                 self._welcome(message)
-            case RematchRequestMessage():  # before undo-request, its base
+            case RematchRequestMessage():
                 self.rematch_request = message
             case RematchResultMessage():
                 self.rematch_request = None
@@ -361,7 +362,7 @@ class RemoteGame:
                 self.last_error = message
             case ClosedMessage():
                 self.closed_reason = message.text
-                self.ended = message.template != "the server stopped"  # a stopped server may come back
+                self.ended = message.template != SERVER_STOPPED  # a stopped server may come back
 
     def _state(self, message: StateMessage) -> None:
         kind = _CHANGES.get(message.change)
@@ -452,7 +453,7 @@ class RemoteGame:
         """NotYourTurnError or IllegalMoveError if ``move`` cannot be played from here now (the server
         checks again)."""
         state = self.state
-        check_ready(state is None or self.phase == "lobby", self.waiting_for)
+        check_ready(state is None or self.phase == Phase.LOBBY, self.waiting_for)
         if not state.is_over and state.to_move not in self.my_seats:
             if self.my_seats:
                 raise NotYourTurnError(N_("wait for {name} to move"), name=self.seats[state.to_move].name)

@@ -45,6 +45,8 @@ UNAVAILABLE = N_("the server cannot reach its games database just now: try again
 """Why ``sos-tui server --redis`` refuses a request while Redis is away (the code ``unavailable``)."""
 GONE = N_("this game is lost: the server's games database restarted empty")
 """Why such a server ends a game that Redis lost (a ``closed`` reason, and the code ``gone``)."""
+SERVER_STOPPED = N_("the server stopped")
+"""Why a room's connections close when its server stops (not its game: the server may come back)."""
 
 SERVER_MESSAGES = (
     # decode, the first message
@@ -97,7 +99,7 @@ SERVER_MESSAGES = (
     N_("the new game could not be kept: try again in a moment"),
     N_("this game is being brought back: come back in a moment"),
     # the reasons of closed
-    N_("the game is over"), N_("the server stopped"), N_("closed after {minutes} minutes without a move"),
+    N_("the game is over"), SERVER_STOPPED, N_("closed after {minutes} minutes without a move"),
     N_("{name} ended the game"),
     # a service on Redis (sos-tui server --redis): Redis away, or back without its games
     UNAVAILABLE, GONE,

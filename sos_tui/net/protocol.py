@@ -347,8 +347,10 @@ class UndoMessage(Message):
 
 
 @dataclass(frozen=True)
-class UndoAnswerMessage(Message):
-    type = "undo-answer"
+class Answer(Message):
+    """This player's answer to a question asked of the table (``UndoAnswerMessage``,
+    ``RematchAnswerMessage``: siblings)."""
+
     accept: bool
 
     def to_dict(self) -> dict:
@@ -363,6 +365,11 @@ class UndoAnswerMessage(Message):
 
 
 @dataclass(frozen=True)
+class UndoAnswerMessage(Answer):
+    type = "undo-answer"
+
+
+@dataclass(frozen=True)
 class RematchMessage(Message):
     """Once the game is over: offer a rematch (or agree to the one offered)."""
 
@@ -373,7 +380,7 @@ class RematchMessage(Message):
 
 
 @dataclass(frozen=True)
-class RematchAnswerMessage(UndoAnswerMessage):
+class RematchAnswerMessage(Answer):
     type = "rematch-answer"
 
 
@@ -657,10 +664,11 @@ class PresenceMessage(Message):
 
 
 @dataclass(frozen=True)
-class UndoRequestMessage(Message):
-    """Seat ``by`` (``name``) asks to undo; ``vote``: this connection is asked to answer."""
+class Asking(Message):
+    """Seat ``by`` (``name``) asks the others something (``UndoRequestMessage``,
+    ``RematchRequestMessage``: siblings, so neither is taken for the other); ``vote``: this
+    connection is asked to answer."""
 
-    type = "undo-request"
     by: int | None
     name: str
     vote: bool
@@ -676,8 +684,24 @@ class UndoRequestMessage(Message):
 
 
 @dataclass(frozen=True)
-class UndoResultMessage(Said):
-    type = "undo-result"
+class UndoRequestMessage(Asking):
+    """Seat ``by`` (``name``) asks to undo."""
+
+    type = "undo-request"
+
+
+@dataclass(frozen=True)
+class RematchRequestMessage(Asking):
+    """Seat ``by`` (``name``) offers a rematch."""
+
+    type = "rematch-request"
+
+
+@dataclass(frozen=True)
+class Settled(Said):
+    """A question asked of the table is settled: ``accepted`` or not, and why (``reason``)
+    (``UndoResultMessage``, ``RematchResultMessage``: siblings)."""
+
     english = "reason"
     accepted: bool
     reason: str
@@ -698,14 +722,12 @@ class UndoResultMessage(Said):
 
 
 @dataclass(frozen=True)
-class RematchRequestMessage(UndoRequestMessage):
-    """Seat ``by`` (``name``) offers a rematch; ``vote``: this connection is asked to answer."""
-
-    type = "rematch-request"
+class UndoResultMessage(Settled):
+    type = "undo-result"
 
 
 @dataclass(frozen=True)
-class RematchResultMessage(UndoResultMessage):
+class RematchResultMessage(Settled):
     type = "rematch-result"
 
 

@@ -61,6 +61,7 @@ from .protocol import (
 )
 from .seats import SeatSpec
 from .store import RoomStore, RoomStoreError, StoredRoom, StoredSeat, lobby_entry
+from .vocabulary import Phase, StateChange, VoteKind
 
 
 class Member(Protocol):
@@ -125,21 +126,21 @@ class Seat:
 class Vote:
     """An undo (during a game) or a rematch (after it) asked by seat ``by``: the seats asked to
     answer (``voters``), those that accepted, and the timer that declines it when nobody answers
-    in time. ``what`` is ``"undo"`` or ``"rematch"``."""
+    in time."""
 
-    what: str
+    what: VoteKind
     by: int
     voters: set[int]
     timer: asyncio.TimerHandle
     accepted: set[int] = field(default_factory=set)
 
 
-_VOTE_MESSAGES = {"undo": (UndoRequestMessage, UndoResultMessage),
-                  "rematch": (RematchRequestMessage, RematchResultMessage)}
+_VOTE_MESSAGES = {VoteKind.UNDO: (UndoRequestMessage, UndoResultMessage),
+                  VoteKind.REMATCH: (RematchRequestMessage, RematchResultMessage)}
 _VOTE_LOG = {
-    "undo": (N_("{name} asks to undo"), N_("undo accepted: {reason}"), N_("undo declined: {reason}")),
-    "rematch": (N_("{name} offers a rematch"), N_("rematch accepted: {reason}"),
-                N_("rematch declined: {reason}")),
+    VoteKind.UNDO: (N_("{name} asks to undo"), N_("undo accepted: {reason}"), N_("undo declined: {reason}")),
+    VoteKind.REMATCH: (N_("{name} offers a rematch"), N_("rematch accepted: {reason}"),
+                       N_("rematch declined: {reason}")),
 }
 
 
@@ -177,10 +178,10 @@ class Room:
 
     # -- what it is ---------------------------------------------------------------------------
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         if self.session is None:
-            return "lobby"
-        return "over" if self.session.state.is_over else "playing"
+            return Phase.LOBBY
+        return Phase.OVER if self.session.state.is_over else Phase.PLAYING
 
     @property
     def waiting_for(self) -> list[str]:
@@ -250,7 +251,7 @@ class Room:
                     self._detach(old)
                     old.close(REPLACED, "replaced by a new connection")
             self.log(_("{names} reconnected").format(names=self._names(seats)))
-        elif self.open_seats and self.phase == "lobby" and name is not None:
+        elif self.open_seats and self.phase is Phase.LOBBY and name is not None:
             taken = {s.name.casefold() for s in self.seats if s.name}
             if name.casefold() in taken:
                 raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
@@ -287,7 +288,7 @@ class Room:
         elif self.session is None and not self.open_seats:
             self._start()
         else:
-            self.send_state("join")
+            self.send_state(StateChange.JOIN)
 
     def _names(self, seats) -> str:
         return ", ".join(self.seats[i].name or "?" for i in seats)
@@ -300,7 +301,7 @@ class Room:
             self.headcount.changed()
             return
         self.log(_("{names} left").format(names=self._names(client.seats)))
-        self.send_state("quit" if client.bye else "leave")
+        self.send_state(StateChange.QUIT if client.bye else StateChange.LEAVE)
 
     def _detach(self, client: Member) -> None:
         self.clients.discard(client)
@@ -323,10 +324,10 @@ class Room:
             self.session.subscribe(listener)
         return self.session
 
-    def _start(self, change: str = "start") -> None:
+    def _start(self, change: StateChange = StateChange.START) -> None:
         self._open(GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats)))
         self.log(_("the game starts: {names}").format(names=", ".join(s.name for s in self.seats)))
-        if change == "start":
+        if change is StateChange.START:
             self.session.announce_start()
         else:  # a rematch: every seated connection learns its seats in the new game, then the game
             for client in list(self.clients):
@@ -353,9 +354,9 @@ class Room:
         elif self.finished.is_set() and not change.state.is_over:
             self.finished.clear()  # undone after the end
             self.finished_at = None
-        self.send_state(change.kind.value, change.move)
+        self.send_state(StateChange(change.kind.value), change.move)
 
-    def state_message(self, change: str = "join", move: Move | None = None) -> StateMessage:
+    def state_message(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> StateMessage:
         session = self.session
         return StateMessage(
             self.code, self.phase, self.size, self.mode, session.version if session else 0,
@@ -363,7 +364,7 @@ class Room:
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
             session.record if session else None)
 
-    def send_state(self, change: str = "join", move: Move | None = None) -> None:
+    def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> None:
         """Tell everyone in the room how it stands, once that is on disk."""
         if self.closed:
             return
@@ -410,7 +411,7 @@ class Room:
         session = self.session
         return StoredRoom(
             self.code, self.size, str(self.mode),
-            tuple(StoredSeat(str(s.kind), s.name, s.level, s.token_hash) for s in self.seats),
+            tuple(StoredSeat(s.kind, s.name, s.level, s.token_hash) for s in self.seats),
             session.record if session else None, session.version if session else 0, self.created,
             time.time(), self.key, self.creator, self.public)
 
@@ -434,7 +435,8 @@ class Room:
             session = room._open(kept.record)
             session.version = kept.version
             room.played = any(room.seats[mover].person for mover in session.state.movers)
-        people = {s.token_hash for s in kept.seats if s.kind != "computer" and s.name and s.token_hash}
+        people = {s.token_hash for s in kept.seats
+                  if s.kind is not SeatKind.COMPUTER and s.name and s.token_hash}
         room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
         return room
 
@@ -448,10 +450,10 @@ class Room:
                     self._ask_undo(client)
                 case RematchMessage():
                     self._ask_rematch(client)
-                case RematchAnswerMessage(accept=accept):  # before undo-answer, its base
-                    self._answer(client, "rematch", accept)
+                case RematchAnswerMessage(accept=accept):
+                    self._answer(client, VoteKind.REMATCH, accept)
                 case UndoAnswerMessage(accept=accept):
-                    self._answer(client, "undo", accept)
+                    self._answer(client, VoteKind.UNDO, accept)
                 case ByeMessage():
                     client.bye = True  # leaving on purpose: the others are told so when it goes
                 case PingMessage(id=number):
@@ -475,7 +477,7 @@ class Room:
             raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
         session.play(message.move, by=client.seats)
         if self.vote is not None:
-            self._vote_done(False, N_("a move was played"))
+            self._vote_done(False, N_("a move was played"), counts=False)
 
     # -- undo and rematch by agreement --------------------------------------------------------
     def _ask_undo(self, client: Member) -> None:
@@ -487,24 +489,24 @@ class Room:
         if wait > 0:
             raise ProtocolError("cannot-undo", N_("your undo was declined: ask again in {seconds} s"),
                                 seconds=math.ceil(wait))
-        self._ask(client, "undo")
+        self._ask(client, VoteKind.UNDO)
 
     def _ask_rematch(self, client: Member) -> None:
         """A rematch offered (or, with one offered by another seat, agreed to)."""
         if not client.seats:
             raise ProtocolError("spectator", N_("spectators cannot offer a rematch"))
-        if self.phase != "over":
+        if self.phase is not Phase.OVER:
             raise ProtocolError("not-over", N_("a rematch is for a game that is over"))
         vote = self.vote
-        if vote is not None and vote.what == "rematch" and set(client.seats) & vote.voters:
-            self._answer(client, "rematch", True)
+        if vote is not None and vote.what is VoteKind.REMATCH and set(client.seats) & vote.voters:
+            self._answer(client, VoteKind.REMATCH, True)
             return
-        self._ask(client, "rematch")
+        self._ask(client, VoteKind.REMATCH)
 
-    def _ask(self, client: Member, what: str) -> None:
+    def _ask(self, client: Member, what: VoteKind) -> None:
         """Seat ``client.seats[0]`` asks the other people at the table; with none, it happens."""
         if self.vote is not None:
-            asking = self.vote.what == "undo"
+            asking = self.vote.what is VoteKind.UNDO
             raise ProtocolError("undo-pending", N_("an undo is already being asked") if asking
                                 else N_("a rematch is already being asked"))
         by = client.seats[0]
@@ -522,10 +524,10 @@ class Room:
         for c in list(self.clients):
             c.send(request(by, self.seats[by].name, bool(set(c.seats) & voters)))
 
-    def _answer(self, client: Member, what: str, accept: bool) -> None:
+    def _answer(self, client: Member, what: VoteKind, accept: bool) -> None:
         vote = self.vote
         if vote is None or vote.what != what:
-            raise ProtocolError("no-undo", N_("no undo is being asked") if what == "undo"
+            raise ProtocolError("no-undo", N_("no undo is being asked") if what is VoteKind.UNDO
                                 else N_("no rematch is being asked"))
         mine = set(client.seats) & vote.voters
         if not mine:
@@ -537,13 +539,14 @@ class Room:
         if vote.accepted >= vote.voters:
             self._vote_done(True, N_("everyone agreed"))
 
-    def _vote_done(self, accepted: bool, why: str, **params) -> None:
-        """Settle the question asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
+    def _vote_done(self, accepted: bool, why: str, counts: bool = True, **params) -> None:
+        """Settle the question asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why.
+        An undo declined ``counts`` against asking again soon, unless a move settled it."""
         vote, self.vote = self.vote, None
         if vote is None:
             return
         vote.timer.cancel()
-        if vote.what == "undo" and not accepted and why != N_("a move was played"):
+        if vote.what is VoteKind.UNDO and not accepted and counts:
             self.undo_declined[vote.by] = time.monotonic()
         _asked, yes, no = _VOTE_LOG[vote.what]
         self.log(_(yes if accepted else no).format(reason=_(why).format(**params)))
@@ -553,9 +556,9 @@ class Room:
         if accepted:
             self._agreed(vote.what)
 
-    def _agreed(self, what: str) -> None:
+    def _agreed(self, what: VoteKind) -> None:
         self._stop_computer()
-        if what == "rematch":
+        if what is VoteKind.REMATCH:
             self._rematch()
         elif self.session is not None:
             self.session.undo()
@@ -568,7 +571,7 @@ class Room:
         for client in self.clients:
             if client.seats:
                 client.seats = tuple(i for i, seat in enumerate(self.seats) if seat.client is client)
-        self._start("rematch")
+        self._start(StateChange.REMATCH)
 
     # -- computers ---------------------------------------------------------------------------
     def _computer_turn(self) -> None:

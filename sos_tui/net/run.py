@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import json
 import signal
 import socket
 from collections.abc import Callable
@@ -18,10 +17,10 @@ from sos_tui.engine import printable
 from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, create_room
+from .host import Host, open_store
 from .protocol import StateMessage
-from .seats import SeatSpec, check_seats
+from .seats import SeatSpec
 from .server import Limits, Server
-from .store import SqliteRoomStore
 from .tokens import TokenStore
 
 Say = Callable[[str], None]
@@ -100,24 +99,6 @@ async def _until(stop: asyncio.Event, *awaitables) -> bool:
     return waiter in done
 
 
-def open_store(key: str | None = None) -> SqliteRoomStore:
-    """The rooms of ``key`` (None: ``sos-tui server``'s; a hosted game's ``host_key``) in the
-    rooms database of the data folder, written by this process alone; StorageError
-    (RoomStoreError) to refuse it: damaged, someone else's, read-only, or in use by another
-    process with the same rooms."""
-    from sos_tui.storage.paths import rooms_db_path
-
-    return SqliteRoomStore(rooms_db_path(), key=key)
-
-
-def host_key(size, mode, seats, bind: str, port: int) -> str:
-    """What names a hosted game in the rooms database: the command's settings and address, so the
-    same command run again finds its unfinished game."""
-    size, mode, specs = check_seats(size, mode, seats)
-    return json.dumps({"size": size, "mode": str(mode), "seats": [s.to_dict() for s in specs], "bind": bind,
-                       "port": port}, sort_keys=True)
-
-
 async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, port: int, say: Say,
                         *, listeners=(), computer=None, stop: asyncio.Event | None = None,
                         public: bool = False) -> int:
@@ -126,28 +107,22 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
     disk, and the same command run again brings it back with the same code and seats)."""
     stop = stop or asyncio.Event()
     _stop_on_signals(stop)
-    key = host_key(size, mode, seats, bind, port)
-    store = open_store(key)
-    server = Server(computer=computer, computer_delay=0.3, listeners=listeners, store=store)
+    host = Host(size, mode, seats, bind, port, public=public, computer=computer, computer_delay=0.3,
+                listeners=listeners)
     stopped = True
     try:
-        kept = sorted(await asyncio.to_thread(store.load), key=lambda k: k.active)
-        room = server.restore(kept[-1]) if kept else None
-        await server.start(bind, port)
-        if room is None:
-            room = server.create_room(size, mode, seats, key=key, public=public)
-        await room.saved()
-        say(server.url(room, reachable_host(bind)))  # the first line: scripts read it
-        url = server.url(room, reachable_host(bind))
+        await host.open()
+        room = await host.start()
+        url = host.url(reachable_host(bind))
+        say(url)  # the first line: scripts read it
         say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
-        server.on_event = lambda room, text: say(printable(text))
+        host.server.on_event = lambda room, text: say(printable(text))
         stopped = await _until(stop, room.finished.wait())
-        if not stopped:
-            await asyncio.sleep(0.5)  # the last state reaches everyone before the server goes
-            await server.close_room(room, N_("the game is over"))
     finally:
-        await (server.restart() if stopped else server.stop())
-        await store.close()
+        if stopped:
+            await host.stop()
+        else:
+            await host.finish(N_("the game is over"))
     say(_("stopped") if stopped else _("the game is over"))
     return 130 if stopped else 0
 

@@ -48,7 +48,7 @@ from sos_tui.engine import printable
 from sos_tui.i18n import N_, _, pgettext
 from sos_tui.session import SeatKind
 
-from .errors import ProtocolError
+from .errors import SERVER_STOPPED, ProtocolError
 from .limits import Limits
 from .protocol import (
     MAX_LOBBY,
@@ -209,7 +209,7 @@ class Server:
             await self.cluster.start(self)
         return self.port
 
-    async def stop(self, why: str = N_("the server stopped"), /, **params) -> None:
+    async def stop(self, why: str = SERVER_STOPPED, /, **params) -> None:
         """Close every room, telling everyone ``why`` (a template of SERVER_MESSAGES, with
         ``params``), and stop listening."""
         if self._reaper is not None:

@@ -64,6 +64,7 @@ except ImportError:  # Windows: no lock (see the module's doc)
 from sos_tui.engine import GameRecord, Mode
 from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_
+from sos_tui.session import SeatKind
 from sos_tui.storage.errors import StorageError, describe, shown_path
 
 log = logging.getLogger(__name__)
@@ -105,10 +106,16 @@ class RoomStoreError(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
-    kind: str
+    """A room's seat as it is kept: its ``kind`` read back as a ``SeatKind`` (the text written)."""
+
+    kind: SeatKind
     name: str | None
     level: str | None
     token_hash: str | None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, SeatKind) and self.kind in SeatKind.__members__.values():
+            object.__setattr__(self, "kind", SeatKind(self.kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +140,11 @@ def lobby_entry(room: StoredRoom):
     whose game has not started and that has a seat open is listed."""
     from .protocol import LobbyRoom
 
-    free = sum(1 for s in room.seats if s.kind == "remote" and s.name is None)
+    free = sum(1 for s in room.seats if s.kind is SeatKind.REMOTE and s.name is None)
     if not room.public or room.record is not None or not free:
         return None
     return LobbyRoom(room.code, room.size, Mode(room.mode), len(room.seats), free,
-                     tuple(s.name for s in room.seats if s.name and s.kind != "computer"))
+                     tuple(s.name for s in room.seats if s.name and s.kind is not SeatKind.COMPUTER))
 
 
 class RoomStore(Protocol):

@@ -46,7 +46,8 @@ def run_join(url: str, name: str) -> tuple[int, list[str]]:
 async def join(url: str, name: str, keeper=None) -> int:
     """``run_join``'s game: 0 at the input's end or quit, 2 if the server cannot be reached or the
     connection goes before the game is over."""
-    from sos_tui.net import NetError, RemoteGame, parse_url
+    from sos_tui.net import NetError, parse_url
+    from sos_tui.net.netsession import NetSession
 
     from .front import play_remote
     from .lines import read_lines
@@ -54,12 +55,12 @@ async def join(url: str, name: str, keeper=None) -> int:
 
     address = parse_url(url, need_code=False)
     lobby = Lobby(address.server, name) if address.code is None else None
+    session = NetSession.join(url, name)
     try:
         if lobby is not None:
             await lobby.refresh()  # the server's open games, numbered
         else:
-            game = RemoteGame(url, name)
-            await game.connect()
+            await session.open()
     except NetError as error:
         say(explain(error))
         return 2
@@ -68,7 +69,10 @@ async def join(url: str, name: str, keeper=None) -> int:
         game = await lobby.choose(lines)
         if game is None:
             return 0
+        session = NetSession.of(game)
+    if keeper is not None:
+        session.keep_in(keeper)
     try:
-        return await play_remote(game, keeper, lines)
+        return await play_remote(session, lines)
     finally:
-        await game.close()
+        await session.close()

@@ -2,14 +2,13 @@
 
 ``Front`` answers what any game can answer (the board, a row, a cell, the score) for a
 ``GameSource``; ``LocalFront`` plays a ``GameSession`` here, its computers through a
-``ComputerPool``; ``RemoteFront`` plays a ``RemoteGame`` on a server. A line is read only when
+``ComputerPool``; ``RemoteFront`` plays a ``NetSession``'s game on a server. A line is read only when
 the one before it is done: a move waits for its turn, so a script's lines are played in order.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 from sos_tui.engine import (
@@ -322,23 +321,53 @@ async def play_local(session, pool: ComputerPool) -> None:
 
 
 class RemoteFront(Front):
-    """A network game: this terminal's moves go to the server, and every change comes back from it."""
+    """A network game (a ``NetSession``'s): this terminal's moves go to the server, and every
+    change comes back from it; a dropped connection is said, and tried again by itself."""
 
-    def __init__(self, game) -> None:
-        super().__init__(game)
-        self.game = game
+    def __init__(self, session) -> None:
+        super().__init__(session.game)
+        self.session = session
+        self.game = session.game
         self.changed = asyncio.Event()
+        self.lost: str | None = None  # why the connection is down, as last said
+
+    def back(self) -> bool:
+        return self.session.back
+
+    def told(self, status) -> None:
+        """Say the connection lost, while it is tried again: once, and again only when why changes."""
+        why = explain(status.lost) if status.reconnecting else None
+        if why is not None and why != self.lost:
+            say(_("Connection lost: {problem}. Trying again (attempt {n})…").format(problem=why,
+                                                                                n=status.attempt))
+        self.lost = why
+        self.changed.set()
 
     def heard(self, message) -> None:
-        """Say what the server says that is not a change of the game."""
-        from sos_tui.net.protocol import ErrorMessage, UndoRequestMessage, UndoResultMessage
+        """Say what the server says that is not a change of the game (None: connected again)."""
+        from sos_tui.net.protocol import (
+            ErrorMessage,
+            RematchRequestMessage,
+            RematchResultMessage,
+            UndoRequestMessage,
+            UndoResultMessage,
+        )
 
-        if isinstance(message, ErrorMessage):
-            say(_("The server refused: {reason}").format(reason=message.text))
-        elif isinstance(message, UndoRequestMessage) and message.vote:
-            say(_("{name} asks to take back a move; type yes or no.").format(name=printable(message.name)))
-        elif isinstance(message, UndoResultMessage) and not message.accepted:
-            say(_("Undo declined: {reason}.").format(reason=message.text))
+        if message is None:  # connected (again)
+            self.lost = None
+        match message:
+            case None if self.back():
+                say(_("Reconnected."))
+            case ErrorMessage():
+                say(_("The server refused: {reason}").format(reason=message.text))
+            case UndoRequestMessage(name=name, vote=True):
+                say(_("{name} asks to take back a move; type yes or no.").format(name=printable(name)))
+            case RematchRequestMessage(name=name, vote=True):
+                say(_("{name} offers a rematch; type yes or no.").format(name=printable(name)))
+            case UndoResultMessage(accepted=False):
+                say(_("Undo declined: {reason}.").format(reason=message.text))
+            case RematchResultMessage(accepted=False):
+                say(_("No rematch: {reason}.").format(reason=message.text))
         self.changed.set()
 
     async def until(self, done) -> None:
@@ -348,6 +377,7 @@ class RemoteFront(Front):
 
     async def move(self, move: Move):
         from sos_tui.net import NetError
+        from sos_tui.net.vocabulary import Phase
 
         game = self.game
         if not game.my_seats:  # no turn to wait for
@@ -356,12 +386,12 @@ class RemoteFront(Front):
         if state is not None and not state.is_over:
             state.completes(move)  # a move that can never be played (off the board, a taken cell): now
         seat = game.seat_to_move
-        if game.phase == "playing" and state is not None and not state.is_over \
+        if game.phase == Phase.PLAYING and state is not None and not state.is_over \
                 and state.to_move not in game.my_seats and seat is not None:
             # typed ahead of one's turn (a pipe plays a whole game so): said, then played in turn
             say(_("{name} is to move: your {move} is played when your turn comes.").format(
                 name=printable(seat.name), move=move))
-        await self.until(lambda: game.state.is_over or (game.phase == "playing" and game.my_turn))
+        await self.until(lambda: game.state.is_over or (game.phase == Phase.PLAYING and game.my_turn))
         version, game.last_error = game.version, None
         try:
             await game.play(move)
@@ -376,31 +406,32 @@ class RemoteFront(Front):
         say(_("Asked the others to take back the last move."))
 
     async def answer(self, accept, line):
-        if self.game.undo_request is None:
+        if self.game.undo_request is not None:
+            await self.game.answer_undo(accept)
+        elif self.game.rematch_request is not None:
+            await self.game.answer_rematch(accept)
+        else:
             raise Refused(_("Nobody asked a question."))
-        await self.game.answer_undo(accept)
 
 
-async def play_remote(game, keeper=None, lines: asyncio.Queue | None = None) -> int:
-    """Join ``game`` (a connected ``RemoteGame``) and play it from ``lines`` (else standard input):
-    0 at the input's end or quit, 2 if the connection goes before the game is over. Once it is
-    over, the game stays to ask about (review, board, moves, save FILE...) until quit, whether or
-    not the server keeps the connection: its end was said once, with the result."""
-    from sos_tui.net import NetError
+async def play_remote(session, lines: asyncio.Queue | None = None) -> int:
+    """Play the game of ``session`` (a ``NetSession``, its game reached) from ``lines`` (else
+    standard input): 0 at the input's end or quit, 2 if the game cannot go on (its server ended
+    it, or it cannot come back) before it is over. A dropped connection is tried again by itself.
+    Once it is over, the game stays to ask about (review, board, moves, save FILE...) until quit,
+    whether or not the server keeps the connection: its end was said once, with the result."""
+    from sos_tui.net.vocabulary import Phase
 
-    front = RemoteFront(game)
-    game.subscribe(front.announce)
-    if keeper is not None:
-        game.subscribe(lambda change: keeper.on_change(change) if change.finished and game.my_seats else None)
-    if game.phase == "lobby":
+    game = session.game
+    front = RemoteFront(session)
+    session.subscribe(front.announce)
+    if game.phase == Phase.LOBBY:
         say(_("Joined. The game starts when every seat is taken."))
     elif game.state is not None:
         front.announce(Change(ChangeKind.START, game.state, game.record))
 
     async def listen() -> None:
-        with contextlib.suppress(NetError):
-            async for message in game.updates():
-                front.heard(message)
+        await session.run(front.heard, front.told)
         front.changed.set()
 
     listening = asyncio.create_task(listen())

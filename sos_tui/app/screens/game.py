@@ -15,7 +15,7 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, cell_name
+from sos_tui.engine import CellTakenError, GameRecord, GameState, IllegalMoveError, Move
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
     Change,
@@ -32,12 +32,12 @@ from ..text import shown
 from .play import PlayScreen
 
 
-def refused(move: Move, taken: str | None, error: Exception) -> str:
+def refused(error: IllegalMoveError) -> str:
     """Why a move cannot be played, in the player's language: the cell is taken, or the engine's
     reason."""
-    if taken:
-        return _("{cell} already holds {letter}: choose an empty cell.").format(
-            cell=cell_name(move.row, move.col), letter=taken)
+    if isinstance(error, CellTakenError):
+        return _("{cell} already holds {letter}: choose an empty cell.").format(cell=error.cell,
+                                                                                letter=error.letter)
     return explain(error)
 
 
@@ -129,10 +129,7 @@ class GameScreen(PlayScreen):
                         severity="warning", timeout=2, markup=False)
             return False
         except IllegalMoveError as error:
-            state = session.state
-            inside = 0 <= move.row < state.size and 0 <= move.col < state.size
-            taken = state.cell(move.row, move.col) if inside else None
-            self.notify(refused(move, taken, error), title=_("Move refused"), severity="warning", timeout=3)
+            self.notify(refused(error), title=_("Move refused"), severity="warning", timeout=3)
             return False
         return True
 
