@@ -722,3 +722,32 @@ async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait
     said.extend(capsys.readouterr().out.splitlines())
     assert "cannot play O d1: d1 is off the 3x3 board" in said
     assert "Ana is to move: your S c1 is played when your turn comes." in said
+
+
+def test_the_input_thread_ends_quietly_once_the_line_mode_is_gone():
+    """A line typed after the line mode's event loop closed (a test's, or a process on its way
+    out) ended the reading thread with 'RuntimeError: Event loop is closed'."""
+    import asyncio
+    import threading
+
+    from sos_tui.plain.lines import read_lines
+
+    read, write = os.pipe()
+    failures = []
+    before = threading.excepthook
+    threading.excepthook = failures.append
+    try:
+        async def start():
+            read_lines(read)
+
+        running = set(threading.enumerate())
+        asyncio.run(start())  # the loop is closed when this returns; the thread still reads
+        (reader,) = set(threading.enumerate()) - running
+        os.write(write, b"S a1\n")
+        os.close(write)
+        reader.join(10)
+        assert not reader.is_alive()
+    finally:
+        threading.excepthook = before
+        os.close(read)
+    assert failures == []

@@ -33,8 +33,13 @@ def read_lines(fd: int | None = None) -> asyncio.Queue:
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
 
-    def put(item) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, item)
+    def put(item) -> bool:
+        """Hand ``item`` to the line mode; False once it is gone (its loop closed): stop reading."""
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+        except RuntimeError:  # the event loop is closed
+            return False
+        return True
 
     def run() -> None:
         pending, skipping = b"", False
@@ -53,10 +58,11 @@ def read_lines(fd: int | None = None) -> asyncio.Queue:
                 line, pending = pending.split(b"\n", 1)
                 if skipping:
                     skipping = False
-                else:
-                    put(_decode(line))
+                elif not put(_decode(line)):
+                    return
             if len(pending) > MAX_INPUT and not skipping:  # a long line: refuse it, drop the rest of it
-                put(BadLine("long"))
+                if not put(BadLine("long")):
+                    return
                 pending, skipping = b"", True
             elif skipping:
                 pending = b""
