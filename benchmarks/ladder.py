@@ -1,9 +1,9 @@
-"""The ladder table of docs/ai.md: each level against the one below, as Markdown rows.
+"""The ladder rows of docs/ai-results.md (and docs/ai-changelog.md): each level against the one below.
 
     .venv/bin/python benchmarks/ladder.py [--games 200] [--seed 1] [--jobs 1] [--record DIR] [--carry-over K]
                                           [ROW ...]
 
-A ROW is ``A:B:SIZE:MODE`` (default: the nine rows of docs/ai.md, medium:easy:6:general ...).
+A ROW is ``A:B:SIZE:MODE`` (default: the nine ladder rows, medium:easy:6:general ...).
 Each row is printed as soon as its games are played; the games are those of
 ``sos-tui arena A B --size SIZE --mode MODE --games G --seed S``.
 

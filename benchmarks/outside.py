@@ -1,4 +1,4 @@
-"""Our levels against outside-style bots (``sos_tui/ai/outside.py``), timed: the table of docs/ai.md.
+"""Our levels against outside-style bots (``sos_tui/ai/outside.py``), timed: the table of docs/ai-results.md.
 
     .venv/bin/python benchmarks/outside.py [--games 40] [--seed 1] [--jobs 1] [ROW ...]
 
