@@ -122,12 +122,12 @@ async def test_history_review_opens_the_replay_with_the_review_running():
     from sos_tui.app.screens.history import HistoryScreen
     from sos_tui.storage import History
 
-    from .test_app_storage_screens import SIZE, Host, loaded
+    from .helpers import ScreenHost, loaded
 
     with History() as history:
         assert history.record_game(known_game())
-    app = Host(HistoryScreen)
-    async with app.run_test(size=SIZE) as pilot:
+    app = ScreenHost(HistoryScreen)
+    async with app.run_test(size=(100, 32)) as pilot:
         await loaded(pilot, app)
         await pilot.press("v")
         await pilot.pause()

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from tests.test_web import (
+from .webpage import (
     ESCAPE,
     SOS,
     TIMEOUT,
