@@ -4,6 +4,7 @@ player reading its updates, a server on port 0, a ``sos-tui`` process, a free po
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -334,6 +335,27 @@ class Process:
             self.process.kill()
         self.process.wait(5)
 
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc), zombies left out."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                fields = stat.rpartition(")")[2].split()
+                if fields[0] != "Z" and int(fields[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def free_port() -> int:

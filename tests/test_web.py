@@ -23,18 +23,16 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from sos_tui.cli import main
 
 from . import webpage
-from .helpers import free_port
+from .helpers import alive, children, free_port
 from .webpage import (
     ESCAPE,
     SETUP,
     SOS,
     TIMEOUT,
     Web,
-    alive,
     autosaved_moves,
     board_cell,
     cells_of,
-    children,
     empty_cells,
     rows_of,
     until,

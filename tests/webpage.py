@@ -78,27 +78,6 @@ def empty_cells(cells, size: int) -> list[str]:
             if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
 
 
-def children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (from /proc), zombies left out."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                stat = (entry / "stat").read_text()
-                fields = stat.rpartition(")")[2].split()
-                if fields[0] != "Z" and int(fields[1]) == pid:
-                    found.add(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def until(check, what: str, timeout: float = TIMEOUT):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
