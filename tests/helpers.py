@@ -107,16 +107,19 @@ def click_offset(board: Board, row: int, col: int) -> Offset:
 
 
 async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
-    """Let the app run until ``condition()`` holds; fail, naming the condition, after ``seconds``
-    (a bound for a stuck test, never a timing the test relies on)."""
+    """Let the app (``pilot``; None: the event loop, with no app) run until ``condition()`` holds;
+    fail, naming the condition, after ``seconds`` (a bound for a stuck test, never a timing the
+    test relies on). The one bounded wait of the tests for what has no event to await."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while not condition():
         if loop.time() > deadline:
             name = getattr(condition, "__name__", repr(condition))
-            raise AssertionError(f"timed out waiting for {name}; on {pilot.app.screen!r}")
-        await pilot.pause(0.02)
-    await pilot.pause()
+            where = f"; on {pilot.app.screen!r}" if pilot else ""
+            raise AssertionError(f"timed out waiting for {name}{where}")
+        await (pilot.pause(0.02) if pilot else asyncio.sleep(0.02))
+    if pilot:
+        await pilot.pause()
 
 
 async def loaded(pilot, app) -> None:
