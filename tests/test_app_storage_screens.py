@@ -179,11 +179,13 @@ async def test_open_dialog_fits_80x24_and_100x30_cutting_long_names_short_with_a
             table = app.screen.query_one("#saves", DataTable)
             try:
                 await wait_for(pilot, lambda table=table: table.size.height > 1)  # laid out (later, if busy)
-            except AssertionError as stuck:  # seen once in a full run: say what the dialog held
+            except AssertionError as stuck:  # seen in full runs only: say what the dialog held
                 raise AssertionError(f"{stuck}: {size} rows={table.row_count} size={table.size} "
                                      f"virtual={table.virtual_size} max_height={table.styles.max_height} "
                                      f"classes={app.screen.classes} listed={len(app.screen.listed)} "
-                                     f"display={table.display}") from None
+                                     f"display={table.display} layout_required: table "
+                                     f"{table._layout_required} screen {app.screen._layout_required} "
+                                     f"batch={app._batch_count}") from None  # Textual's private flags
             lines = [table.render_line(y).text for y in range(table.size.height)]
             assert lines[0].split() == ["Name", "Kind", "Board", "Players", "Moves", "Saved"], size
             assert all(len(line) <= table.size.width for line in lines)
