@@ -31,7 +31,8 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_web import ESCAPE, SETUP, children, free_port, until  # noqa: E402
+from tests.helpers import children, free_port  # noqa: E402
+from tests.webpage import ESCAPE, SETUP, until  # noqa: E402
 
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 BARE_APP = '''

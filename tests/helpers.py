@@ -4,6 +4,7 @@ player reading its updates, a server on port 0, a ``sos-tui`` process, a free po
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -17,16 +18,45 @@ from pathlib import Path
 
 from rich.cells import cell_len
 from rich.color_triplet import ColorTriplet
+from textual.app import App
 from textual.color import Color
 from textual.geometry import Offset
 from websockets.asyncio.client import connect
 
+import sos_tui.app
 from sos_tui.app import SosApp
+from sos_tui.app.colours import readable
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
 from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore
 from sos_tui.net.protocol import ErrorMessage
+
+STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
+COLOURS = ("#56B4E9", "#E69F00", "#3DDC97", "#F07FC0", "#F0E442", "#FF7F50")
+
+
+class ScreenHost(App):
+    """An app with the game's stylesheet and colours that pushes one screen and keeps what it returns
+    (its ``dismiss`` value)."""
+
+    CSS_PATH = STYLESHEET
+
+    def __init__(self, make_screen) -> None:
+        super().__init__()
+        self.make_screen = make_screen
+        self.results: list = []
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return {f"player-{i + 1}": colour for i, colour in enumerate(COLOURS)}
+
+    def get_css_variables(self) -> dict[str, str]:  # the game's own variables ($frame, ...), as in SosApp
+        variables = super().get_css_variables()
+        variables.update(readable(variables, self.ansi_theme))
+        return variables
+
+    def on_mount(self) -> None:
+        self.push_screen(self.make_screen(), self.results.append)
 
 
 def make_app(size: int = 3, mode: str = "general", names=("Ana", "Bo"), **kwargs) -> SosApp:
@@ -77,16 +107,19 @@ def click_offset(board: Board, row: int, col: int) -> Offset:
 
 
 async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
-    """Let the app run until ``condition()`` holds; fail, naming the condition, after ``seconds``
-    (a bound for a stuck test, never a timing the test relies on)."""
+    """Let the app (``pilot``; None: the event loop, with no app) run until ``condition()`` holds;
+    fail, naming the condition, after ``seconds`` (a bound for a stuck test, never a timing the
+    test relies on). The one bounded wait of the tests for what has no event to await."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while not condition():
         if loop.time() > deadline:
             name = getattr(condition, "__name__", repr(condition))
-            raise AssertionError(f"timed out waiting for {name}; on {pilot.app.screen!r}")
-        await pilot.pause(0.02)
-    await pilot.pause()
+            where = f"; on {pilot.app.screen!r}" if pilot else ""
+            raise AssertionError(f"timed out waiting for {name}{where}")
+        await (pilot.pause(0.02) if pilot else asyncio.sleep(0.02))
+    if pilot:
+        await pilot.pause()
 
 
 async def loaded(pilot, app) -> None:
@@ -100,6 +133,15 @@ def screen_strips(app) -> list:
     beneath it). The one place the tests read Textual's compositor (private): change it here if
     an upgrade renames it."""
     return app.screen._compositor.render_strips()
+
+
+def screen_lines(app) -> list[str]:
+    """What the terminal shows now, line by line (the dialog over the screen beneath it)."""
+    return [strip.text for strip in screen_strips(app)]
+
+
+def screen_text(app) -> str:
+    return "\n".join(screen_lines(app))
 
 
 def footer_line(app) -> str:
@@ -296,6 +338,27 @@ class Process:
             self.process.kill()
         self.process.wait(5)
 
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc), zombies left out."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                fields = stat.rpartition(")")[2].split()
+                if fields[0] != "Z" and int(fields[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def free_port() -> int:

@@ -491,10 +491,10 @@ async def test_a_scrolled_move_log_repaints_the_line_of_the_row_that_changed():
 
 
 async def test_a_long_game_keeps_every_move_of_the_log_in_reach_as_it_grows():
-    # 64 moves in a log 13 rows high: its scrollable height grows past the view in steps, and
+    # 36 moves in a log 13 rows high: its scrollable height grows past the view in steps, and
     # at every move the latest one is on screen and the first can be scrolled back to
-    moves = [m for m in GameState.new(8).legal_moves() if m.letter == "O"]  # no SOS: turns alternate
-    app = make_app(size=8)
+    moves = [m for m in GameState.new(6).legal_moves() if m.letter == "O"]  # no SOS: turns alternate
+    app = make_app(size=6)
     async with app.run_test(size=(100, 24)) as pilot:
         log = app.game_screen.query_one(MoveLog)
         for count, move in enumerate(moves, 1):
@@ -504,7 +504,7 @@ async def test_a_long_game_keeps_every_move_of_the_log_in_reach_as_it_grows():
             shown = [log.render_line(y).text for y in range(1, view + 1)]
             assert any(f"{count} " in line and str(move) in line for line in shown), (count, shown)
             assert log.max_scroll_y >= count - view  # the scroll reaches every row
-        assert log.show_vertical_scrollbar and count == 64
+        assert log.show_vertical_scrollbar and count == 36
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         log.scroll_to(y=0, animate=False, immediate=True)
         await pilot.pause()

@@ -56,8 +56,7 @@ def a_draw(moves=DRAW_4X4) -> GameRecord:
 
 
 async def settle(pilot) -> None:
-    for _pause in range(3):
-        await pilot.pause()
+    await pilot.pause()
 
 
 def footer_keys_whole(app, where: str) -> None:

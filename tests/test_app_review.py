@@ -15,7 +15,7 @@ from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.engine import GameRecord, GameState, PlayerInfo
 
-from .helpers import make_app
+from .helpers import make_app, wait_for
 
 # A 3x3 game with an inaccuracy, a mistake and blunders (exact verdicts: see test_review.py).
 MOVES = ["O a2", "S c1", "O b2", "O b3", "O a3", "O a1", "S c3", "S b1", "O c2"]
@@ -26,13 +26,19 @@ def known_game() -> GameRecord:
     return GameRecord.for_state(state, (PlayerInfo("Ana"), PlayerInfo("Bo")))
 
 
+def running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 async def wait_review(screen: ReplayScreen, pilot, seconds: float = 60) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if not screen.reviewing and len(screen.reviews) == screen.total:
-            await pilot.pause()
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"the review did not finish: {len(screen.reviews)} of {screen.total}")
+    def review_done() -> bool:
+        return not screen.reviewing and len(screen.reviews) == screen.total
+
+    await wait_for(pilot, review_done, seconds)
 
 
 async def test_the_replay_shows_the_review_of_a_known_game():
@@ -80,8 +86,7 @@ async def test_game_over_review_opens_the_replay_with_the_review_running():
         await pilot.pause()
         app.game_screen.board.cursor = (1, 2)  # c2
         await pilot.press("o")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, GameOverScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.click("#review")
         await pilot.pause()
         screen = app.screen
@@ -101,14 +106,11 @@ async def test_stopping_a_review_leaves_no_process_behind():
         await pilot.pause()
         screen = app.screen
         await pilot.press("v")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.computer.pids() and app.computer.busy:
-                break
+        await wait_for(pilot, lambda: app.computer.pids() and app.computer.busy)
         pids = app.computer.pids()
         assert pids and screen.reviewing
         await pilot.press("v")  # stop
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: not app.computer.pids() and not any(map(running, pids)))
         assert not screen.reviewing and not app.computer.busy and app.computer.pids() == []
         for pid in pids:
             with pytest.raises(ProcessLookupError):
@@ -122,12 +124,12 @@ async def test_history_review_opens_the_replay_with_the_review_running():
     from sos_tui.app.screens.history import HistoryScreen
     from sos_tui.storage import History
 
-    from .test_app_storage_screens import SIZE, Host, loaded
+    from .helpers import ScreenHost, loaded
 
     with History() as history:
         assert history.record_game(known_game())
-    app = Host(HistoryScreen)
-    async with app.run_test(size=SIZE) as pilot:
+    app = ScreenHost(HistoryScreen)
+    async with app.run_test(size=(100, 32)) as pilot:
         await loaded(pilot, app)
         await pilot.press("v")
         await pilot.pause()

@@ -15,6 +15,8 @@ import pytest
 from sos_tui.ai.arena import Match, Tally, play_game, run
 from sos_tui.cli import main
 
+from .helpers import alive, children
+
 
 def test_a_match_runs_game_by_game_and_tallies():
     match = Match("medium", "easy", size=4, games=4, seed=1)
@@ -99,24 +101,13 @@ def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
 
 
 # -- signals: a real process, its workers, and what is left afterwards -------------------------
-def children(pid: int) -> set[int]:
-    """The live (not zombie) child processes of ``pid``."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.add(int(stat.parent.name))
-    return found
-
-
-def alive(pid: int) -> bool:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time ``pid`` has used so far (0 once it is gone)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return False
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
@@ -133,8 +124,20 @@ def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
         if len(workers) >= jobs or jobs == 1:
             break
         time.sleep(0.1)
-    time.sleep(1.5)  # well into the first games
+    # well into the first games: each process that plays has had a second of CPU (its imports take
+    # a third of one), however busy the machine
+    players = {proc.pid} if jobs == 1 else {pid for pid in workers if "resource_tracker" not in cmdline(pid)}
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and min(cpu_seconds(pid) for pid in players) < 1.0:
+        time.sleep(0.05)
     return proc, workers | children(proc.pid)
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
 
 
 def wait_gone(pids: set[int], seconds: float = 5) -> set[int]:
@@ -181,7 +184,7 @@ def test_a_killed_game_process_stops_the_arena_with_a_message_and_the_games_play
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core")
     proc, workers = start_arena(2)
-    players = [pid for pid in workers if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text()]
+    players = [pid for pid in workers if "resource_tracker" not in cmdline(pid)]
     assert players
     os.kill(players[0], signal.SIGKILL)
     try:

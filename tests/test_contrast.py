@@ -232,7 +232,7 @@ async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme(themes):
     from sos_tui.app.dialogs import JoinDialog
     from sos_tui.net import Server
 
-    from .test_net_app import FirstMove
+    from .helpers import FirstMove
 
     server = Server(computer=FirstMove(), allow_create=True)
     await server.start("127.0.0.1", 0)

@@ -28,7 +28,7 @@ from sos_tui.net import SeatSpec
 from sos_tui.net.run import HostPlan
 
 from .games import GAME, GAME_KEYS
-from .helpers import make_app, recording, scoreboard_text, screen_strips, wait_for
+from .helpers import make_app, recording, scoreboard_text, screen_lines, screen_text, wait_for
 
 # English a player could meet on these screens; none may be left when the game speaks Malay.
 ENGLISH = [
@@ -44,15 +44,6 @@ ENGLISH = [
 def english_left(text: str) -> list[str]:
     """The words of ENGLISH found in ``text`` (whole words, any case)."""
     return [word for word in ENGLISH if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.I)]
-
-
-def screen_lines(app) -> list[str]:
-    """What the terminal shows now, line by line (the dialog over the screen beneath it)."""
-    return [strip.text for strip in screen_strips(app)]
-
-
-def screen_text(app) -> str:
-    return "\n".join(screen_lines(app))
 
 
 def malay() -> None:

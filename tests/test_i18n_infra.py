@@ -44,7 +44,7 @@ from sos_tui.storage import files as files_module
 from sos_tui.storage.errors import history_error
 from sos_tui.storage.history import HistoryEntry
 
-from .helpers import send_raw
+from .helpers import send_raw, wait_for
 
 
 def _catalog_tool():
@@ -398,8 +398,7 @@ async def test_the_server_command_speaks_malay():
     lines: list[str] = []
     stop = asyncio.Event()
     running = asyncio.ensure_future(serve_forever("127.0.0.1", 0, lines.append, stop=stop))
-    while len(lines) < 2:
-        await asyncio.sleep(0.05)
+    await wait_for(None, lambda: len(lines) >= 2)
     stop.set()
     assert await asyncio.wait_for(running, 10) == 0
     assert lines[0].startswith("ws://127.0.0.1:")
@@ -419,17 +418,14 @@ async def test_the_app_shows_a_full_disk_in_malay_at_80x24():
     """The keeper's notice reaches the player as a toast, in Malay, and fits the 80x24 screen."""
     from textual.geometry import Region
 
-    from tests.helpers import make_app
+    from .helpers import make_app
 
     i18n.set_language("ms")
     app = make_app(store=FullDisk(), settings={"language": "ms"})
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await pilot.press("enter")  # S at a1: the autosave hits the full disk
         app.keeper.wait(5)
-        for _attempt in range(50):
-            await pilot.pause(0.05)
-            if app.screen.query("Toast"):
-                break
+        await wait_for(pilot, lambda: app.screen.query("Toast"))
         notices = [n.message for n in app.notices if "cakera penuh" in n.message]
         assert notices and all(n.startswith("Permainan ini tidak dapat disimpan secara automatik: ")
                                for n in notices)

@@ -18,22 +18,7 @@ from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore
 from sos_tui.net.protocol import new_code
 from sos_tui.net.run import HostPlan, JoinPlan
 
-from .helpers import footer_shows, recording
-
-
-class FirstMove:
-    async def choose(self, level, state, on_retry=None):
-        return state.legal_moves()[0]
-
-
-async def until(pilot, predicate, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise AssertionError(f"timed out; on {pilot.app.screen}")
-        await pilot.pause(0.05)
-    await pilot.pause(0.2)  # let what is shown settle before a click
+from .helpers import FirstMove, footer_shows, recording, wait_for
 
 
 class Friend:
@@ -71,7 +56,7 @@ async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_dr
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         screen = app.screen
         assert screen.net.join_url.startswith("ws://127.0.0.1:")
         assert f"sos-tui join {screen.net.join_url} --name NAME" in status(app)
@@ -79,29 +64,29 @@ async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_dr
         await pilot.press("s")
         assert app.notices[-1].message == "The game starts when every seat is taken."
         bo = await Friend(screen.net.join_url, "Bo").join()
-        await until(pilot, lambda: screen.game.phase == "playing" and "Your turn" in status(app))
+        await wait_for(pilot, lambda: screen.game.phase == "playing" and "Your turn" in status(app))
         await pilot.press("s")  # S at a1, from the keyboard
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1
+        await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1
                     and len(screen.state.moves) == 1)
         await pilot.press("right", "o")  # not Ana's turn: refused here, nothing sent
         assert app.notices[-1].message == "Wait for Bo to move."
         await bo.game.play(Move.parse("O b1"))
-        await until(pilot, lambda: len(screen.state.moves) == 2)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 2)
         board = screen.board
         rows = [board.render_line(y).text for y in range(board.size.height)]
         assert any("S   O" in row for row in rows)
         await bo.game.request_undo()
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         await pilot.click("#yes")
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
-        await until(pilot, lambda: len(screen.state.moves) == 1)
+        await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 1)
         await bo.game.request_undo()  # then Bo moves instead: the question goes away unanswered
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         await bo.game.play(Move.parse("O c3"))
-        await until(pilot, lambda: app.screen is screen and len(screen.state.moves) == 2)
+        await wait_for(pilot, lambda: app.screen is screen and len(screen.state.moves) == 2)
         assert app.notices[-1].message == "Undo declined: a move was played."
         await bo.leave()
-        await until(pilot, lambda: "Waiting for Bo to reconnect" in status(app))
+        await wait_for(pilot, lambda: "Waiting for Bo to reconnect" in status(app))
         assert app.session is None  # the local game screen was never used
     assert screen.net.host is None  # the screen stopped its server
 
@@ -114,10 +99,12 @@ async def test_a_connection_back_by_itself_is_said_and_leaves_no_dialog_in_the_w
         room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
         app = recording(SosApp(network=JoinPlan(server.url(room), "Ana"), computer_delay=0))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and "Your turn" in status(app))
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NetGameScreen) and "Your turn" in status(app)
+            )
             screen = app.screen
             await room.seats[0].client.ws.close()  # the connection drops; the room and the seat stay
-            await until(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
+            await wait_for(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
             assert app.screen is screen and "Your turn" in status(app)
             assert not any(isinstance(s, Choice) for s in app.screen_stack)  # no dialog in the way
     finally:
@@ -131,13 +118,15 @@ async def test_a_seat_taken_up_from_another_terminal_is_let_go_not_fought_over()
         room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
         app = recording(SosApp(network=JoinPlan(server.url(room), "Ana"), computer_delay=0))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+            )
             screen = app.screen
-            await until(pilot, lambda: "Your turn" in status(app))
+            await wait_for(pilot, lambda: "Your turn" in status(app))
             elsewhere = RemoteGame(server.url(room), "Ana", token=screen.game.token, tokens=TokenStore())
             await elsewhere.connect()  # the same player, from another terminal
             try:
-                await until(pilot, lambda: isinstance(app.screen, Choice))
+                await wait_for(pilot, lambda: isinstance(app.screen, Choice))
                 assert "played from another terminal now" in app.screen.text  # not tried again: see
                 assert elsewhere.my_seats == (0,) and screen.net.attempt == 0  # test_netsession.py
             finally:
@@ -155,21 +144,21 @@ async def test_a_game_gone_from_its_server_can_be_played_on_here():
     room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "computer", "level": "easy"}])
     app = recording(SosApp(network=JoinPlan(server.url(room), "Ana"), computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         screen = app.screen
-        await until(pilot, lambda: "Your turn" in status(app))
+        await wait_for(pilot, lambda: "Your turn" in status(app))
         await pilot.press("s")
-        await until(pilot, lambda: len(screen.state.moves) == 2)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 2)
         await server.stop()  # the server stops: the client keeps trying by itself
-        await until(pilot, lambda: "Reconnecting… (attempt" in status(app))
+        await wait_for(pilot, lambda: "Reconnecting… (attempt" in status(app))
         again = Server(computer=FirstMove())  # back on the same port, without the game
         await again.start("127.0.0.1", port)
         try:
             await pilot.press("ctrl+r")  # try now
-            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
             assert app.screen.text.startswith("The game is gone from its server: no game with that code")
             await pilot.click("#yes")  # play on here
-            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen))
             assert [str(m) for m in app.state.moves] == [str(m) for m in screen.game.record.moves]
             assert [p.name for p in app.game.players] == ["Ana", "Computer 2"]
         finally:
@@ -184,13 +173,13 @@ async def test_a_join_from_the_command_line_that_cannot_start_ends_with_the_reas
     try:
         app = SosApp(network=JoinPlan(f"ws://127.0.0.1:{server.port}/{new_code()}", "Ana"))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: not app.is_running)
+            await wait_for(pilot, lambda: not app.is_running)
         assert app.return_code == 2 and "no game with that code" in app.return_value
     finally:
         await server.stop()
     app = SosApp(network=JoinPlan(f"ws://127.0.0.1:{server.port}/{new_code()}", "Ana"))  # stopped
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: not app.is_running)
+        await wait_for(pilot, lambda: not app.is_running)
     assert app.return_code == 2
     assert app.return_value == (f"cannot reach ws://127.0.0.1:{server.port}: nothing is listening there "
                                 "(is the game still hosted?)")
@@ -205,14 +194,14 @@ async def test_a_wrong_code_typed_in_the_join_dialog_is_said_plainly_and_the_app
         app = SosApp()
         async with app.run_test(size=(100, 32)) as pilot:
             app.action_join()
-            await until(pilot, lambda: isinstance(app.screen, JoinDialog))
+            await wait_for(pilot, lambda: isinstance(app.screen, JoinDialog))
             app.screen.query_one("#url").value = f"ws://127.0.0.1:{server.port}/{new_code()}"
             app.screen.query_one("#name").value = "Ana"
             await pilot.click("#join")
-            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
             assert "no game with that code" in app.screen.text
             await pilot.click("#yes")  # Leave
-            await until(pilot, lambda: not isinstance(app.screen, (Choice, NetGameScreen)))
+            await wait_for(pilot, lambda: not isinstance(app.screen, (Choice, NetGameScreen)))
             assert app.is_running
     finally:
         await server.stop()
@@ -226,12 +215,14 @@ async def test_a_spectator_watches_and_its_keys_do_nothing():
         ana, bo = await Friend(server.url(room), "Ana").join(), await Friend(server.url(room), "Bo").join()
         app = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+            )
             assert "You are watching" in status(app)
             await pilot.press("s")
             assert app.screen.state.moves == () and not app.notices  # no letter keys for a spectator
             await ana.game.play(Move.parse("S b2"))
-            await until(pilot, lambda: len(app.screen.state.moves) == 1)
+            await wait_for(pilot, lambda: len(app.screen.state.moves) == 1)
         await ana.leave()
         await bo.leave()
     finally:
@@ -246,14 +237,16 @@ async def test_the_players_see_how_many_people_watch():
         bo = await Friend(server.url(room), "Bo").join()
         app = recording(SosApp(network=JoinPlan(server.url(room), "Ana")))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and "Bo's turn" in status(app))
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NetGameScreen) and "Bo's turn" in status(app)
+            )
             assert "watching" not in status(app)
             watchers = [await Friend(server.url(room), None).join() for _ in range(2)]
-            await until(pilot, lambda: "Bo's turn.  2 people are watching." in status(app))
+            await wait_for(pilot, lambda: "Bo's turn.  2 people are watching." in status(app))
             await watchers[0].leave()
-            await until(pilot, lambda: "Bo's turn.  1 person is watching." in status(app))
+            await wait_for(pilot, lambda: "Bo's turn.  1 person is watching." in status(app))
             await watchers[1].leave()
-            await until(pilot, lambda: "watching" not in status(app))
+            await wait_for(pilot, lambda: "watching" not in status(app))
         await bo.leave()
     finally:
         await server.stop()
@@ -271,11 +264,11 @@ async def test_the_setup_screen_offers_host_and_join():
         hosted = []
         app.host_game = hosted.append
         async with app.run_test(size=(110, 40)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
             await pilot.click("#host")
             assert [p.name for p in hosted[0].players] == ["Player 1", "Player 2"]
             await pilot.click("#join")
-            await until(pilot, lambda: isinstance(app.screen, JoinDialog))
+            await wait_for(pilot, lambda: isinstance(app.screen, JoinDialog))
             app.screen.query_one("#url").value = "http://nope"
             await pilot.click("#join")
             assert "starts with ws://" in str(app.screen.query_one("#problem").render())
@@ -283,10 +276,12 @@ async def test_the_setup_screen_offers_host_and_join():
             app.screen.query_one("#name").value = "Ana"
             await pilot.click("#name")
             await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+            )
             assert app.screen.game.my_seats == (0,) and room.seats[0].name == "Ana"
             await pilot.press("ctrl+l")  # leave: back to the setup screen, the app goes on
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
     finally:
         await server.stop()
 
@@ -300,22 +295,22 @@ async def test_hosting_from_the_setup_asks_first_then_seats_the_first_person_her
         record = GameRecord(4, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"),
                                              PlayerInfo("Bo")))
         app.host_game(record)
-        await until(pilot, lambda: isinstance(app.screen, HostDialog))
+        await wait_for(pilot, lambda: isinstance(app.screen, HostDialog))
         dialog = app.screen
         assert dialog.query_one("#place-0").value == "here" and dialog.query_one("#place-2").value == "remote"
         assert "Only players on this computer can join" in str(dialog.query_one("#note").render())
         await pilot.press("escape")  # nothing was hosted: nothing listens
-        await until(pilot, lambda: not isinstance(app.screen, HostDialog))
+        await wait_for(pilot, lambda: not isinstance(app.screen, HostDialog))
         assert not any(isinstance(screen, NetGameScreen) for screen in app.screen_stack)
         app.host_game(record)
-        await until(pilot, lambda: isinstance(app.screen, HostDialog))
+        await wait_for(pilot, lambda: isinstance(app.screen, HostDialog))
         app.screen.query_one("#port").value = "70000"
         await pilot.click("#host")
         assert "The port is a number from 1 to 65535" in str(app.screen.query_one("#problem").render())
         app.screen.query_one("#port").value = "0"  # any free port
         await pilot.click("#port")
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         room = next(iter(app.screen.net.host.server.rooms.values()))
         assert [(s.kind, s.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
                                                            ("remote", None)]
@@ -330,13 +325,15 @@ async def test_host_with_a_server_creates_the_game_there_and_plays_its_seat_here
                         server_url=f"ws://127.0.0.1:{server.port}")
         app = SosApp(network=plan)
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+            )
             screen = app.screen
             assert screen.net.host is None and screen.net.join_url.startswith(f"ws://127.0.0.1:{server.port}/")
             bo = await Friend(screen.net.join_url, "Bo").join()
-            await until(pilot, lambda: "Your turn" in status(app))
+            await wait_for(pilot, lambda: "Your turn" in status(app))
             await pilot.press("o")
-            await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+            await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
             await bo.leave()
     finally:
         await server.stop()
@@ -393,8 +390,8 @@ async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectat
         bo = await Friend(server.url(room), "Bo").join()
         app = recording(SosApp(network=JoinPlan(server.url(room), "Ana")))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-                        and app.screen.game.my_seats)
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
+                           and app.screen.game is not None and app.screen.game.my_seats)
             footer = await footer_shows(pilot, app, "Undo")
             assert "Leave" in footer and "S↔O" in footer and "Hint" not in footer, footer
             await pilot.press("H")  # bound to nothing here: no "not here" notice either
@@ -404,7 +401,7 @@ async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectat
             assert isinstance(app.screen, HelpScreen) and {"Undo", "Leave"} <= described
             assert not described & {"Hint", "Redo", "Pause / resume the computers", "Rematch"}
             await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen))
             offered = {command.title for command in app.get_system_commands(app.screen)}
             assert "Undo" in offered and not offered & {"Redo", "Rematch", "Replay"}, offered  # palette
         await bo.leave()
@@ -412,7 +409,7 @@ async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectat
         bo, di = await Friend(server.url(room), "Bo").join(), await Friend(server.url(room), "Di").join()
         cy = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
         async with cy.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(cy.screen, NetGameScreen) and cy.screen.game is not None
+            await wait_for(pilot, lambda: isinstance(cy.screen, NetGameScreen) and cy.screen.game is not None
                         and cy.screen.state is not None)
             assert not cy.screen.game.my_seats  # both seats are taken: Cy watches
             footer = await footer_shows(pilot, cy, "Leave")
@@ -431,10 +428,10 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         screen = app.screen
         bo = await Friend(screen.net.join_url, "Bo").join()
-        await until(pilot, lambda: screen.game.phase == "playing")
+        await wait_for(pilot, lambda: screen.game.phase == "playing")
         first = screen.game.record.game_id
         while not screen.game.state.is_over:  # O's everywhere: nobody scores, turns alternate
             state = screen.game.state
@@ -445,27 +442,27 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
             else:
                 await bo.game.play(move)
             played = len(state.moves) + 1
-            await until(pilot, lambda played=played: len(screen.game.state.moves) == played)
-        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await wait_for(pilot, lambda played=played: len(screen.game.state.moves) == played)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.click("#rematch")  # offered to Bo, who agrees
-        await until(pilot, lambda: bo.game.rematch_request is not None)
+        await wait_for(pilot, lambda: bo.game.rematch_request is not None)
         assert bo.game.rematch_request.name == "Ana" and bo.game.rematch_request.vote
         await bo.game.answer_rematch(True)
-        await until(pilot, lambda: screen.game.record.game_id != first and screen.game.phase == "playing")
+        await wait_for(pilot, lambda: screen.game.record.game_id != first and screen.game.phase == "playing")
         assert [p.name for p in screen.game.seats] == ["Bo", "Ana"] and screen.game.my_seats == (1,)
         assert app.notices[-1].message == "Rematch: Bo starts." and app.screen is screen
         assert "Bo's turn" in status(app)
         await bo.game.play(Move.parse("S b2"))
-        await until(pilot, lambda: "Your turn" in status(app))
+        await wait_for(pilot, lambda: "Your turn" in status(app))
         await pilot.press("ctrl+q")  # mid-game, the host is asked first
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         assert app.screen.text == "Leave and end this network game for everyone?"
         await pilot.click("#no")  # stay
-        await until(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         await pilot.click("#yes")
-        await until(pilot, lambda: not app.is_running)
+        await wait_for(pilot, lambda: not app.is_running)
     await asyncio.wait_for(bo.task, 5)  # Bo is told at once, and why
     assert bo.game.ended and bo.game.closed_reason == "Ana ended the game"
 
@@ -480,25 +477,27 @@ async def test_a_joiner_is_asked_before_leaving_and_told_when_the_other_player_q
         ana = await Friend(server.url(room), "Ana").join()
         app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-                        and app.screen.game.phase == "playing")
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
+                           and app.screen.game is not None and app.screen.game.phase == "playing")
             screen = app.screen
             await pilot.press("ctrl+l")
-            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
             assert "Your seat stays open" in app.screen.text
             await pilot.click("#no")  # stay
-            await until(pilot, lambda: app.screen is screen)
+            await wait_for(pilot, lambda: app.screen is screen)
             await ana.game.leave()  # on purpose: Bo is told, and may wait or leave
-            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
             assert app.screen.text == ("Ana left the game. Their seat stays open: wait for them to come "
                                        "back, or leave.")
             await pilot.click("#no")  # wait
-            await until(pilot, lambda: app.screen is screen and "Waiting for Ana to reconnect" in status(app))
+            await wait_for(
+                pilot, lambda: app.screen is screen and "Waiting for Ana to reconnect" in status(app)
+            )
             assert app.is_running
             await pilot.press("ctrl+n")  # a new game instead: leaving this one is asked first
-            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
             await pilot.click("#yes")
-            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
             assert not any(isinstance(s, NetGameScreen) for s in app.screen_stack)
         await ana.leave()
     finally:
@@ -512,16 +511,16 @@ async def test_whoever_asks_for_a_rematch_or_an_undo_is_told_once_and_an_ended_g
     ana = await Friend(server.url(room), "Ana").join()
     app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
                     and app.screen.game.phase == "playing")
         await ana.game.play(Move.parse("S a1"))
-        await until(pilot, lambda: "Your turn" in status(app))
+        await wait_for(pilot, lambda: "Your turn" in status(app))
         await pilot.press("u")  # Bo asks; Ana is asked, Bo is told once
-        await until(pilot, lambda: ana.game.undo_request is not None)
+        await wait_for(pilot, lambda: ana.game.undo_request is not None)
         await pilot.pause()
         assert [n.message for n in app.notices] == ["Asking the others to agree to an undo…"]
         await server.stop("{name} ended the game", name="Ana")
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         assert app.screen.text == "The game has ended: Ana ended the game."
         assert "The game has ended: Ana ended the game. ctrl+l leaves." in status(app)
     await ana.leave()
@@ -536,31 +535,33 @@ async def test_a_host_that_crashed_offers_its_unfinished_game_again_with_the_sam
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=port)
     first = recording(SosApp(network=plan, computer_delay=0))
     async with first.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(first.screen, NetGameScreen) and first.screen.game is not None)
+        await wait_for(
+            pilot, lambda: isinstance(first.screen, NetGameScreen) and first.screen.game is not None
+        )
         screen = first.screen
         bo = await Friend(screen.net.join_url, "Bo").join()
-        await until(pilot, lambda: "Your turn" in status(first))
+        await wait_for(pilot, lambda: "Your turn" in status(first))
         await pilot.press("s")
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
         await bo.game.play(Move.parse("O b1"))
-        await until(pilot, lambda: len(screen.state.moves) == 2)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 2)
         url = screen.net.join_url
         host, screen.net.host = screen.net.host, None  # the process dies: nothing is ended on purpose
         await host.stop()
     again = recording(SosApp(network=plan, computer_delay=0))
     async with again.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(again.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(again.screen, Choice))
         assert again.screen.text.startswith("Your unfinished network game is still here (2 moves)")
         await pilot.click("#yes")  # continue
-        await until(pilot, lambda: isinstance(again.screen, NetGameScreen) and again.screen.game is not None
-                    and again.screen.game.phase == "playing")
+        await wait_for(pilot, lambda: isinstance(again.screen, NetGameScreen)
+                       and again.screen.game is not None and again.screen.game.phase == "playing")
         screen = again.screen
         assert screen.net.join_url.rsplit("/", 1)[1] == url.rsplit("/", 1)[1]  # the same code
         assert [str(m) for m in screen.state.moves] == ["S a1", "O b1"] and screen.game.my_seats == (0,)
         await bo.game.connect()  # Bo comes back with his token, to his seat
         assert bo.game.my_seats == (1,)
         await pilot.press("down", "o")
-        await until(pilot, lambda: len(screen.state.moves) == 3)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 3)
     await bo.game.close()
 
 
@@ -576,33 +577,35 @@ async def test_a_host_restarted_on_the_data_folder_of_its_joiner_retakes_its_own
     plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=port)
     first = recording(SosApp(network=plan, computer_delay=0))
     async with first.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(first.screen, NetGameScreen) and first.screen.game is not None)
+        await wait_for(
+            pilot, lambda: isinstance(first.screen, NetGameScreen) and first.screen.game is not None
+        )
         screen = first.screen
         url = screen.net.join_url
         bo = await Friend(url, "Bo", TokenStore.default()).join()  # the other terminal
-        await until(pilot, lambda: "Your turn" in status(first))
+        await wait_for(pilot, lambda: "Your turn" in status(first))
         await pilot.press("s")
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
         await bo.game.play(Move.parse("O b1"))
-        await until(pilot, lambda: len(screen.state.moves) == 2)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 2)
         host, screen.net.host = screen.net.host, None  # the host is killed: nothing is ended on purpose
         await host.stop()
     await bo.leave()  # so is the joiner (its seat's lock goes with it)
     again = recording(SosApp(network=plan, computer_delay=0))
     async with again.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(again.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(again.screen, Choice))
         await pilot.click("#yes")  # continue
-        await until(pilot, lambda: isinstance(again.screen, NetGameScreen) and again.screen.game is not None
-                    and again.screen.game.phase == "playing")
+        await wait_for(pilot, lambda: isinstance(again.screen, NetGameScreen)
+                       and again.screen.game is not None and again.screen.game.phase == "playing")
         screen = again.screen
         assert screen.game.my_seats == (0,)  # Ann's seat: not the one whose token was kept last
         bo = await Friend(url, "Bo", TokenStore.default()).join()  # the same join command
         assert bo.game.my_seats == (1,)
-        await until(pilot, lambda: "Your turn" in status(again))  # nobody to wait for
+        await wait_for(pilot, lambda: "Your turn" in status(again))  # nobody to wait for
         await pilot.press("down", "o")
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 3)
+        await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 3)
         await bo.game.play(Move.parse("S c3"))
-        await until(pilot, lambda: len(screen.state.moves) == 4)
+        await wait_for(pilot, lambda: len(screen.state.moves) == 4)
     await bo.leave()
 
 
@@ -610,17 +613,17 @@ async def test_a_left_the_game_notice_closes_by_itself_once_the_player_is_back()
     plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         screen = app.screen
         bo = await Friend(screen.net.join_url, "Bo").join()
-        await until(pilot, lambda: "Your turn" in status(app))
+        await wait_for(pilot, lambda: "Your turn" in status(app))
         await bo.game.leave()  # on purpose: Ann is asked whether to wait
-        await until(pilot, lambda: isinstance(app.screen, Choice))
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         assert app.screen.text.startswith("Bo left the game.")
         await bo.join()  # Bo is back, with his token
-        await until(pilot, lambda: app.screen is screen and "Your turn" in status(app))
+        await wait_for(pilot, lambda: app.screen is screen and "Your turn" in status(app))
         await pilot.press("s")  # the keys reach the board again, not a stale question
-        await until(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
+        await wait_for(pilot, lambda: bo.game.state is not None and len(bo.game.state.moves) == 1)
     await bo.leave()
 
 
@@ -632,16 +635,16 @@ async def test_a_question_settled_while_this_terminal_was_away_closes_when_it_is
         ana = await Friend(server.url(room), "Ana").join()
         app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
         async with app.run_test(size=(100, 32)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-                        and app.screen.game.phase == "playing")
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
+                           and app.screen.game is not None and app.screen.game.phase == "playing")
             screen = app.screen
             await ana.game.play(Move.parse("S a1"))
-            await until(pilot, lambda: len(screen.state.moves) == 1)
+            await wait_for(pilot, lambda: len(screen.state.moves) == 1)
             await ana.game.request_undo()
-            await until(pilot, lambda: isinstance(app.screen, Choice))
+            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
             await room.seats[1].client.ws.close()  # Bo's connection drops: the question ends with it
-            await until(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
-            await until(pilot, lambda: app.screen is screen)
+            await wait_for(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
+            await wait_for(pilot, lambda: app.screen is screen)
             assert screen.game.undo_request is None and "Your turn" in status(app)
         await ana.leave()
     finally:
@@ -656,11 +659,11 @@ async def test_the_server_talking_while_the_screen_is_taken_down_is_not_an_error
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
     app = SosApp(network=plan, computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         screen = app.screen
         await screen.query_one(part).remove()  # as the app's teardown does, one part first
         bo = await Friend(screen.net.join_url, "Bo").join()
-        await until(pilot, lambda: screen.game.phase == "playing")
+        await wait_for(pilot, lambda: screen.game.phase == "playing")
         await pilot.pause()
         following = [worker for worker in app.workers if worker.group == "net"]
         assert [worker.state for worker in following] == [WorkerState.RUNNING]  # still following the game

@@ -12,7 +12,7 @@ import pytest
 from sos_tui.cli import main
 from sos_tui.net import NetError, RemoteGame, TokenStore
 
-from .helpers import Process
+from .helpers import Process, wait_for
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -53,17 +53,15 @@ async def play_two(url: str) -> str:
     readers = [asyncio.ensure_future(_drain(p)) for p in players]
     try:
         ana = players[0]
-        while ana.state is None or ana.phase != "playing":
-            await asyncio.sleep(0.02)
+        await wait_for(None, lambda: ana.state is not None and ana.phase == "playing")
         while not ana.state.is_over:
             mover = next(p for p in players if ana.state.to_move in p.my_seats)
             version = ana.version
             if mover.version == version:
                 await mover.play(mover.state.legal_moves()[0])
-                while ana.version == version:
-                    await asyncio.sleep(0.01)
-            else:
-                await asyncio.sleep(0.01)
+                await wait_for(None, lambda version=version: ana.version != version)
+            else:  # the mover has not seen the last move yet (or Ana has not)
+                await wait_for(None, lambda v=version, m=mover: ana.version != v or m.version == v)
         return ana.record.result_text()
     finally:
         for player in players:
@@ -165,8 +163,7 @@ async def test_host_on_a_server_that_goes_away_says_it_lost_the_server_instead_o
     said: list[str] = []
     watching = asyncio.ensure_future(host_on_server(f"ws://127.0.0.1:{port}", 3, "general",
                                                     [{"kind": "remote"}, {"kind": "remote"}], said.append))
-    while len(said) < 2:
-        await asyncio.sleep(0.02)
+    await wait_for(None, lambda: len(said) >= 2)
     await server.restart()  # gone, mid-game, as a killed server is
     assert await asyncio.wait_for(watching, 10) == 1
     assert said[-1].startswith("lost the server")

@@ -13,8 +13,7 @@ from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.net import Server
 
-from .test_i18n_game import screen_text
-from .test_net_app import FirstMove, until
+from .helpers import FirstMove, screen_text, wait_for
 
 
 async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():
@@ -27,14 +26,14 @@ async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():
         app = SosApp()
         async with app.run_test(size=(80, 24)) as pilot:
             app.action_join()
-            await until(pilot, lambda: isinstance(app.screen, JoinDialog))
+            await wait_for(pilot, lambda: isinstance(app.screen, JoinDialog))
             dialog = app.screen
             dialog.query_one("#name").value = "Bo"
             dialog.query_one("#server").focus()
             dialog.query_one("#server").value = f"ws://127.0.0.1:{server.port}"
             await pilot.press("enter")  # list the server's games; the list takes the keys
             table = dialog.query_one("#lobby", DataTable)
-            await until(pilot, lambda: table.row_count == 1)
+            await wait_for(pilot, lambda: table.row_count == 1)
             shown = screen_text(app)
             assert room.code in shown and "5x5 simple" in shown and "2/3" in shown
             assert "[b]Ana[/b]" in shown  # a name is shown as it was given, never as markup
@@ -42,8 +41,8 @@ async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():
             assert "1 open game on ws://127.0.0.1:" in shown
             assert table.has_focus
             await pilot.press("enter")  # take a seat
-            await until(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-                        and app.screen.game.my_seats == (1,))
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
+                           and app.screen.game is not None and app.screen.game.my_seats == (1,))
             assert room.seats[1].name == "Bo"
     finally:
         await server.stop()
@@ -56,11 +55,11 @@ async def test_the_lobby_says_when_a_server_has_no_open_game_and_f5_asks_again()
         app = SosApp()
         async with app.run_test(size=(80, 24)) as pilot:
             app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}"))
-            await until(pilot, lambda: "No open games on" in screen_text(app))
+            await wait_for(pilot, lambda: "No open games on" in screen_text(app))
             room = server.create_room(3, "general", [{"kind": "human", "name": "Cy"}, {"kind": "remote"}],
                                       public=True)
             await pilot.press("f5")
-            await until(pilot, lambda: room.code in screen_text(app))
+            await wait_for(pilot, lambda: room.code in screen_text(app))
     finally:
         await server.stop()
 
@@ -92,8 +91,10 @@ async def test_sos_tui_join_with_a_servers_address_opens_its_lobby_and_escape_qu
                                   public=True)
         app = SosApp(network=LobbyPlan(f"ws://127.0.0.1:{server.port}", "Bo"))
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, JoinDialog) and room.code in screen_text(app))
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, JoinDialog) and room.code in screen_text(app)
+            )
             await pilot.press("escape")
-            await until(pilot, lambda: not app.is_running)
+            await wait_for(pilot, lambda: not app.is_running)
     finally:
         await server.stop()

@@ -30,9 +30,7 @@ from sos_tui.net.cluster import Cluster
 from sos_tui.net.errors import GONE
 from sos_tui.net.protocol import ClosedMessage, MoveMessage
 
-from .test_net import WAIT, Player
-from .test_net_cli import Process
-from .test_net_rooms import free_port, play, seated
+from .helpers import WAIT, Player, Process, free_port, play, seated
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server; .ci/run "

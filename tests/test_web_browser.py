@@ -20,7 +20,8 @@ import time
 
 import pytest
 
-from tests.test_web import (
+from .helpers import children
+from .webpage import (
     ESCAPE,
     SOS,
     TIMEOUT,
@@ -28,7 +29,6 @@ from tests.test_web import (
     autosaved_moves,
     board_cell,
     cells_of,
-    children,
     empty_cells,
     rows_of,
     until,
@@ -102,7 +102,9 @@ def wait_for_text(driver, text: str, since: int = 0) -> None:
     until(lambda: text in screen_text(driver)[since:], f"{text!r} in the browser")
 
 
-def test_a_move_typed_in_chromium_reaches_the_data_folder(browser, data):
+def test_a_move_typed_and_a_cell_clicked_in_chromium_reach_the_data_folder(browser, data):
+    """The keys: enter starts a game, ``s`` writes S on a1. The mouse: a click on the canvas at the
+    cell b2's computed offset writes S there."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -119,35 +121,10 @@ def test_a_move_typed_in_chromium_reaches_the_data_folder(browser, data):
         until(lambda: autosaved_moves(data) == ["S a1"], "S a1 in the data folder")
         assert re.search(r"Player 2 to move", screen_text(browser)[mark:])
         assert time.monotonic() - started < TIMEOUT
+        click(browser, *board_cell(screen_cells(browser), "b2"))
+        until(lambda: autosaved_moves(data) == ["S a1", "S b2"], "S b2 in the data folder")
     finally:
         browser.get("about:blank")  # the tab is closed: its process ends
-        assert server.stop() == 0
-
-
-def test_a_cell_clicked_in_chromium_is_played(browser, data):
-    """The mouse: a click on the canvas at the cell b2's computed offset writes S there."""
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-
-    server = Web()
-    try:
-        browser.get(server.url)
-        wait_for_text(browser, "Host over the network")
-        click(browser, 1, 1)
-        mark = len(screen_text(browser))
-        ActionChains(browser).send_keys(Keys.ENTER).perform()
-        wait_for_text(browser, "Player 1 to move", mark)
-        row, column = board_cell(screen_cells(browser), "b2")
-        columns, rows = terminal_size(browser)
-        screen = browser.find_element(By.CSS_SELECTOR, ".xterm-screen")
-        width, height = screen.size["width"], screen.size["height"]
-        x = (column - 0.5) * width / columns - width / 2  # Selenium's offsets are from the centre
-        y = (row - 0.5) * height / rows - height / 2
-        ActionChains(browser).move_to_element_with_offset(screen, round(x), round(y)).click().perform()
-        until(lambda: autosaved_moves(data) == ["S b2"], "S b2 in the data folder")
-    finally:
-        browser.get("about:blank")
         assert server.stop() == 0
 
 
@@ -181,6 +158,10 @@ def shows(driver, *texts: str) -> bool:
     return any(all(text in line for text in texts) for line in rows_of(screen_cells(driver)).values())
 
 
+# Slow: a whole game. The page's keys and clicks are checked by the test above; a whole game
+# against the computer by mouse reports by tests/test_web.py's
+# test_a_game_against_the_computer_is_played_to_its_end_with_mouse_reports.
+@pytest.mark.slow
 def test_a_game_against_the_computer_is_played_to_its_end_in_chromium(browser, data):
     """Set up with the mouse (3x3, seat 2 the easy computer), click the first empty cell on each
     turn until the game is over; the finished game is in the history (``sos-tui history``)."""
