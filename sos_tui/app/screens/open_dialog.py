@@ -310,7 +310,14 @@ class OpenDialog(SosModal[GameRecord | None]):
     def on_mount(self) -> None:
         self._words()
         self.set_class(True, "-empty")
+        # The table's height follows its rows (height: auto): when they are measured (on idle) or it
+        # is shown again, the dialog is laid out again. Left to the table alone, it was seen to stay
+        # 0 lines high, its rows measured, under load (a suite run: 1 in about 4).
+        self.watch(self.query_one("#saves", DataTable), "virtual_size", self._relayout, init=False)
         self.load()
+
+    def _relayout(self) -> None:
+        self.refresh(layout=True)
 
     def _words(self) -> None:
         """The dialog's fixed words in the current language (on mount and on a switch)."""
@@ -353,6 +360,7 @@ class OpenDialog(SosModal[GameRecord | None]):
         self._rows(cursor)
         self.query_one("#empty", Label).update(_(EMPTY_TEXT))
         self.set_class(not listed, "-empty")
+        self.call_after_refresh(self._relayout)  # the table shown again: laid out with its rows
         if error is not None:
             self._show(error)
         if listed:
