@@ -23,6 +23,7 @@ from sos_tui.engine import (
     check_names,
     transcript,
 )
+from sos_tui.engine.clock import TimeControl
 
 STARTED = "2024-05-01T12:00:00+00:00"
 UPDATED = "2024-05-01T12:10:00+00:00"
@@ -506,3 +507,77 @@ def test_a_record_made_from_a_state_keeps_it_and_a_changed_record_replays():
     assert shorter.state.moves == record.moves[:2] and shorter.state.scores == (0, 0)
     assert record.state.scores == (1, 0)
     assert record == replace(record, _state=None)  # the kept state is no part of the record's value
+
+
+# -- timed games: the time control and each move's time -----------------------------------------
+
+
+def timed(moves=("S a1", "O b2", "S c3"), clock="5+3", spent=(1200, 800, 4_000)) -> GameRecord:
+    return replace(record_of(list(moves)), clock=TimeControl.parse(clock), spent_ms=tuple(spent))
+
+
+@pytest.mark.parametrize("clock", ["5+3", "0.5+0", "2d"])
+def test_a_timed_record_keeps_its_clock_and_each_moves_time(clock):
+    record = timed(clock=clock)
+    data = json.loads(record.to_json())
+    assert (data["clock"], data["spent_ms"]) == (clock, [1200, 800, 4_000])
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded == record and str(loaded.clock) == clock and loaded.spent_ms == (1200, 800, 4_000)
+
+
+def test_a_stored_clock_may_be_its_dict():
+    record = timed()
+    data = record.to_dict()
+    data["clock"] = {"initial_ms": 300_000, "increment_ms": 3_000}
+    assert GameRecord.from_dict(data) == record
+
+
+def test_an_untimed_record_has_no_clock_fields_and_old_records_load_unchanged():
+    record = record_of(["S a1", "O b2"])
+    data = record.to_dict()
+    assert "clock" not in data and "spent_ms" not in data
+    loaded = GameRecord.from_dict(data)
+    assert loaded == record and (loaded.clock, loaded.spent_ms) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"clock": "5+"}, 'bad game record: "clock": the increment is missing after'),
+        ({"clock": "-1+0"}, 'bad game record: "clock": the minutes cannot be negative'),
+        ({"clock": 5}, 'bad game record: "clock": expected a time control'),
+        ({"clock": None}, 'bad game record: "clock": expected a time control'),
+        ({"clock": {"days": 4}}, 'bad game record: "clock": days per move must be one of 1, 2, 3, 7'),
+        ({"spent_ms": [1, 2]}, '"spent_ms" must list the milliseconds each of the 3 moves took, not [1, 2]'),
+        ({"spent_ms": [1, 2, -3]}, '"spent_ms" must list'),
+        ({"spent_ms": [1, 2, 3.5]}, '"spent_ms" must list'),
+        ({"spent_ms": [1, 2, True]}, '"spent_ms" must list'),
+        ({"spent_ms": [1, 2, 10**12]}, '"spent_ms" must list'),
+        ({"spent_ms": "1,2,3"}, '"spent_ms" must list'),
+        ({"spent_ms": None}, '"spent_ms" must list'),
+    ],
+)
+def test_a_bad_clock_in_a_file_is_a_record_error(changes, expected):
+    data = timed().to_dict()
+    data.update(changes)
+    assert expected in load_error(data)
+
+
+def test_a_clock_without_move_times_or_times_without_a_clock_are_record_errors():
+    data = timed().to_dict()
+    del data["spent_ms"]
+    assert '"spent_ms" must list' in load_error(data)
+    data = timed().to_dict()
+    del data["clock"]
+    assert 'bad game record: "clock": expected a time control' in load_error(data)
+
+
+def test_a_timed_record_moved_back_keeps_the_times_of_the_moves_left_and_moved_on_needs_them():
+    record = timed()
+    back = record.with_state(GameState.from_moves(["S a1"], 3))
+    assert back.spent_ms == (1200,) and back.clock == record.clock
+    on = back.with_state(GameState.from_moves(["S a1", "O c1"], 3), spent_ms=(1200, 5))
+    assert on.spent_ms == (1200, 5)
+    with pytest.raises(ValueError, match="time spent on each move"):
+        back.with_state(GameState.from_moves(["S a1", "O c1"], 3))
+    assert record_of([]).with_state(GameState.from_moves(["S a1"], 3)).spent_ms is None

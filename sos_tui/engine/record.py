@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
+from .clock import ClockError, TimeControl
 from .rules import MIN_PLAYERS, GameState, IllegalMoveError, InvalidMoveError, Mode, Move
 from .text import Phrase, RuleError, escape, printable, shorten
 
@@ -132,6 +133,9 @@ class GameRecord:
 
     ``game_id`` is made when the game starts and kept through every move, undo and save, so the
     autosave and the history row of a game are found by it.
+
+    A timed game keeps its time ``clock`` and ``spent_ms``, the time each move took in
+    milliseconds (one per move); both are None for an untimed game.
     """
 
     size: int
@@ -141,6 +145,8 @@ class GameRecord:
     started: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
     game_id: str = field(default_factory=_new_id)
+    clock: TimeControl | None = None
+    spent_ms: tuple[int, ...] | None = None
     # The state these moves lead to, when the record was made from it (``with_state``): a record
     # saved on every move of a big game is not replayed each time. Checked before it is trusted.
     _state: GameState | None = field(default=None, compare=False, repr=False)
@@ -156,12 +162,21 @@ class GameRecord:
             raise ValueError(f"{len(seats)} seats named for a {state.players}-player game")
         now = _now()
         return cls(state.size, state.mode, seats, state.moves, started or now, now, game_id or _new_id(),
-                   state)
+                   _state=state)
 
-    def with_state(self, state: GameState, updated: str | None = None) -> GameRecord:
+    def with_state(self, state: GameState, updated: str | None = None,
+                   spent_ms: tuple[int, ...] | None = None) -> GameRecord:
         """This record (same game id) moved on (or back) to ``state``, stamped ``updated`` (now
-        unless given: a copy of another's record takes its stamp)."""
-        return replace(self, moves=state.moves, updated=updated or _now(), _state=state)
+        unless given: a copy of another's record takes its stamp). A timed record needs the
+        ``spent_ms`` of every move when it moves on; moved back (undo), it keeps those of the
+        moves left."""
+        count = len(state.moves)
+        if self.clock is not None and spent_ms is None and state.moves == self.moves[:count]:
+            spent_ms = self.spent_ms[:count]
+        if self.clock is not None and (spent_ms is None or len(spent_ms) != count):
+            raise ValueError("a timed game record needs the time spent on each move")
+        return replace(self, moves=state.moves, updated=updated or _now(), _state=state,
+                       spent_ms=None if self.clock is None else tuple(spent_ms))
 
     @property
     def state(self) -> GameState:
@@ -199,6 +214,7 @@ class GameRecord:
             "moves": [str(m) for m in self.moves],
             "started": self.started,
             "updated": self.updated,
+            **({} if self.clock is None else {"clock": str(self.clock), "spent_ms": list(self.spent_ms)}),
             "result": {
                 "over": state.is_over,
                 "scores": list(state.scores),
@@ -267,7 +283,8 @@ class GameRecord:
             except (InvalidMoveError, IllegalMoveError) as error:
                 raise RecordError("move {number} ({text!r}): {error}", number=number, text=text,
                                   error=error) from None
-        return cls(size, Mode(mode), players, state.moves, started, updated, game_id)
+        clock, spent = _clock(data, len(moves))
+        return cls(size, Mode(mode), players, state.moves, started, updated, game_id, clock, spent)
 
 
 def _shown(value) -> str:
@@ -280,6 +297,23 @@ def _field(data: dict, name: str, kind: type, default=None):
         raise RecordError('bad game record: "{name}" must be a {kind}, not {value}', name=name,
                           kind=_KIND_NAMES[kind], value=_shown(value))
     return value
+
+
+def _clock(data: dict, moves: int) -> tuple[TimeControl | None, tuple[int, ...] | None]:
+    """The time control and each move's time spent of a timed game; (None, None) for an untimed one."""
+    if "clock" not in data and "spent_ms" not in data:
+        return None, None
+    try:
+        clock = TimeControl.from_dict(data.get("clock"))
+    except ClockError as error:
+        raise RecordError('bad game record: "clock": {error}', error=error) from None
+    spent = data.get("spent_ms")
+    if (not isinstance(spent, list) or len(spent) != moves
+            or any(type(ms) is not int or not 0 <= ms <= clock.initial_ms + moves * clock.increment_ms
+                   for ms in spent)):
+        raise RecordError('bad game record: "spent_ms" must list the milliseconds each of the {count} moves '
+                          "took, not {value}", count=moves, value=_shown(spent))
+    return clock, tuple(spent)
 
 
 def _player(index: int, seat) -> PlayerInfo:
