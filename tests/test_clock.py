@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sos_tui import i18n
+from sos_tui.cli.common import Parser, UsageError, time_control
 from sos_tui.engine.clock import (
     DAY_MS,
     LAG_BOUND_MS,
@@ -348,3 +350,43 @@ def test_bad_stored_clocks_are_a_clock_error(change):
 def test_stored_clocks_that_are_not_an_object_are_a_clock_error():
     with pytest.raises(ClockError, match="bad clocks: expected an object"):
         Clocks.from_dict([1, 2])
+
+
+# -- the command line's --clock -------------------------------------------------------------------
+
+
+def clock_option(args: list[str]):
+    parser = Parser(prog="sos-tui")
+    parser.add_argument("--clock", type=time_control)
+    return parser.parse_args(args).clock
+
+
+def test_the_clock_option_takes_minutes_and_increment():
+    assert clock_option(["--clock", "0.5+0"]) == TimeControl(30_000, 0)
+    assert clock_option(["--clock", "5+3"]) == FIVE_THREE
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5+", "argument --clock: the increment is missing after '+'"),
+        ("-1+0", "argument --clock: the minutes cannot be negative"),
+        ("1e9+0", "argument --clock: the minutes must be a number like 5 or 0.5, not '1e9'"),
+        ("2d", "argument --clock: days per move (2d) are for correspondence rooms on a server"),
+        ("\x1b[2J", r"not '\x1b[2J'"),
+    ],
+)
+def test_a_bad_clock_option_is_one_clear_line(text, expected):
+    with pytest.raises(UsageError) as caught:
+        clock_option([f"--clock={text}"])  # argparse takes "--clock -1+0" for two options
+    assert expected in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["5+", "0+0", "abc", "5 + 3", "2d", "4d", "5+1000", "-1+0", "nan+0"])
+def test_a_bad_clock_option_is_said_in_malay(text):
+    i18n.set_language("ms")
+    with pytest.raises(UsageError) as caught:
+        clock_option([f"--clock={text}"])
+    message = str(caught.value)
+    for english in ("missing", "minutes", "expected", "spaces", "days per move", "increment must"):
+        assert english not in message, message

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 
 from sos_tui.engine import COMPUTER_LEVELS, MAX_SIZE, MIN_SIZE, printable, shorten
+from sos_tui.engine.clock import ClockError, TimeControl
 from sos_tui.i18n import _, explain
 
 PROG = "sos-tui"
@@ -127,6 +128,21 @@ def board_size(text: str) -> int:
         raise argparse.ArgumentTypeError(_("must be from {low} to {high}, not {size}").format(
             low=MIN_SIZE, high=MAX_SIZE, size=size))
     return size
+
+
+def time_control(text: str) -> TimeControl:
+    """An argument type: a time control ``MIN+INC`` as ``--clock`` takes it (``5+3``, ``0.5+0``:
+    minutes, then the seconds added after each move). Days per move (``2d``) are refused: those
+    are correspondence rooms on a server."""
+    try:
+        control = TimeControl.parse(text)
+    except ClockError as error:
+        raise argparse.ArgumentTypeError(explain(error)) from None
+    if control.per_move:
+        raise argparse.ArgumentTypeError(_(
+            "days per move ({text}) are for correspondence rooms on a server: give minutes+increment, "
+            "like 5+3").format(text=control))
+    return control
 
 
 def board_size_help() -> str:

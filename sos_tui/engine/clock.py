@@ -51,7 +51,7 @@ LOW_SHARE = 10
 
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?", re.ASCII)
 _DAYS = re.compile(r"([0-9]{1,3})d", re.ASCII | re.IGNORECASE)
-_FORMS = "minutes+increment like 5+3 or 0.5+0, or days per move like 2d"
+_FORMS = Phrase("minutes+increment like 5+3 or 0.5+0, or days per move like 2d")
 
 
 class ClockError(RuleError):
