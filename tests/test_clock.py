@@ -46,7 +46,11 @@ FIVE_THREE = TimeControl.parse("5+3")
 def test_a_time_control_is_read_and_written_back(text, initial, increment, shown):
     control = TimeControl.parse(text)
     assert (control.initial_ms, control.increment_ms, control.per_move, control.days) == (
-        initial, increment, False, None)
+        initial,
+        increment,
+        False,
+        None,
+    )
     assert str(control) == shown
     assert TimeControl.parse(str(control)) == control
     assert TimeControl.from_dict(control.to_dict()) == control == TimeControl.from_dict(shown)
@@ -56,7 +60,11 @@ def test_a_time_control_is_read_and_written_back(text, initial, increment, shown
 def test_a_correspondence_control_is_days_per_move(days):
     control = TimeControl.parse(f"{days}d")
     assert (control.days, control.per_move, control.initial_ms, control.increment_ms) == (
-        days, True, days * DAY_MS, 0)
+        days,
+        True,
+        days * DAY_MS,
+        0,
+    )
     assert str(control) == f"{days}d"
     assert control.to_dict() == {"days": days}
     assert TimeControl.from_dict(control.to_dict()) == control == TimeControl.parse(f"{days}D")
@@ -108,10 +116,23 @@ def test_a_bad_time_control_says_what_is_expected(text, expected):
 
 @pytest.mark.parametrize(
     "data",
-    [None, 5, [], {}, {"days": 4}, {"days": True}, {"days": 2, "x": 1}, {"initial_ms": 300_000},
-     {"initial_ms": 1, "increment_ms": 0}, {"initial_ms": 300_000, "increment_ms": -1000},
-     {"initial_ms": 300_000.0, "increment_ms": 0}, {"initial_ms": 300_000, "increment_ms": True},
-     {"initial_ms": 300_001, "increment_ms": 0}, {"initial_ms": 300_000, "increment_ms": 1500}, "5+"],
+    [
+        None,
+        5,
+        [],
+        {},
+        {"days": 4},
+        {"days": True},
+        {"days": 2, "x": 1},
+        {"initial_ms": 300_000},
+        {"initial_ms": 1, "increment_ms": 0},
+        {"initial_ms": 300_000, "increment_ms": -1000},
+        {"initial_ms": 300_000.0, "increment_ms": 0},
+        {"initial_ms": 300_000, "increment_ms": True},
+        {"initial_ms": 300_001, "increment_ms": 0},
+        {"initial_ms": 300_000, "increment_ms": 1500},
+        "5+",
+    ],
 )
 def test_a_bad_stored_time_control_is_a_clock_error(data):
     with pytest.raises(ClockError):
@@ -124,8 +145,11 @@ def test_a_time_control_that_is_not_text_is_a_clock_error():
 
 
 controls = st.one_of(
-    st.builds(lambda hundredths, seconds: TimeControl(hundredths * 600, seconds * 1000),
-              st.integers(10, 144_000), st.integers(0, MAX_INCREMENT_S)),
+    st.builds(
+        lambda hundredths, seconds: TimeControl(hundredths * 600, seconds * 1000),
+        st.integers(10, 144_000),
+        st.integers(0, MAX_INCREMENT_S),
+    ),
     st.sampled_from([TimeControl.parse(f"{d}d") for d in (1, 2, 3, 7)]),
 )
 
@@ -208,7 +232,7 @@ def test_low_time_is_a_tenth_of_the_budget_or_less():
 def test_a_correspondence_seat_gets_the_whole_budget_at_each_move():
     clocks = Clocks.new(TimeControl.parse("2d"), 2).start(0, now=0)
     clocks = clocks.switch(1, now=DAY_MS)  # a day to move
-    assert clocks.remaining(1, now=DAY_MS) == 2 * DAY_MS
+    assert clocks.remaining(1, now=DAY_MS) == clocks.remaining(0, now=DAY_MS) == 2 * DAY_MS
     clocks = clocks.switch(0, now=DAY_MS + 5)
     assert clocks.remaining(0, now=DAY_MS + 5) == 2 * DAY_MS
     assert clocks.spent_ms == (DAY_MS, 5)
@@ -238,8 +262,12 @@ def test_clocks_are_values():
 # -- properties -----------------------------------------------------------------------------------
 
 steps = st.lists(
-    st.tuples(st.sampled_from(["move", "pause", "resume", "wait"]), st.integers(0, 200_000),
-              st.integers(0, 3), st.integers(0, 2_000)),
+    st.tuples(
+        st.sampled_from(["move", "pause", "resume", "wait"]),
+        st.integers(0, 200_000),
+        st.integers(0, 3),
+        st.integers(0, 2_000),
+    ),
     max_size=40,
 )
 
@@ -312,7 +340,7 @@ def test_a_restored_clock_counts_the_downtime_unless_paused(switched, saved_afte
     assert restored.flagged(now) == (None if paused or expected else 2)
 
 
-@given(st.integers(-10**6, 10**6), st.integers(0, 10**7))
+@given(st.integers(-(10**6), 10**6), st.integers(0, 10**7))
 def test_lag_credit_never_exceeds_the_bound_or_the_move_time(lag, took):
     credit = lag_credit(lag, took)
     assert 0 <= credit <= min(LAG_BOUND_MS, took)
@@ -333,10 +361,23 @@ def test_a_move_is_charged_its_time_less_the_bounded_lag(lag, took):
 @pytest.mark.parametrize(
     "change",
     [
-        {"control": "5+"}, {"control": None}, {"remaining_ms": [1]}, {"remaining_ms": "12"},
-        {"remaining_ms": [1, -1]}, {"remaining_ms": [1, 2.5]}, {"running": 2}, {"running": True},
-        {"running": "0"}, {"since": "now"}, {"since": 1.5}, {"dropped": [5]}, {"dropped": [0]},
-        {"spent_ms": None}, {"running": None}, {"used_ms": -1}, {"used_ms": "1"},
+        {"control": "5+"},
+        {"control": None},
+        {"remaining_ms": [1]},
+        {"remaining_ms": "12"},
+        {"remaining_ms": [1, -1]},
+        {"remaining_ms": [1, 2.5]},
+        {"running": 2},
+        {"running": True},
+        {"running": "0"},
+        {"since": "now"},
+        {"since": 1.5},
+        {"dropped": [5]},
+        {"dropped": [0]},
+        {"spent_ms": None},
+        {"running": None},
+        {"used_ms": -1},
+        {"used_ms": "1"},
     ],
 )
 def test_bad_stored_clocks_are_a_clock_error(change):

@@ -20,7 +20,7 @@ The rules, all in this module (docs/clocks.md says them for players):
   clock read back after a restart has counted the time the process was down against that seat,
   unless the clock was paused.
 - **Correspondence** (``TimeControl.days``): each move has a budget of whole days; a seat's time
-  is reset to it when its turn starts, and there is no increment.
+  is reset to it when it has moved and when its turn starts, and there is no increment.
 """
 
 from __future__ import annotations
@@ -320,7 +320,10 @@ class Clocks:
         took = self._used(now)
         spent = took - lag_credit(lag_ms, took)
         remaining = list(self.remaining_ms)
-        remaining[seat] += self.control.increment_ms - spent
+        if self.control.per_move:
+            remaining[seat] = self.control.initial_ms  # its next move has the whole budget again
+        else:
+            remaining[seat] += self.control.increment_ms - spent
         stopped = replace(self, spent_ms=(*self.spent_ms, spent))
         return stopped._run(to_seat, now, tuple(remaining))
 
