@@ -209,6 +209,11 @@ def test_pause_stops_the_time_and_resume_runs_it_again():
     assert running.resume(now=600_000) == running  # already running
 
 
+def test_a_pause_after_the_time_ran_out_saves_no_one():
+    clocks = Clocks.new(TimeControl.parse("0.1+0"), 2).start(0, now=0).pause(now=7_000)
+    assert clocks.flagged(now=7_000) == 0 and clocks.resume(now=8_000).flagged(now=8_000) == 0
+
+
 def test_a_dropped_seat_stands_still_and_is_never_started_again():
     clocks = Clocks.new(FIVE_THREE, 3).start(0, now=0).switch(1, now=1_000)
     clocks = clocks.drop(1, now=3_000)
@@ -337,7 +342,7 @@ def test_a_restored_clock_counts_the_downtime_unless_paused(switched, saved_afte
     now = saved_at + downtime
     expected = max(0, 180_000 - saved_after) if paused else max(0, 180_000 - saved_after - downtime)
     assert restored.remaining(2, now) == expected
-    assert restored.flagged(now) == (None if paused or expected else 2)
+    assert restored.flagged(now) == (None if expected else 2)  # paused after running out: still out
 
 
 @given(st.integers(-(10**6), 10**6), st.integers(0, 10**7))

@@ -282,9 +282,10 @@ class Clocks:
         return self.used_ms + (max(0, now - self.since) if self.since is not None else 0)
 
     def flagged(self, now: int) -> int | None:
-        """The seat whose time has run out at ``now`` (only the running seat's time runs), else None."""
+        """The seat whose time has run out at ``now`` (only the running seat's time runs), else None.
+        A clock paused after the time ran out still says so: a pause saves no one."""
         seat = self.running
-        if seat is not None and self.since is not None and self.remaining(seat, now) == 0:
+        if seat is not None and self.remaining(seat, now) == 0:
             return seat
         return None
 
