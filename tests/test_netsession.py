@@ -172,9 +172,7 @@ async def test_a_spectator_and_a_finished_game_are_not_reconnected():
 async def test_a_host_stopped_and_started_again_brings_back_the_game_and_its_seats(tmp_path, monkeypatch):
     monkeypatch.setenv("SOS_TUI_DATA_DIR", str(tmp_path))
     port = free_port()
-    plan = dict(
-        size=3, mode="general", seats=[Seat(None, SeatKind.REMOTE)] * 2, bind="127.0.0.1", port=port
-    )
+    plan = dict(size=3, mode="general", seats=[Seat(None, SeatKind.REMOTE)] * 2, bind="127.0.0.1", port=port)
     host = Host(**plan, computer=FirstMove())
     await host.open()
     assert host.kept is None

@@ -71,8 +71,12 @@ def check_name(text: str) -> str:
         if kind:
             raise RuleError("a name cannot hold {kind} ({char})", kind=kind, char=escape(char))
     if len(name) > MAX_NAME:
-        raise RuleError("a name can be at most {most} characters, not {length} ({name!r})",
-                        most=MAX_NAME, length=len(name), name=shorten(name, MAX_NAME))
+        raise RuleError(
+            "a name can be at most {most} characters, not {length} ({name!r})",
+            most=MAX_NAME,
+            length=len(name),
+            name=shorten(name, MAX_NAME),
+        )
     return name
 
 
@@ -153,8 +157,11 @@ class Seat:
             raise SeatError('has a bad "level"')
         if kind is SeatKind.COMPUTER and level is not None:
             if level.lower() not in COMPUTER_LEVELS:
-                raise SeatError('"level" is unknown: {value} (choose {levels})', value=_shown(level),
-                                levels=", ".join(COMPUTER_LEVELS))
+                raise SeatError(
+                    '"level" is unknown: {value} (choose {levels})',
+                    value=_shown(level),
+                    levels=", ".join(COMPUTER_LEVELS),
+                )
             level = level.lower()
         return cls(name, kind, level)
 
