@@ -44,7 +44,7 @@ def frames(size: int, start: int, seed: int) -> tuple[list[str], list[str], str,
     session = GameSession(GameRecord(size, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))))
     session.announce_start()
     mirrors, old, new = Mirrors(), Peer(1), Peer(2)
-    seats = (SeatView("Ana"), SeatView("Bo"))
+    seats = (SeatView(PlayerInfo("Ana")), SeatView(PlayerInfo("Bo")))
 
     def state(change: str, move=None) -> dict:
         message = StateMessage("7f3kq-x9m2c", "playing", size, Mode.GENERAL, session.version,

@@ -20,8 +20,8 @@ from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.app.screens.open_dialog import ConfirmDelete, OlderSave, OpenDialog
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen
-from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
-from sos_tui.net import RemoteGame, SeatSpec, Server, TokenStore
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, Seat, SeatKind
+from sos_tui.net import RemoteGame, Server, TokenStore
 from sos_tui.net.run import HostPlan, JoinPlan
 from sos_tui.storage import save_record, saves_dir
 
@@ -122,7 +122,7 @@ async def test_escape_on_a_crashed_hosts_offer_continues_its_game_rather_than_de
     with socket.socket() as probe:  # the same command twice: the same, free, port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=port)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=port)
     first = SosApp(network=plan, computer_delay=0)
     async with first.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: playing(first))

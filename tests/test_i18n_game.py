@@ -22,9 +22,8 @@ from sos_tui.app.text import names_list, result_shown
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import seat_label
-from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, Seat, SeatKind
 from sos_tui.i18n import level_name, mode_name
-from sos_tui.net import SeatSpec
 from sos_tui.net.run import HostPlan
 
 from .games import GAME, GAME_KEYS
@@ -306,7 +305,7 @@ async def test_too_small_a_terminal_says_so_in_malay():
 
 async def test_hosting_in_malay_says_the_status_the_keys_and_the_refusals_in_malay():
     malay()
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None

@@ -13,8 +13,8 @@ from textual.worker import WorkerState
 from sos_tui.app import SosApp
 from sos_tui.app.dialogs import Choice
 from sos_tui.app.screens.net_game import NetGameScreen
-from sos_tui.engine import Move
-from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore
+from sos_tui.engine import Move, Seat, SeatKind
+from sos_tui.net import NetError, RemoteGame, Server, TokenStore
 from sos_tui.net.protocol import new_code
 from sos_tui.net.run import HostPlan, JoinPlan
 
@@ -53,7 +53,7 @@ def status(app) -> str:
 
 
 async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_drops():
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
@@ -279,7 +279,7 @@ async def test_the_setup_screen_offers_host_and_join():
             await wait_for(
                 pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
             )
-            assert app.screen.game.my_seats == (0,) and room.seats[0].name == "Ana"
+            assert app.screen.game.my_seats == (0,) and room.seats[0].seat.name == "Ana"
             await pilot.press("ctrl+l")  # leave: back to the setup screen, the app goes on
             await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
     finally:
@@ -312,7 +312,7 @@ async def test_hosting_from_the_setup_asks_first_then_seats_the_first_person_her
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
         room = next(iter(app.screen.net.host.server.rooms.values()))
-        assert [(s.kind, s.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
+        assert [(s.seat.kind, s.seat.name) for s in room.seats] == [("human", "Ana"), ("computer", "CPU"),
                                                            ("remote", None)]
         assert app.screen.game.my_seats == (0,) and "Waiting for 1 more player" in status(app)
 
@@ -321,7 +321,7 @@ async def test_host_with_a_server_creates_the_game_there_and_plays_its_seat_here
     server = Server(computer=FirstMove(), allow_create=True)
     await server.start("127.0.0.1", 0)
     try:
-        plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")),
+        plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)),
                         server_url=f"ws://127.0.0.1:{server.port}")
         app = SosApp(network=plan)
         async with app.run_test(size=(100, 32)) as pilot:
@@ -425,7 +425,7 @@ async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectat
 async def test_a_network_game_ends_and_rematches_with_the_other_player_starting():
     from sos_tui.app.screens.game_over import GameOverScreen
 
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
@@ -532,7 +532,7 @@ async def test_a_host_that_crashed_offers_its_unfinished_game_again_with_the_sam
     with socket.socket() as probe:  # the same command twice: the same, free, port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=port)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=port)
     first = recording(SosApp(network=plan, computer_delay=0))
     async with first.run_test(size=(100, 32)) as pilot:
         await wait_for(
@@ -574,7 +574,7 @@ async def test_a_host_restarted_on_the_data_folder_of_its_joiner_retakes_its_own
     with socket.socket() as probe:  # the same command twice: the same, free, port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=port)
+    plan = HostPlan(3, "general", (Seat("Ann"), Seat(None, SeatKind.REMOTE)), port=port)
     first = recording(SosApp(network=plan, computer_delay=0))
     async with first.run_test(size=(100, 32)) as pilot:
         await wait_for(
@@ -610,7 +610,7 @@ async def test_a_host_restarted_on_the_data_folder_of_its_joiner_retakes_its_own
 
 
 async def test_a_left_the_game_notice_closes_by_itself_once_the_player_is_back():
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ann"), SeatSpec("remote")), port=0)
+    plan = HostPlan(3, "general", (Seat("Ann"), Seat(None, SeatKind.REMOTE)), port=0)
     app = recording(SosApp(network=plan, computer_delay=0))
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)
@@ -656,7 +656,7 @@ async def test_the_server_talking_while_the_screen_is_taken_down_is_not_an_error
     """The app quitting takes the view down piece by piece while the server still talks: a word
     from it then (here, the one the friend's join brings) finds part of the view gone. It was a
     NoMatches error that ended the app with a traceback (seen once in CI, quitting mid-game)."""
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=0)
     app = SosApp(network=plan, computer_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None)

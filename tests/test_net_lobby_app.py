@@ -43,7 +43,7 @@ async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():
             await pilot.press("enter")  # take a seat
             await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
                            and app.screen.game is not None and app.screen.game.my_seats == (1,))
-            assert room.seats[1].name == "Bo"
+            assert room.seats[1].seat.name == "Bo"
     finally:
         await server.stop()
 

@@ -484,10 +484,11 @@ async def test_an_empty_file_is_a_new_rooms_database(tmp_path):
 
 async def test_a_room_saved_again_keeps_its_newest_seats_and_moves(tmp_path):
     # most saves are a move (the seats are not written again); a join or a rematch changes them
+    from sos_tui.engine import Seat
     from sos_tui.net.store import StoredRoom, StoredSeat
 
     def room(version: int, names: tuple[str | None, str | None]) -> StoredRoom:
-        seats = tuple(StoredSeat("human", name, None, name and f"hash-{name}") for name in names)
+        seats = tuple(StoredSeat(Seat(name), name and f"hash-{name}") for name in names)
         return StoredRoom("7f3kq-x9m2c", 3, "general", seats, None, version, 1.0, 2.0)
 
     store = SqliteRoomStore(tmp_path / "rooms.sqlite3")
@@ -496,7 +497,7 @@ async def test_a_room_saved_again_keeps_its_newest_seats_and_moves(tmp_path):
                       room(4, ("Ana", "Bo")), room(5, ("Bo", "Ana"))):
             await store.save(saved)
         [kept] = store.load()
-        assert kept.version == 5 and [s.name for s in kept.seats] == ["Bo", "Ana"]
+        assert kept.version == 5 and [s.seat.name for s in kept.seats] == ["Bo", "Ana"]
         assert [s.token_hash for s in kept.seats] == ["hash-Bo", "hash-Ana"]
     finally:
         await store.close()

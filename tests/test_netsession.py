@@ -9,12 +9,11 @@ import asyncio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sos_tui.engine import Move
+from sos_tui.engine import Move, Seat, SeatKind
 from sos_tui.net import RemoteGame, Server, TokenStore
 from sos_tui.net.host import Host
 from sos_tui.net.netsession import NetSession, NetStatus, reconnect_delay
 from sos_tui.net.protocol import StateMessage
-from sos_tui.net.seats import SeatSpec
 from sos_tui.net.vocabulary import Phase
 from sos_tui.session import ChangeKind
 
@@ -173,9 +172,7 @@ async def test_a_spectator_and_a_finished_game_are_not_reconnected():
 async def test_a_host_stopped_and_started_again_brings_back_the_game_and_its_seats(tmp_path, monkeypatch):
     monkeypatch.setenv("SOS_TUI_DATA_DIR", str(tmp_path))
     port = free_port()
-    plan = dict(
-        size=3, mode="general", seats=[SeatSpec("remote"), SeatSpec("remote")], bind="127.0.0.1", port=port
-    )
+    plan = dict(size=3, mode="general", seats=[Seat(None, SeatKind.REMOTE)] * 2, bind="127.0.0.1", port=port)
     host = Host(**plan, computer=FirstMove())
     await host.open()
     assert host.kept is None
@@ -257,7 +254,7 @@ async def test_a_host_told_to_forget_its_kept_game_starts_a_new_one(tmp_path, mo
     plan = dict(
         size=3,
         mode="general",
-        seats=[SeatSpec("remote"), SeatSpec("remote")],
+        seats=[Seat(None, SeatKind.REMOTE), Seat(None, SeatKind.REMOTE)],
         bind="127.0.0.1",
         port=free_port(),
     )
@@ -288,12 +285,11 @@ async def test_a_host_told_to_forget_its_kept_game_starts_a_new_one(tmp_path, mo
 
 async def test_a_kept_seat_reads_back_as_a_seat_kind(tmp_path, monkeypatch):
     from sos_tui.net.host import open_store
-    from sos_tui.session import SeatKind
 
     monkeypatch.setenv("SOS_TUI_DATA_DIR", str(tmp_path))
     async with running(store=open_store()) as server:
         await server.create_room(3, "general", seats("remote", "computer"), public=True).saved()
         (kept,) = server.store.load()
-        assert [seat.kind for seat in kept.seats] == [SeatKind.REMOTE, SeatKind.COMPUTER]
-        assert all(type(seat.kind) is SeatKind for seat in kept.seats)
+        assert [s.seat.kind for s in kept.seats] == [SeatKind.REMOTE, SeatKind.COMPUTER]
+        assert all(type(s.seat.kind) is SeatKind for s in kept.seats)
         await server.store.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sos_tui.engine import Mode, Move, PlayerInfo
+from sos_tui.engine import Mode, Move, PlayerInfo, Seat, SeatKind
 
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 HOT_SEAT = ["--size", "3", "--players", "Ana,Bo"]
@@ -381,12 +381,11 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
 
     from sos_tui.app import SosApp
     from sos_tui.app.screens.net_game import NetGameScreen
-    from sos_tui.net import SeatSpec
     from sos_tui.net.run import HostPlan
 
     from .helpers import wait_for
 
-    plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
+    plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=0)
     app = SosApp(network=plan, computer_delay=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.net.join_url)

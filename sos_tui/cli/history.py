@@ -186,7 +186,7 @@ def game_json(entry: HistoryEntry) -> dict:
         "finished": entry.finished_at.isoformat(),
         "size": entry.size,
         "mode": entry.mode,
-        "players": [{"name": p.name, "kind": p.kind, "level": p.level} for p in entry.players],
+        "players": [p.to_dict(full=True) for p in entry.players],
         "scores": list(entry.scores),
         "winners": list(entry.winners),
         "result": entry.result,

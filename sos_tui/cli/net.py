@@ -15,6 +15,8 @@ from sos_tui.engine import (
     MIN_PLAYERS,
     MIN_SIZE,
     Mode,
+    Seat,
+    SeatKind,
     check_name,
     check_names,
 )
@@ -88,9 +90,6 @@ def _server_options(parser: argparse.ArgumentParser) -> None:
 def parse_host_players(text: str):
     """``"Ana,remote,computer:hard"`` -> seats: a person at this terminal, a seat for the next
     player who joins, a computer; ArgumentTypeError otherwise."""
-    from sos_tui.net import SeatSpec
-    from sos_tui.session import SeatKind
-
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(_("needs {low} to {high} seats, not {count}").format(
@@ -98,18 +97,18 @@ def parse_host_players(text: str):
     seats = []
     for index, part in enumerate(parts):
         kind, _colon, level = part.strip().partition(":")
-        if kind.lower() == "remote":
+        if kind.lower() == SeatKind.REMOTE:
             if level:
                 raise argparse.ArgumentTypeError(seat_error(index, _("'remote' takes nothing after it")))
-            seats.append(SeatSpec(SeatKind.REMOTE))
-        elif kind.lower() == "computer":
+            seats.append(Seat(None, SeatKind.REMOTE))
+        elif kind.lower() == SeatKind.COMPUTER:
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
                 raise argparse.ArgumentTypeError(unknown_level(level))
-            seats.append(SeatSpec(SeatKind.COMPUTER, _("Computer {number}").format(number=index + 1), level))
+            seats.append(Seat(_("Computer {number}").format(number=index + 1), SeatKind.COMPUTER, level))
         else:
             try:
-                seats.append(SeatSpec(SeatKind.HUMAN, check_name(part)))
+                seats.append(Seat(check_name(part)))
             except ValueError as error:
                 raise argparse.ArgumentTypeError(seat_error(index, error)) from None
     try:
@@ -138,7 +137,7 @@ def host(args: argparse.Namespace) -> int:
 
     from sos_tui.net import NetError, parse_url
     from sos_tui.net.run import HostPlan, host_headless, host_on_server
-    from sos_tui.session import Keeper, SeatKind
+    from sos_tui.session import Keeper
 
     seats = args.players
     if seats is None:

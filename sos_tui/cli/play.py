@@ -10,7 +10,8 @@ from sos_tui.engine import (
     MIN_PLAYERS,
     GameRecord,
     Mode,
-    PlayerInfo,
+    Seat,
+    SeatKind,
     check_name,
     check_names,
 )
@@ -30,7 +31,7 @@ from .common import (
 )
 
 
-def parse_players(text: str) -> tuple[PlayerInfo, ...]:
+def parse_players(text: str) -> tuple[Seat, ...]:
     """``"Ana,computer:hard"`` -> a human Ana and a hard computer player; ArgumentTypeError
     saying which seat and which rule otherwise."""
     parts = text.split(",")
@@ -40,14 +41,14 @@ def parse_players(text: str) -> tuple[PlayerInfo, ...]:
     seats = []
     for index, part in enumerate(parts):
         kind, _colon, level = part.strip().partition(":")
-        if kind.lower() == "computer":
+        if kind.lower() == SeatKind.COMPUTER:
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
                 raise argparse.ArgumentTypeError(unknown_level(level))
-            seats.append(PlayerInfo(_("Computer {number}").format(number=index + 1), "computer", level))
+            seats.append(Seat(_("Computer {number}").format(number=index + 1), SeatKind.COMPUTER, level))
             continue
         try:
-            seats.append(PlayerInfo(check_name(part)))
+            seats.append(Seat(check_name(part)))
         except ValueError as error:
             raise argparse.ArgumentTypeError(seat_error(index, error)) from None
     try:
@@ -83,13 +84,13 @@ def game_from_args(args: argparse.Namespace) -> GameRecord | None:
     """The game the options ask for; None (the setup screen) when they ask for none."""
     if args.size is None and args.mode is None and args.players is None:
         return None
-    seats = args.players or tuple(PlayerInfo(_("Player {number}").format(number=n)) for n in (1, 2))
+    seats = args.players or tuple(Seat(_("Player {number}").format(number=n)) for n in (1, 2))
     return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
 
 
 def default_game() -> GameRecord:
     """The game of no options, where no setup screen can ask: two people on a 6x6 board."""
-    seats = tuple(PlayerInfo(_("Player {number}").format(number=n)) for n in (1, 2))
+    seats = tuple(Seat(_("Player {number}").format(number=n)) for n in (1, 2))
     return GameRecord(6, Mode.GENERAL, seats)
 
 

@@ -1,18 +1,6 @@
 """The SOS engine: immutable rules, notation and game records. Imports nothing else of sos_tui."""
 
-from .record import (
-    COMPUTER_LEVELS,
-    FORMAT,
-    MAX_NAME,
-    MAX_PLAYERS,
-    VERSION,
-    GameRecord,
-    PlayerInfo,
-    RecordError,
-    check_name,
-    check_names,
-    transcript,
-)
+from .record import FORMAT, MAX_PLAYERS, VERSION, GameRecord, RecordError, transcript
 from .rules import (
     COLUMNS,
     LETTERS,
@@ -30,11 +18,23 @@ from .rules import (
     cell_name,
     parse_cell,
 )
+from .seat import (
+    COMPUTER_LEVELS,
+    MAX_NAME,
+    RECORDED_KINDS,
+    PlayerInfo,
+    Seat,
+    SeatError,
+    SeatKind,
+    check_name,
+    check_names,
+)
 from .text import printable, shorten
 
 __all__ = [
     "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
-    "MIN_SIZE", "VERSION", "CellTakenError", "GameRecord", "GameState", "IllegalMoveError",
-    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "SosLine", "cell_name",
+    "MIN_SIZE", "RECORDED_KINDS", "VERSION", "CellTakenError", "GameRecord", "GameState", "IllegalMoveError",
+    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "Seat", "SeatError",
+    "SeatKind", "SosLine", "cell_name",
     "check_name", "check_names", "parse_cell", "printable", "shorten", "transcript",
 ]  # fmt: skip

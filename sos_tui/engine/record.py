@@ -2,9 +2,9 @@
 
 A record holds the game's id, the settings, who played, the moves in notation and when; loading
 replays every move through the engine, so a record that loads is a game that could have been
-played. The rules for seats live here too: at most ``MAX_PLAYERS`` players, names that
+played. A record holds ``MIN_PLAYERS`` to ``MAX_PLAYERS`` seats (``seat.Seat``: names that
 ``check_name`` accepts and ``check_names`` finds distinct, computer levels from
-``COMPUTER_LEVELS``.
+``COMPUTER_LEVELS``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -20,14 +19,12 @@ from datetime import UTC, datetime
 
 from .clock import ClockError, TimeControl
 from .rules import MIN_PLAYERS, GameState, IllegalMoveError, InvalidMoveError, Mode, Move
-from .text import Phrase, RuleError, escape, printable, shorten
+from .seat import Seat, SeatError, check_names
+from .text import Phrase, RuleError, printable, shorten
 
 FORMAT = "sos-game"
 VERSION = 1  # "id" was added without a new version: older readers ignore it, files without it load
-KINDS = ("human", "computer")
 MAX_PLAYERS = 6
-MAX_NAME = 24
-COMPUTER_LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def _same(text: str) -> str:
@@ -37,79 +34,10 @@ def _same(text: str) -> str:
 
 _KIND_NAMES = {int: Phrase("whole number"), str: Phrase("string"), list: Phrase("list")}
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
-_BAD_NAME_CHARS = {
-    "Cc": Phrase("a control character"), "Cf": Phrase("an invisible formatting character"),
-    "Co": Phrase("a private-use character"), "Cn": Phrase("an unassigned character"),
-    "Cs": Phrase("a lone surrogate"), "Zl": Phrase("a line break"), "Zp": Phrase("a paragraph break"),
-}  # fmt: skip
-
-
-def check_name(text: str) -> str:
-    r"""The player name ``text`` trimmed of surrounding spaces; ValueError saying which rule it breaks.
-
-    A name is 1 to ``MAX_NAME`` characters after trimming, with no control, formatting,
-    private-use, unassigned, surrogate or line-break characters.
-
-    >>> check_name("  Ann ")
-    'Ann'
-    >>> check_name("Ann\x1b[2J")
-    Traceback (most recent call last):
-    sos_tui.engine.text.RuleError: a name cannot hold a control character (\x1b)
-    """
-    if not isinstance(text, str):
-        raise RuleError("a name must be text, not {kind}", kind=type(text).__name__)
-    name = text.strip()
-    if not name:
-        raise RuleError("a name cannot be empty")
-    for char in name:
-        kind = _BAD_NAME_CHARS.get(unicodedata.category(char))
-        if kind:
-            raise RuleError("a name cannot hold {kind} ({char})", kind=kind, char=escape(char))
-    if len(name) > MAX_NAME:
-        raise RuleError("a name can be at most {most} characters, not {length} ({name!r})",
-                        most=MAX_NAME, length=len(name), name=shorten(name, MAX_NAME))
-    return name
-
-
-def check_names(names: Iterable[str]) -> tuple[str, ...]:
-    """Every name checked by ``check_name`` and trimmed; ValueError if two are the same ignoring case."""
-    checked = tuple(check_name(name) for name in names)
-    seen: dict[str, str] = {}
-    for name in checked:
-        key = name.casefold()
-        if key in seen:
-            raise RuleError("two players are called {name!r}: names must differ (ignoring case)", name=name)
-        seen[key] = name
-    return checked
 
 
 class RecordError(RuleError):
     """A game record that cannot be read: malformed, foreign, newer, or holding an illegal move."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerInfo:
-    """Who sits in a seat: a name, and ``human`` or ``computer`` (with its level)."""
-
-    name: str
-    kind: str = "human"
-    level: str | None = None
-
-    @property
-    def is_computer(self) -> bool:
-        return self.kind == "computer"
-
-    @property
-    def label(self) -> str:
-        """``"Ana"``, or ``"Deep (hard)"`` for a computer with a level: a seat in a list or table.
-        The name as given: pass it through ``printable`` before it reaches a terminal."""
-        return f"{self.name} ({self.level})" if self.is_computer and self.level else self.name
-
-    def to_dict(self) -> dict:
-        data = {"name": self.name, "kind": self.kind}
-        if self.level is not None:
-            data["level"] = self.level
-        return data
 
 
 def _now() -> str:
@@ -140,7 +68,7 @@ class GameRecord:
 
     size: int
     mode: Mode
-    players: tuple[PlayerInfo, ...]
+    players: tuple[Seat, ...]
     moves: tuple[Move, ...] = ()
     started: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
@@ -157,7 +85,7 @@ class GameRecord:
         """The record of ``state``; ``players`` defaults to "Player 1", "Player 2", ...;
         a new game id unless ``game_id`` is given."""
         seats = tuple(players) if players is not None else tuple(
-            PlayerInfo(f"Player {i + 1}") for i in range(state.players))
+            Seat(f"Player {i + 1}") for i in range(state.players))
         if len(seats) != state.players:
             raise ValueError(f"{len(seats)} seats named for a {state.players}-player game")
         now = _now()
@@ -316,29 +244,11 @@ def _clock(data: dict, moves: int) -> tuple[TimeControl | None, tuple[int, ...] 
     return clock, tuple(spent)
 
 
-def _player(index: int, seat) -> PlayerInfo:
-    number = index + 1
-    if not isinstance(seat, dict) or not isinstance(seat.get("name"), str) or not seat["name"].strip():
-        raise RecordError('bad game record: player {number} needs a "name"', number=number)
+def _player(index: int, seat) -> Seat:
     try:
-        name = check_name(seat["name"])
-    except ValueError as error:
-        raise RecordError('bad game record: player {number} "name": {error}', number=number,
-                          error=error) from None
-    kind = seat.get("kind", "human")
-    if kind not in KINDS:
-        raise RecordError("bad game record: player {number} has unknown kind {value}", number=number,
-                          value=_shown(kind))
-    level = seat.get("level")
-    if level is not None and not isinstance(level, str):
-        raise RecordError('bad game record: player {number} has a bad "level"', number=number)
-    if kind == "computer" and level is not None:
-        if level.lower() not in COMPUTER_LEVELS:
-            raise RecordError(
-                'bad game record: player {number} "level" is unknown: {value} (choose {levels})',
-                number=number, value=_shown(level), levels=", ".join(COMPUTER_LEVELS))
-        level = level.lower()
-    return PlayerInfo(name, kind, level)
+        return Seat.from_dict(seat)
+    except SeatError as error:
+        raise RecordError("bad game record: player {number} {error}", number=index + 1, error=error) from None
 
 
 def transcript(record: GameRecord, tr: Callable[[str], str] = _same) -> str:

@@ -8,12 +8,11 @@ from .client import NetError, RemoteGame, create_room
 from .errors import ProtocolError
 from .protocol import DEFAULT_PORT, MAX_FRAME, PROTOCOL, Address, new_code, normal_code, parse_url
 from .room import Room
-from .seats import SeatSpec
 from .server import Limits, Server
 from .tokens import SeatKey, TokenStore
 
 __all__ = [
     "DEFAULT_PORT", "MAX_FRAME", "PROTOCOL", "Address", "Limits", "NetError", "ProtocolError",
-    "RemoteGame", "Room", "SeatKey", "SeatSpec", "Server", "TokenStore", "create_room", "new_code",
+    "RemoteGame", "Room", "SeatKey", "Server", "TokenStore", "create_room", "new_code",
     "normal_code", "parse_url",
 ]  # fmt: skip

@@ -20,9 +20,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo, printable
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Seat, SeatKind, printable
 from sos_tui.i18n import N_, _, explain
-from sos_tui.session import Change, ChangeKind, NotYourTurnError, SeatKind
+from sos_tui.session import Change, ChangeKind, NotYourTurnError
 
 from .errors import SERVER_STOPPED, ProtocolError
 from .protocol import (
@@ -60,7 +60,6 @@ from .protocol import (
     parse_url,
 )
 from .reach import may_connect
-from .seats import SeatSpec
 from .tokens import SeatKey, TokenStore
 from .vocabulary import Phase
 
@@ -177,12 +176,12 @@ def _text(value, limit: int = 200) -> str:
     return printable(value if isinstance(value, str) else repr(value))[:limit]
 
 
-async def create_room(server_url: str, size: int, mode: str, seats: Sequence[SeatSpec | dict],
+async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Seat | dict],
                       timeout: float = 10.0, public: bool = False) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
     seats). The server checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
-    specs = tuple(s if isinstance(s, SeatSpec) else SeatSpec(s.get("kind"), s.get("name"), s.get("level"))
+    specs = tuple(s if isinstance(s, Seat) else Seat(s.get("name"), s.get("kind"), s.get("level"))
                   for s in seats)
     ws = await _open(address, timeout)
     try:
@@ -256,30 +255,31 @@ class RemoteGame:
 
     # -- the read API ----------------------------------------------------------------------
     @property
-    def seats(self) -> tuple[PlayerInfo, ...]:
+    def seats(self) -> tuple[Seat, ...]:
         """The seats from this terminal's side: its own are ``human``, other people ``remote``."""
         out = []
-        for i, seat in enumerate(self.seat_views):
+        for i, view in enumerate(self.seat_views):
+            seat = view.seat
             name = seat.name or _("(open seat {number})").format(number=i + 1)
-            if seat.kind is SeatKind.COMPUTER:
-                out.append(PlayerInfo(name, SeatKind.COMPUTER, seat.level))
+            if seat.is_computer:
+                out.append(Seat(name, SeatKind.COMPUTER, seat.level))
             else:
-                out.append(PlayerInfo(name, SeatKind.HUMAN if i in self.my_seats else SeatKind.REMOTE))
+                out.append(Seat(name, SeatKind.HUMAN if i in self.my_seats else SeatKind.REMOTE))
         return tuple(out)
 
     @property
     def open_seats(self) -> int:
-        return sum(1 for seat in self.seat_views if seat.name is None)
+        return sum(1 for view in self.seat_views if view.seat.name is None)
 
     @property
     def kind_to_move(self) -> SeatKind | None:
         state = self.state
         if state is None or state.is_over or not self.seat_views:
             return None
-        return SeatKind(self.seats[state.to_move].kind)
+        return self.seats[state.to_move].kind
 
     @property
-    def seat_to_move(self) -> PlayerInfo | None:
+    def seat_to_move(self) -> Seat | None:
         state = self.state
         return None if state is None or state.is_over else self.seats[state.to_move]
 

@@ -109,7 +109,7 @@ class LeaseLost(Unavailable):
 def dump_room(room: StoredRoom) -> str:
     return json.dumps({
         "code": room.code, "size": room.size, "mode": room.mode,
-        "seats": [[s.kind, s.name, s.level, s.token_hash] for s in room.seats],
+        "seats": [list(s.to_row()) for s in room.seats],
         "record": room.record.to_dict() if room.record is not None else None, "version": room.version,
         "created": room.created, "active": room.active, "key": room.key, "creator": room.creator,
         "public": room.public,
@@ -121,7 +121,7 @@ def load_room(text: str) -> StoredRoom:
     data = json.loads(text)
     record = GameRecord.from_dict(data["record"]) if data["record"] is not None else None
     return StoredRoom(data["code"], int(data["size"]), str(data["mode"]),
-                      tuple(StoredSeat(*seat) for seat in data["seats"]), record, int(data["version"]),
+                      tuple(map(StoredSeat.from_row, data["seats"])), record, int(data["version"]),
                       float(data["created"]), float(data["active"]), data["key"], data["creator"],
                       bool(data["public"]))
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from sos_tui.engine import GameRecord
+from sos_tui.engine import GameRecord, Seat
 
 from .room import Room
-from .seats import SeatSpec, check_seats
+from .seats import check_seats
 from .server import Server
 from .store import SqliteRoomStore, StoredRoom
 
@@ -52,7 +52,7 @@ class Host:
         self,
         size: int,
         mode: str,
-        seats: list[SeatSpec] | tuple[SeatSpec, ...],
+        seats: list[Seat] | tuple[Seat, ...],
         bind: str,
         port: int,
         *,

@@ -21,14 +21,16 @@ from sos_tui.engine import (
     Mode,
     Move,
     RecordError,
+    Seat,
+    SeatKind,
     check_name,
     printable,
 )
 from sos_tui.i18n import N_, _
-from sos_tui.session import NotYourTurnError, SeatKind
+from sos_tui.session import NotYourTurnError
 
 from .errors import SERVER_MESSAGES, ProtocolError, quoted, said, template_fields
-from .seats import SeatSpec, check_seats
+from .seats import check_seats
 
 PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
@@ -283,12 +285,12 @@ class CreateMessage(Message):
     type = "create"
     size: int
     mode: Mode
-    seats: tuple[SeatSpec, ...]
+    seats: tuple[Seat, ...]
     public: bool = False  # listed in the server's lobby while it has open seats
 
     def to_dict(self) -> dict:
         return {"type": self.type, "protocol": PROTOCOL, "size": self.size, "mode": str(self.mode),
-                "seats": [s.to_dict() for s in self.seats], "public": self.public}
+                "seats": [s.to_dict(full=True) for s in self.seats], "public": self.public}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
@@ -519,22 +521,23 @@ class CreatedMessage(Message):
 
 @dataclass(frozen=True)
 class SeatView:
-    """One seat in a ``state``: a person (``human``, here or elsewhere) or a ``computer``;
-    ``name`` is None while the seat is open."""
+    """One seat in a ``state``: who sits there, as the record keeps it (``seat``: a person is
+    ``human`` wherever they play; the name is None while the seat is open), and whether a person
+    is connected (a computer always is)."""
 
-    name: str | None
-    kind: SeatKind = SeatKind.HUMAN
-    level: str | None = None
+    seat: Seat
     connected: bool = True
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "kind": str(self.kind), "level": self.level, "connected": self.connected}
+        return {**self.seat.to_dict(full=True), "connected": self.connected}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
+        """Read as kindly as the rest of a ``state``: a kind this version does not know (a newer
+        server's) is a person, a name or level that is not text is none."""
         kind = SeatKind.COMPUTER if data.get("kind") == SeatKind.COMPUTER else SeatKind.HUMAN
         connected = data.get("connected")
-        return cls(_str(data.get("name")), kind, _str(data.get("level")),
+        return cls(Seat(_str(data.get("name")), kind, _str(data.get("level"))),
                    connected if isinstance(connected, bool) else True)
 
 

@@ -18,12 +18,12 @@ import asyncio
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, PlayerInfo
+from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, Seat, SeatKind
 from sos_tui.i18n import N_, _, explain
-from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError, SeatKind, computer_move
+from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError, computer_move
 from sos_tui.session.computer import STOPPED_TWICE
 
 from .errors import ProtocolError
@@ -59,7 +59,6 @@ from .protocol import (
     new_token,
     token_hash,
 )
-from .seats import SeatSpec
 from .store import RoomStore, RoomStoreError, StoredRoom, StoredSeat, lobby_entry
 from .vocabulary import Phase, StateChange, VoteKind
 
@@ -101,25 +100,20 @@ class RoomServer(Protocol):
 
 
 @dataclass(eq=False)
-class Seat:
-    kind: SeatKind
-    name: str | None
-    level: str | None = None
+class RoomSeat:
+    """A seat of a room: who sits there (``seat``; an open remote seat gets its name when a
+    person joins), the hash of the token that holds it and the connection in it, if any."""
+
+    seat: Seat
     token_hash: str | None = None  # of the token that holds it (``protocol.token_hash``)
     client: Member | None = None
 
-    @property
-    def person(self) -> bool:
-        return self.kind is not SeatKind.COMPUTER
-
-    def info(self) -> PlayerInfo:
-        """The seat in the game record: a person or a computer."""
-        return PlayerInfo(self.name) if self.person else PlayerInfo(self.name, SeatKind.COMPUTER, self.level)
-
     def view(self) -> SeatView:
         """The seat in a ``state`` message."""
-        return SeatView(self.name, SeatKind.HUMAN if self.person else SeatKind.COMPUTER, self.level,
-                        self.client is not None or not self.person)
+        return SeatView(self.seat.recorded, self.client is not None or not self.seat.person)
+
+    def stored(self) -> StoredSeat:
+        return StoredSeat(self.seat, self.token_hash)
 
 
 @dataclass(eq=False)
@@ -147,7 +141,7 @@ _VOTE_LOG = {
 class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
-    def __init__(self, server: RoomServer, code: str, size: int, mode: Mode, seats: list[SeatSpec],
+    def __init__(self, server: RoomServer, code: str, size: int, mode: Mode, seats: list[Seat],
                  creator: str | None = None, key: str | None = None, public: bool = False) -> None:
         self.server = server
         self.public = public  # listed in the lobby while seats are open
@@ -155,7 +149,7 @@ class Room:
         self.size, self.mode = size, mode
         self.creator = creator  # the address (or IPv6 /64) that created it over the network
         self.key = key  # a hosted room's key in the store (``host --headless``)
-        self.seats = [Seat(s.kind, s.name, s.level) for s in seats]
+        self.seats = [RoomSeat(s) for s in seats]
         self.tokens: dict[str, tuple[int, ...]] = {}  # token hash -> the seats it holds
         self.owner_token: str | None = None  # known only to the process that made it
         if self.own_seats:
@@ -186,16 +180,16 @@ class Room:
     @property
     def waiting_for(self) -> list[str]:
         """People's seats with nobody connected (open seats have no name yet)."""
-        return [s.name for s in self.seats if s.person and s.name and s.client is None]
+        return [s.seat.name for s in self.seats if s.seat.person and s.seat.name and s.client is None]
 
     @property
     def open_seats(self) -> int:
-        return sum(1 for s in self.seats if s.kind is SeatKind.REMOTE and s.name is None)
+        return sum(1 for s in self.seats if s.seat.is_open)
 
     @property
     def own_seats(self) -> tuple[int, ...]:
         """The creator's seats (of kind ``human``), played where the room was made."""
-        return tuple(i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN)
+        return tuple(i for i, s in enumerate(self.seats) if s.seat.kind is SeatKind.HUMAN)
 
     def _give_own_seats(self, token: str) -> None:
         self.owner_token = token
@@ -252,14 +246,14 @@ class Room:
                     old.close(REPLACED, "replaced by a new connection")
             self.log(_("{names} reconnected").format(names=self._names(seats)))
         elif self.open_seats and self.phase is Phase.LOBBY and name is not None:
-            taken = {s.name.casefold() for s in self.seats if s.name}
+            taken = {s.seat.name.casefold() for s in self.seats if s.seat.name}
             if name.casefold() in taken:
                 raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
                                                      "with another --name"), name=name)
-            index = next(i for i, s in enumerate(self.seats) if s.kind is SeatKind.REMOTE and s.name is None)
+            index = next(i for i, s in enumerate(self.seats) if s.seat.is_open)
             token = new_token()
             seat = self.seats[index]
-            seat.name, seat.token_hash = name, token_hash(token)
+            seat.seat, seat.token_hash = replace(seat.seat, name=name), token_hash(token)
             self.tokens[seat.token_hash] = seats = (index,)
             self.log(_("{name} joined (seat {number})").format(name=name, number=index + 1))
         else:
@@ -291,7 +285,7 @@ class Room:
             self.send_state(StateChange.JOIN)
 
     def _names(self, seats) -> str:
-        return ", ".join(self.seats[i].name or "?" for i in seats)
+        return ", ".join(self.seats[i].seat.name or "?" for i in seats)
 
     def leave(self, client: Member) -> None:
         if client not in self.clients:
@@ -317,7 +311,7 @@ class Room:
 
     def _open(self, record: GameRecord) -> GameSession:
         """The session of ``record`` (a new game, or one brought back from the store)."""
-        seats = tuple(PlayerInfo(s.name, SeatKind.REMOTE) if s.person else s.info() for s in self.seats)
+        seats = tuple(Seat(s.seat.name, SeatKind.REMOTE) if s.seat.person else s.seat for s in self.seats)
         self.session = GameSession(record, seats=seats)
         self.session.subscribe(self._on_change)
         for listener in self.server.listeners:
@@ -325,8 +319,8 @@ class Room:
         return self.session
 
     def _start(self, change: StateChange = StateChange.START) -> None:
-        self._open(GameRecord(self.size, self.mode, tuple(s.info() for s in self.seats)))
-        self.log(_("the game starts: {names}").format(names=", ".join(s.name for s in self.seats)))
+        self._open(GameRecord(self.size, self.mode, tuple(s.seat.recorded for s in self.seats)))
+        self.log(_("the game starts: {names}").format(names=", ".join(s.seat.name for s in self.seats)))
         if change is StateChange.START:
             self.session.announce_start()
         else:  # a rematch: every seated connection learns its seats in the new game, then the game
@@ -342,11 +336,11 @@ class Room:
         self.active = time.monotonic()
         if change.move is not None:
             mover = change.state.movers[-1]
-            self.played = self.played or self.seats[mover].person
-            self.log(_("{name}: {move}").format(name=self.seats[mover].name, move=change.move))
+            self.played = self.played or self.seats[mover].seat.person
+            self.log(_("{name}: {move}").format(name=self.seats[mover].seat.name, move=change.move))
         if change.finished:
             self.finished_at = time.monotonic()
-            scores = ", ".join(f"{s.name} {score}"
+            scores = ", ".join(f"{s.seat.name} {score}"
                                for s, score in zip(self.seats, change.state.scores, strict=True))
             self.log(_("game over: {result} ({scores})").format(
                 result=change.record.result_text(change.state, _), scores=scores))
@@ -411,7 +405,7 @@ class Room:
         session = self.session
         return StoredRoom(
             self.code, self.size, str(self.mode),
-            tuple(StoredSeat(s.kind, s.name, s.level, s.token_hash) for s in self.seats),
+            tuple(s.stored() for s in self.seats),
             session.record if session else None, session.version if session else 0, self.created,
             time.time(), self.key, self.creator, self.public)
 
@@ -425,8 +419,8 @@ class Room:
     def restore(cls, server: RoomServer, kept: StoredRoom) -> Room:
         """A room brought back from the store: the same code, seats, token hashes and game (at the
         same version); nobody is connected yet."""
-        specs = [SeatSpec(SeatKind(s.kind), s.name, s.level) for s in kept.seats]
-        room = cls(server, kept.code, kept.size, Mode(kept.mode), specs, kept.creator, kept.key, kept.public)
+        seats = [s.seat for s in kept.seats]
+        room = cls(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public)
         room.owner_token, room.created = None, kept.created
         for seat, stored in zip(room.seats, kept.seats, strict=True):
             seat.token_hash = stored.token_hash
@@ -434,9 +428,9 @@ class Room:
         if kept.record is not None:
             session = room._open(kept.record)
             session.version = kept.version
-            room.played = any(room.seats[mover].person for mover in session.state.movers)
+            room.played = any(room.seats[mover].seat.person for mover in session.state.movers)
         people = {s.token_hash for s in kept.seats
-                  if s.kind is not SeatKind.COMPUTER and s.name and s.token_hash}
+                  if s.seat.person and s.seat.name and s.token_hash}
         room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
         return room
 
@@ -511,9 +505,9 @@ class Room:
                                 else N_("a rematch is already being asked"))
         by = client.seats[0]
         mine = self.seats[by].token_hash
-        voters = {i for i, s in enumerate(self.seats) if s.person and s.token_hash != mine}
+        voters = {i for i, s in enumerate(self.seats) if s.seat.person and s.token_hash != mine}
         asked, _accepted, _declined = _VOTE_LOG[what]
-        self.log(_(asked).format(name=self.seats[by].name))
+        self.log(_(asked).format(name=self.seats[by].seat.name))
         if not voters:
             self._agreed(what)
             return
@@ -522,7 +516,7 @@ class Room:
         self.vote = Vote(what, by, voters, timer)
         request = _VOTE_MESSAGES[what][0]
         for c in list(self.clients):
-            c.send(request(by, self.seats[by].name, bool(set(c.seats) & voters)))
+            c.send(request(by, self.seats[by].seat.name, bool(set(c.seats) & voters)))
 
     def _answer(self, client: Member, what: VoteKind, accept: bool) -> None:
         vote = self.vote

@@ -13,13 +13,12 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sos_tui.engine import printable
+from sos_tui.engine import Seat, printable
 from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, create_room
 from .host import Host, open_store
 from .protocol import StateMessage
-from .seats import SeatSpec
 from .server import Limits, Server
 from .tokens import TokenStore
 
@@ -33,7 +32,7 @@ class HostPlan:
 
     size: int
     mode: str
-    seats: tuple[SeatSpec, ...]
+    seats: tuple[Seat, ...]
     bind: str = "127.0.0.1"
     port: int = 7531
     server_url: str | None = None
@@ -99,7 +98,7 @@ async def _until(stop: asyncio.Event, *awaitables) -> bool:
     return waiter in done
 
 
-async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, port: int, say: Say,
+async def host_headless(size: int, mode: str, seats: list[Seat], bind: str, port: int, say: Say,
                         *, listeners=(), computer=None, stop: asyncio.Event | None = None,
                         public: bool = False) -> int:
     """One game on a server of its own, kept in the rooms database: say the join URL (first), then
@@ -127,7 +126,7 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
     return 130 if stopped else 0
 
 
-async def host_on_server(server_url: str, size: int, mode: str, seats: list[SeatSpec], say: Say,
+async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat], say: Say,
                          stop: asyncio.Event | None = None, public: bool = False) -> int:
     """``host --headless --server URL``: create the game there, say its URL, watch it to the end."""
     stop = stop or asyncio.Event()

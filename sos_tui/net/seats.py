@@ -1,9 +1,10 @@
 """The seats of a room to create, and their one validation: from a command line, the host
-dialog or a ``create`` message, ``check_seats`` says what is wrong with a ProtocolError."""
+dialog or a ``create`` message, ``check_seats`` says what is wrong with a ProtocolError.
+
+A seat to create is a ``Seat``: ``human`` (the creator's, named), ``remote`` (the next person to
+join: no name yet) or ``computer`` (played by the server, at ``level``)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from sos_tui.engine import (
     COMPUTER_LEVELS,
@@ -12,33 +13,17 @@ from sos_tui.engine import (
     MIN_PLAYERS,
     MIN_SIZE,
     Mode,
+    Seat,
+    SeatKind,
     check_name,
     check_names,
 )
 from sos_tui.i18n import N_
-from sos_tui.session import SeatKind
 
 from .errors import ProtocolError
 
 
-@dataclass(frozen=True)
-class SeatSpec:
-    """A seat of a room to create: ``human`` (the creator's, named), ``remote`` (the next person to
-    join) or ``computer`` (played by the server, at ``level``)."""
-
-    kind: SeatKind
-    name: str | None = None
-    level: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind in SeatKind.__members__.values() and not isinstance(self.kind, SeatKind):
-            object.__setattr__(self, "kind", SeatKind(self.kind))  # "human" given as text
-
-    def to_dict(self) -> dict:
-        return {"kind": str(self.kind), "name": self.name, "level": self.level}
-
-
-def check_seats(size, mode, seats) -> tuple[int, Mode, tuple[SeatSpec, ...]]:
+def check_seats(size, mode, seats) -> tuple[int, Mode, tuple[Seat, ...]]:
     """Validate a room's settings (any values: from a command line or a ``create`` message);
     ProtocolError ``bad-room`` naming the problem."""
     if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
@@ -52,7 +37,7 @@ def check_seats(size, mode, seats) -> tuple[int, Mode, tuple[SeatSpec, ...]]:
         raise ProtocolError("bad-room", N_("a game has {low} to {high} seats"), low=MIN_PLAYERS,
                             high=MAX_PLAYERS)
     specs = tuple(_check_seat(number, seat) for number, seat in enumerate(seats, 1))
-    if all(s.kind is SeatKind.COMPUTER for s in specs):
+    if all(s.is_computer for s in specs):
         raise ProtocolError("bad-room", N_("a network game needs at least one person"))
     try:
         check_names(s.name for s in specs if s.name)
@@ -61,27 +46,29 @@ def check_seats(size, mode, seats) -> tuple[int, Mode, tuple[SeatSpec, ...]]:
     return size, mode, specs
 
 
-def _check_seat(number: int, seat) -> SeatSpec:
-    """Seat ``number`` (from 1), a SeatSpec or a dict with its fields, checked."""
-    if isinstance(seat, dict):
-        seat = SeatSpec(seat.get("kind"), seat.get("name"), seat.get("level"))
-    if not isinstance(seat, SeatSpec):
+def _check_seat(number: int, seat) -> Seat:
+    """Seat ``number`` (from 1), a Seat or a dict with its fields, checked."""
+    if isinstance(seat, Seat):
+        kind, name, level = seat.kind, seat.name, seat.level
+    elif isinstance(seat, dict):
+        kind, name, level = seat.get("kind"), seat.get("name"), seat.get("level")
+    else:
         raise ProtocolError("bad-room", N_("seat {number} must be an object with a \"kind\""), number=number)
     try:
-        kind = SeatKind(seat.kind)
+        kind = SeatKind(kind)
     except (TypeError, ValueError):
         raise ProtocolError("bad-room", N_("seat {number}: kind must be human, remote or computer"),
                             number=number) from None
     if kind is SeatKind.REMOTE:
-        return SeatSpec(kind)
+        return Seat(None, kind)
     if kind is SeatKind.HUMAN:
-        return SeatSpec(kind, _name(number, seat.name))
-    level = "medium" if seat.level is None else seat.level
+        return Seat(_name(number, name), kind)
+    level = "medium" if level is None else level
     if level not in COMPUTER_LEVELS:
         raise ProtocolError("bad-room", N_("seat {number}: level must be one of {levels}"),
                             number=number, levels=", ".join(COMPUTER_LEVELS))
-    name = _name(number, seat.name) if seat.name is not None else f"Computer {number}"
-    return SeatSpec(kind, name, level)
+    name = _name(number, name) if name is not None else f"Computer {number}"
+    return Seat(name, kind, level)
 
 
 def _name(number: int, name) -> str:

@@ -46,7 +46,6 @@ from websockets.exceptions import ConnectionClosed
 
 from sos_tui.engine import printable
 from sos_tui.i18n import N_, _, pgettext
-from sos_tui.session import SeatKind
 
 from .errors import SERVER_STOPPED, ProtocolError
 from .limits import Limits
@@ -269,7 +268,7 @@ class Server:
         room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public)
         self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
             size=size, mode=_(mode.value),
-            seats=", ".join(s.name or pgettext("seat", "open") for s in room.seats)))
+            seats=", ".join(s.seat.name or pgettext("seat", "open") for s in room.seats)))
         if room.open_seats == 0:
             room._start()
         return room
@@ -482,8 +481,7 @@ class Server:
             self.unkept(room)  # never kept: nothing to bring back
             raise ProtocolError("unavailable", N_("the new game could not be kept: try again in a moment")) \
                 from None
-        owned = tuple(i for i, s in enumerate(room.seats) if s.kind is SeatKind.HUMAN)
-        client.send(CreatedMessage(room.code, room.owner_token, owned))
+        client.send(CreatedMessage(room.code, room.owner_token, room.own_seats))
         await client.ws.close(1000, "created")
 
 

@@ -61,10 +61,9 @@ try:
 except ImportError:  # Windows: no lock (see the module's doc)
     fcntl = None
 
-from sos_tui.engine import GameRecord, Mode
+from sos_tui.engine import GameRecord, Mode, Seat
 from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_
-from sos_tui.session import SeatKind
 from sos_tui.storage.errors import StorageError, describe, shown_path
 
 log = logging.getLogger(__name__)
@@ -106,16 +105,21 @@ class RoomStoreError(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
-    """A room's seat as it is kept: its ``kind`` read back as a ``SeatKind`` (the text written)."""
+    """A room's seat as it is kept: who sits there and the hash of the token that holds it. Kept
+    as a row ``(kind, name, level, token_hash)`` (a table's columns in SQLite, a list in Redis)."""
 
-    kind: SeatKind
-    name: str | None
-    level: str | None
-    token_hash: str | None
+    seat: Seat
+    token_hash: str | None = None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.kind, SeatKind) and self.kind in SeatKind.__members__.values():
-            object.__setattr__(self, "kind", SeatKind(self.kind))
+    def to_row(self) -> tuple:
+        return self.seat.kind, self.seat.name, self.seat.level, self.token_hash
+
+    @classmethod
+    def from_row(cls, row) -> StoredSeat:
+        """The seat ``to_row`` wrote; ValueError (a ``SeatError`` naming an unknown kind) or
+        TypeError if ``row`` is not one."""
+        kind, name, level, token_hash = row
+        return cls(Seat(name, kind, level), token_hash)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,11 +144,11 @@ def lobby_entry(room: StoredRoom):
     whose game has not started and that has a seat open is listed."""
     from .protocol import LobbyRoom
 
-    free = sum(1 for s in room.seats if s.kind is SeatKind.REMOTE and s.name is None)
+    free = sum(1 for s in room.seats if s.seat.is_open)
     if not room.public or room.record is not None or not free:
         return None
     return LobbyRoom(room.code, room.size, Mode(room.mode), len(room.seats), free,
-                     tuple(s.name for s in room.seats if s.name and s.kind is not SeatKind.COMPUTER))
+                     tuple(s.seat.name for s in room.seats if s.seat.name and s.seat.person))
 
 
 class RoomStore(Protocol):
@@ -194,8 +198,13 @@ class SqliteRoomStore:
                                 "(code = ? OR ? IS NULL)", (self.key, code, code)).fetchall()
             rooms = []
             for code, size, mode, host_key, creator, created, active, version, record, public in rows:
-                seats = tuple(StoredSeat(*row) for row in conn.execute(
-                    "SELECT kind, name, level, token_hash FROM seats WHERE code = ? ORDER BY seat", (code,)))
+                rows = conn.execute("SELECT kind, name, level, token_hash FROM seats WHERE code = ? "
+                                    "ORDER BY seat", (code,)).fetchall()
+                try:
+                    seats = tuple(map(StoredSeat.from_row, rows))
+                except (ValueError, TypeError) as problem:
+                    log.warning("room %s: its seats cannot be read (%s); left out", code, problem)
+                    continue
                 try:
                     game = GameRecord.from_dict(json.loads(record)) if record is not None else None
                 except (ValueError, TypeError, RecursionError) as problem:
@@ -304,7 +313,7 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
                 "active_at = excluded.active_at, version = excluded.version, record = excluded.record",
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
                  record, int(room.public)))
-            rows = [(code, i, s.kind, s.name, s.level, s.token_hash) for i, s in enumerate(room.seats)]
+            rows = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
             if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
                 conn.execute("DELETE FROM seats WHERE code = ?", (code,))
                 conn.executemany(
@@ -318,7 +327,7 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
         raise
     for code, room in latest.items():
         if room is not None:
-            seats[code] = [(code, i, s.kind, s.name, s.level, s.token_hash) for i, s in enumerate(room.seats)]
+            seats[code] = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
 
 
 # -- opening -----------------------------------------------------------------------------------

@@ -5,14 +5,16 @@ The Textual app, a network server and a test all drive the same ``GameSession``.
 imports Textual.
 """
 
+from sos_tui.engine import SeatKind
+
 from .computer import HINT_LEVEL, ComputerFailed, ComputerPool, computer_move
 from .keeper import Keeper, StorageStore, Store
 from .replay import Replay
-from .session import Change, ChangeKind, GameSession, NotYourTurnError, SeatKind, seat_kind
+from .session import Change, ChangeKind, GameSession, NotYourTurnError
 from .source import Action, GameSource
 
 __all__ = [
     "HINT_LEVEL", "Action", "Change", "ChangeKind", "ComputerFailed", "ComputerPool", "GameSession",
     "GameSource", "Keeper",
-    "NotYourTurnError", "Replay", "SeatKind", "StorageStore", "Store", "computer_move", "seat_kind",
+    "NotYourTurnError", "Replay", "SeatKind", "StorageStore", "Store", "computer_move",
 ]  # fmt: skip

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sos_tui.engine import GameRecord, GameState, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Seat, SeatKind
 
-from .session import Change, ChangeKind, GameSession, Listener, SeatKind
+from .session import Change, ChangeKind, GameSession, Listener
 from .source import Action
 
 
@@ -33,7 +33,7 @@ class Replay:
         return self._record
 
     @property
-    def seats(self) -> tuple[PlayerInfo, ...]:
+    def seats(self) -> tuple[Seat, ...]:
         return self._record.players
 
     @property

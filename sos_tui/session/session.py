@@ -20,20 +20,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Seat, SeatKind
 from sos_tui.i18n import N_
-
-
-class SeatKind(StrEnum):
-    """Who makes the moves of a seat. A remote seat is a person on another machine."""
-
-    HUMAN = "human"
-    COMPUTER = "computer"
-    REMOTE = "remote"
-
-
-def seat_kind(seat: PlayerInfo) -> SeatKind:
-    return SeatKind(seat.kind) if seat.kind in SeatKind.__members__.values() else SeatKind.HUMAN
 
 
 class ChangeKind(StrEnum):
@@ -80,7 +68,7 @@ class GameSession:
     seat each): a network game records its players as people (``human``) and computers, while its
     session knows which people are on other machines (``remote``)."""
 
-    def __init__(self, record: GameRecord, seats: tuple[PlayerInfo, ...] | None = None) -> None:
+    def __init__(self, record: GameRecord, seats: tuple[Seat, ...] | None = None) -> None:
         if seats is not None:
             seats = tuple(seats)
             if [s.name for s in seats] != [p.name for p in record.players]:
@@ -114,7 +102,7 @@ class GameSession:
         return self._base.game_id
 
     @property
-    def seats(self) -> tuple[PlayerInfo, ...]:
+    def seats(self) -> tuple[Seat, ...]:
         return self._seats
 
     @property
@@ -132,16 +120,16 @@ class GameSession:
 
     @property
     def has_computer(self) -> bool:
-        return any(seat_kind(s) is SeatKind.COMPUTER for s in self.seats)
+        return any(s.is_computer for s in self.seats)
 
     @property
     def kind_to_move(self) -> SeatKind | None:
         """The kind of seat to move, or None when the game is over."""
         state = self.state
-        return None if state.is_over else seat_kind(self.seats[state.to_move])
+        return None if state.is_over else self.seats[state.to_move].kind
 
     @property
-    def seat_to_move(self) -> PlayerInfo | None:
+    def seat_to_move(self) -> Seat | None:
         state = self.state
         return None if state.is_over else self.seats[state.to_move]
 
@@ -165,7 +153,7 @@ class GameSession:
         """What the person at this terminal may do now (``source.Action``): True; not now: None;
         never in this game: False."""
         person_to_move = self.kind_to_move is SeatKind.HUMAN
-        people = any(seat_kind(s) is SeatKind.HUMAN for s in self.seats)
+        people = any(s.kind is SeatKind.HUMAN for s in self.seats)
         answers = {
             "move": person_to_move or None,
             "undo": self.can_undo or None,
@@ -238,10 +226,10 @@ class GameSession:
         last = len(self._timeline) - 1
         if not 0 <= target <= last:
             return None
-        kinds = {seat_kind(s) for s in self.seats}
+        kinds = {s.kind for s in self.seats}
         if SeatKind.COMPUTER in kinds and kinds != {SeatKind.COMPUTER}:
             # skip the positions where a computer would move at once
-            while 0 < target < last and seat_kind(self.seats[self._timeline[target].to_move]) \
+            while 0 < target < last and self.seats[self._timeline[target].to_move].kind \
                     is SeatKind.COMPUTER:
                 target += direction
         return target

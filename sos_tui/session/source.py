@@ -13,9 +13,9 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
-from sos_tui.engine import GameRecord, GameState, PlayerInfo
+from sos_tui.engine import GameRecord, GameState, Seat, SeatKind
 
-from .session import Change, SeatKind
+from .session import Change
 
 
 class Action(StrEnum):
@@ -39,7 +39,7 @@ class GameSource(Protocol):
         """The position shown (None before a network game has one)."""
 
     @property
-    def seats(self) -> tuple[PlayerInfo, ...]:
+    def seats(self) -> tuple[Seat, ...]:
         """Who sits where, from this terminal's side: its own people ``human``."""
 
     @property

@@ -15,8 +15,17 @@ from pathlib import Path
 
 import platformdirs
 
-from sos_tui.engine import COMPUTER_LEVELS, MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Mode, check_names
-from sos_tui.engine.record import KINDS
+from sos_tui.engine import (
+    COMPUTER_LEVELS,
+    MAX_PLAYERS,
+    MAX_SIZE,
+    MIN_PLAYERS,
+    MIN_SIZE,
+    RECORDED_KINDS,
+    Mode,
+    SeatKind,
+    check_names,
+)
 from sos_tui.engine.text import is_hidden
 from sos_tui.i18n import N_
 
@@ -71,12 +80,13 @@ def _setup(value) -> dict | None:
         return None
     clean = []
     for seat in seats:
-        if not isinstance(seat, dict) or seat.get("kind", "human") not in KINDS:
+        if not isinstance(seat, dict) or seat.get("kind", SeatKind.HUMAN) not in RECORDED_KINDS:
             return None
         level = seat.get("level")
         if level is not None and level not in COMPUTER_LEVELS:
             return None
-        clean.append({"name": seat.get("name"), "kind": seat.get("kind", "human"), "level": level})
+        kind = SeatKind(seat.get("kind", SeatKind.HUMAN))
+        clean.append({"name": seat.get("name"), "kind": kind, "level": level})
     try:
         names = check_names(seat["name"] for seat in clean)
     except ValueError:

@@ -9,11 +9,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from sos_tui.engine import GameRecord
+from sos_tui.engine import GameRecord, Seat, SeatKind
 from sos_tui.i18n import N_, _, explain, level_name
-from sos_tui.net import DEFAULT_PORT, SeatSpec, parse_url
+from sos_tui.net import DEFAULT_PORT, parse_url
 from sos_tui.net.run import HostPlan, is_loopback
-from sos_tui.session import SeatKind
 from sos_tui.storage.paths import confined
 
 from ..language import SosModal
@@ -52,8 +51,8 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
             server_url = str(parse_url(server_url, need_code=False))
         except ValueError as error:
             raise ValueError(_("Server: {error}").format(error=explain(error))) from None
-    seats = tuple(SeatSpec(SeatKind.COMPUTER, seat.name, seat.level) if place is None
-                  else SeatSpec(SeatKind.HUMAN, seat.name) if place == HERE else SeatSpec(SeatKind.REMOTE)
+    seats = tuple(Seat(seat.name, SeatKind.COMPUTER, seat.level) if place is None
+                  else Seat(seat.name) if place == HERE else Seat(None, SeatKind.REMOTE)
                   for seat, place in zip(record.players, places, strict=True))
     return HostPlan(record.size, record.mode.value, seats, bind, number, server_url, public)
 

@@ -19,7 +19,8 @@ from sos_tui.engine import (
     MIN_SIZE,
     GameRecord,
     Mode,
-    PlayerInfo,
+    Seat,
+    SeatKind,
     check_name,
     check_names,
     printable,
@@ -36,13 +37,13 @@ MAX_SEATS = MAX_PLAYERS
 
 def kind_options() -> list[tuple[str, str]]:
     """Who can sit in a seat: a person, or the computer at one of its levels."""
-    return [(_("Human"), "human"),
+    return [(_("Human"), SeatKind.HUMAN),
             *((_("Computer · {level}").format(level=level_name(level)), level) for level in COMPUTER_LEVELS)]
 
 
 def default_name(kind: str, index: int) -> str:
     """The name a seat left blank gets: "Player 2", "Computer 3" (in the current language)."""
-    if kind == "human":
+    if kind == SeatKind.HUMAN:
         return _("Player {n}").format(n=index + 1)
     return _("Computer {n}").format(n=index + 1)
 
@@ -56,7 +57,7 @@ class SeatError(ValueError):
         self.seat = seat
 
 
-def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
+def seat_for(name: str, kind: str, index: int) -> Seat:
     """The seat a setup row describes; a blank name gets a default. Raises SeatError, saying
     which seat and which rule, for a name the record format refuses (``check_name``)."""
     name = name.strip() or default_name(kind, index)
@@ -64,7 +65,7 @@ def seat_for(name: str, kind: str, index: int) -> PlayerInfo:
         name = check_name(name)
     except ValueError as error:
         raise SeatError(index, explain(error)) from None
-    return PlayerInfo(name) if kind == "human" else PlayerInfo(name, "computer", kind)
+    return Seat(name) if kind == SeatKind.HUMAN else Seat(name, SeatKind.COMPUTER, kind)
 
 
 def editable_name(name: str) -> str:
@@ -91,7 +92,7 @@ def resume_preview(record: GameRecord) -> str:
 def remembered(setup) -> GameRecord | None:
     """The game the remembered setup (settings' "setup": size, mode, seats) describes, if valid."""
     try:
-        seats = tuple(PlayerInfo(s["name"], s.get("kind", "human"), s.get("level")) for s in setup["seats"])
+        seats = tuple(Seat(s["name"], s.get("kind", SeatKind.HUMAN), s.get("level")) for s in setup["seats"])
         if not 2 <= len(seats) <= MAX_SEATS or any(
                 not isinstance(s.name, str) or (s.is_computer and s.level not in COMPUTER_LEVELS)
                 for s in seats):
@@ -139,10 +140,10 @@ class SetupScreen(SosScreen[GameRecord | None]):
             "mode": prev.mode.value if prev else Mode.GENERAL.value,
             "count": len(seats) if seats else 2,
             "names": [editable_name(seat.name) for seat in seats],
-            "kinds": [seat.level if seat.is_computer else "human" for seat in seats],
+            "kinds": [seat.level if seat.is_computer else SeatKind.HUMAN for seat in seats],
         }
         names = list(form["names"])
-        kinds = list(form["kinds"]) + ["human"] * (MAX_SEATS - len(form["kinds"]))
+        kinds = list(form["kinds"]) + [SeatKind.HUMAN] * (MAX_SEATS - len(form["kinds"]))
         self._defaults = [default_name(kind, i) for i, kind in enumerate(kinds)]
         for i, default in enumerate(self._defaults):
             if i >= len(names):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sos_tui.engine import GameRecord, Mode, PlayerInfo
+from sos_tui.engine import GameRecord, Mode, Seat, SeatKind
 from sos_tui.i18n import N_, _
 
 from ..errors import HistoryError, history_error, shown_path
@@ -46,7 +46,7 @@ class HistoryEntry:
     finished_at: datetime
     size: int
     mode: str
-    players: tuple[PlayerInfo, ...]
+    players: tuple[Seat, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     result: str
@@ -139,11 +139,11 @@ def _ints(text) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _seat(data) -> PlayerInfo:
+def _seat(data) -> Seat:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise ValueError("a seat without a name")
     level = data.get("level")
-    return PlayerInfo(data["name"], str(data.get("kind", "human")), level if isinstance(level, str) else None)
+    return Seat(data["name"], data.get("kind", SeatKind.HUMAN), level if isinstance(level, str) else None)
 
 
 def _entry(row: tuple) -> HistoryEntry:
