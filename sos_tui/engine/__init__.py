@@ -19,7 +19,11 @@ from .rules import (
     MAX_SIZE,
     MIN_PLAYERS,
     MIN_SIZE,
+    DROPS,
     CellTakenError,
+    Drop,
+    Ending,
+    EndingError,
     GameState,
     IllegalMoveError,
     InvalidMoveError,
@@ -27,14 +31,15 @@ from .rules import (
     Move,
     Outcome,
     SosLine,
+    Termination,
     cell_name,
     parse_cell,
 )
 from .text import printable, shorten
 
 __all__ = [
-    "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
-    "MIN_SIZE", "VERSION", "CellTakenError", "GameRecord", "GameState", "IllegalMoveError",
-    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "SosLine", "cell_name",
+    "COLUMNS", "COMPUTER_LEVELS", "DROPS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
+    "MIN_SIZE", "VERSION", "CellTakenError", "Drop", "Ending", "EndingError", "GameRecord", "GameState", "IllegalMoveError",
+    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "SosLine", "Termination", "cell_name",
     "check_name", "check_names", "parse_cell", "printable", "shorten", "transcript",
 ]  # fmt: skip
