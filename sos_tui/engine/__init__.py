@@ -15,11 +15,11 @@ from .record import (
 )
 from .rules import (
     COLUMNS,
+    DROPS,
     LETTERS,
     MAX_SIZE,
     MIN_PLAYERS,
     MIN_SIZE,
-    DROPS,
     CellTakenError,
     Drop,
     Ending,
@@ -38,8 +38,9 @@ from .rules import (
 from .text import printable, shorten
 
 __all__ = [
-    "COLUMNS", "COMPUTER_LEVELS", "DROPS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
-    "MIN_SIZE", "VERSION", "CellTakenError", "Drop", "Ending", "EndingError", "GameRecord", "GameState", "IllegalMoveError",
-    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "SosLine", "Termination", "cell_name",
-    "check_name", "check_names", "parse_cell", "printable", "shorten", "transcript",
+    "COLUMNS", "COMPUTER_LEVELS", "DROPS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE",
+    "MIN_PLAYERS", "MIN_SIZE", "VERSION", "CellTakenError", "Drop", "Ending", "EndingError", "GameRecord",
+    "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo",
+    "RecordError", "SosLine", "Termination", "cell_name", "check_name", "check_names", "parse_cell",
+    "printable", "shorten", "transcript",
 ]  # fmt: skip

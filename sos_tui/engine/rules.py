@@ -356,9 +356,7 @@ class GameState(_Position):
         """Replay ``moves`` (Move values or notation strings) from the empty board, with the
         ``drops`` (``Drop`` values or ``(seat, why, after)``) at their places and ``end``
         (agreement or abort) after the last move."""
-        state = None
-        for state in cls.replay(moves, size, mode, players, drops, end):
-            pass
+        *_, state = cls.replay(moves, size, mode, players, drops, end)
         return state
 
     @classmethod
