@@ -62,6 +62,10 @@ def _players(players: tuple[PlayerInfo, ...], width: int = 16) -> str:
 def _result(entry: HistoryEntry) -> str:
     """``"Ana wins"``, ``"draw"`` or ``"draw between Ana, Bo"`` in the current language, from the
     stored winners (the stored result text is English); the names escaped."""
+    return _winners(entry) + (f" ({shown(entry.ending, 40)})" if entry.ending else "")
+
+
+def _winners(entry: HistoryEntry) -> str:
     players, winners = entry.players, entry.winners
     if winners and all(0 <= w < len(players) for w in winners):
         if len(winners) == 1:
@@ -324,7 +328,7 @@ class HistoryScreen(SosScreen[GameRecord | None]):
         table.clear()
         for entry in entries:
             table.add_row(_when(entry), cell(_players(entry.players), 60), f"{entry.size}x{entry.size}",
-                          cell(mode_name(entry.mode), 10), entry.score_text, cell(_result(entry), 30),
+                          cell(mode_name(entry.mode), 10), entry.score_text, cell(_result(entry), 50),
                           key=str(entry.id))
         self.query_one("#stats", Static).update(stats_text(self.stats))
         if error is not None:
