@@ -925,7 +925,8 @@ def test_a_version_3_history_gains_the_termination_and_keeps_its_games(data):
         schema_module.MIGRATIONS[step](conn)
     conn.execute("PRAGMA user_version = 3")
     facts = {k: v for k, v in game_facts(make_record(P1_SWEEP)).items() if k != "termination"}
-    conn.execute(f"INSERT INTO games ({', '.join(facts)}) VALUES ({', '.join(':' + k for k in facts)})", facts)
+    names, values = ", ".join(facts), ", ".join(f":{name}" for name in facts)
+    conn.execute(f"INSERT INTO games ({names}) VALUES ({values})", facts)
     conn.close()
     with History() as history:
         [old] = history.games()
