@@ -719,8 +719,8 @@ def _sqlite_file(path: Path, *statements: str) -> Path:
 
 
 @pytest.mark.parametrize(("make", "says"), [
-    (lambda p: _sqlite_file(p, "PRAGMA user_version = 4"), "newer sos-tui (schema 4"),
-    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 4"), "newer sos-tui"),
+    (lambda p: _sqlite_file(p, "PRAGMA user_version = 5"), "newer sos-tui (schema 5"),
+    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 5"), "newer sos-tui"),
     (lambda p: _sqlite_file(p, "CREATE TABLE recipes (name TEXT)"), "not an sos-tui history"),
     (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 2"),
      "not an sos-tui history"),
