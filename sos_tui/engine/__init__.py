@@ -11,6 +11,7 @@ from .record import (
     RecordError,
     check_name,
     check_names,
+    ending_text,
     transcript,
 )
 from .rules import (
@@ -41,6 +42,6 @@ __all__ = [
     "COLUMNS", "COMPUTER_LEVELS", "DROPS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE",
     "MIN_PLAYERS", "MIN_SIZE", "VERSION", "CellTakenError", "Drop", "Ending", "EndingError", "GameRecord",
     "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo",
-    "RecordError", "SosLine", "Termination", "cell_name", "check_name", "check_names", "parse_cell",
-    "printable", "shorten", "transcript",
+    "RecordError", "SosLine", "Termination", "cell_name", "check_name", "check_names", "ending_text",
+    "parse_cell", "printable", "shorten", "transcript",
 ]  # fmt: skip

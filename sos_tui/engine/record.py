@@ -211,23 +211,8 @@ class GameRecord:
         return tr("{name} wins").format(name=names[0])
 
     def ending_text(self, state: GameState | None = None, tr: Callable[[str], str] = _same) -> str:
-        """How the game ended beyond its score: "Bo resigned", "Ana won on time", "drawn by
-        agreement", "aborted", each seat that dropped out on the way ("Cy resigned; Bo left the
-        game"); "" for a game that ran to its end with everyone in, or is running. ``tr`` as in
-        ``result_text``; names as given (``printable`` them before a terminal)."""
-        state = state or self.state
-        termination, names = state.termination, [p.name for p in self.players]
-        parts = []
-        for drop in state.drops:
-            if drop.why is Termination.TIME and termination is Termination.TIME and drop == state.drops[-1]:
-                parts.append(tr("{name} won on time").format(name=names[state.winners[0]]))
-            else:
-                parts.append(tr(_DROPPED[drop.why]).format(name=names[drop.seat]))
-        if termination is Termination.AGREEMENT:
-            parts.append(tr("drawn by agreement"))
-        elif termination is Termination.ABORT:
-            parts.append(tr("aborted"))
-        return "; ".join(parts)
+        """How the game ended beyond its score (``ending_text``), with this record's names."""
+        return ending_text(state or self.state, [p.name for p in self.players], tr)
 
     # -- JSON -------------------------------------------------------------------------------
     def to_dict(self, state: GameState | None = None) -> dict:
@@ -335,6 +320,26 @@ class GameRecord:
 
 _DROPPED = {Termination.RESIGN: Phrase("{name} resigned"), Termination.TIME: Phrase("{name} ran out of time"),
             Termination.ABANDON: Phrase("{name} left the game")}  # ``tr`` translates them where shown
+
+
+def ending_text(state: GameState, names, tr: Callable[[str], str] = _same) -> str:
+    """How the game ended beyond its score: "Bo resigned", "Ana won on time", "drawn by
+    agreement", "aborted", and each seat that dropped out on the way ("Cy resigned; Bo left the
+    game"); "" for a game that ran to its end with everyone in, or is running. ``names`` are the
+    seats' names, used as given (``printable`` them before a terminal); ``tr`` translates the
+    words (``sos_tui.i18n._``)."""
+    termination = state.termination
+    parts = []
+    for drop in state.drops:
+        if drop.why is Termination.TIME and termination is Termination.TIME and drop == state.drops[-1]:
+            parts.append(tr("{name} won on time").format(name=names[state.winners[0]]))
+        else:
+            parts.append(tr(_DROPPED[drop.why]).format(name=names[drop.seat]))
+    if termination is Termination.AGREEMENT:
+        parts.append(tr("drawn by agreement"))
+    elif termination is Termination.ABORT:
+        parts.append(tr("aborted"))
+    return "; ".join(parts)
 
 
 def _by_hand(state: GameState) -> Termination | None:
