@@ -29,7 +29,6 @@ from sos_tui.session import (
     computer_move,
 )
 
-from ..dialogs.choice import Choice
 from ..text import shown
 from .play import PlayScreen
 
@@ -230,6 +229,13 @@ class GameScreen(PlayScreen):
         except EndingError as error:
             self.notify(explain(error), severity="warning", timeout=4, markup=False)
 
+    def _ask(self, text: Callable[[], str], yes: Callable[[], str], answered) -> None:
+        """Ask ``text``: ``yes`` or "Play on", the dialog opening on "Play on" (enter and escape
+        give it: never the ending by accident)."""
+        from ..dialogs.choice import Choice  # here: the dialogs package brings the network's code
+
+        self.app.push_screen(Choice(text, yes, lambda: _("Play on")), answered)
+
     def _person(self) -> int | None:
         """The seat a person here acts for now; None, said why, when there is none."""
         session = self.session
@@ -254,8 +260,7 @@ class GameScreen(PlayScreen):
             if resign and self.session is session and session.version == version:
                 self._ending(lambda: session.resign(seat))
 
-        self.app.push_screen(Choice(lambda: _("{name}, resign this game?").format(name=name),
-                                    lambda: _("Resign"), lambda: _("Play on")), answered)
+        self._ask(lambda: _("{name}, resign this game?").format(name=name), lambda: _("Resign"), answered)
 
     def action_abort(self) -> None:
         session = self.session
@@ -269,9 +274,8 @@ class GameScreen(PlayScreen):
             if abort and self.session is session:
                 self._ending(session.abort)
 
-        question = Choice(lambda: _("Abort this game? It ends with no result and goes into no history."),
-                          lambda: _("Abort"), lambda: _("Play on"))
-        self.app.push_screen(question, answered)
+        self._ask(lambda: _("Abort this game? It ends with no result and goes into no history."),
+                  lambda: _("Abort"), answered)
 
     def action_offer_draw(self) -> None:
         seat = self._person()
@@ -292,8 +296,8 @@ class GameScreen(PlayScreen):
             if self.session is session and session.draw_offer == seat:
                 self._ending(lambda: session.accept_draw(other) if accept else session.decline_draw(other))
 
-        self.app.push_screen(Choice(lambda: _("{name} offers a draw. {other}, do you accept?").format(
-            name=names[0], other=names[1]), lambda: _("Accept the draw"), lambda: _("Play on")), answered)
+        self._ask(lambda: _("{name} offers a draw. {other}, do you accept?").format(
+            name=names[0], other=names[1]), lambda: _("Accept the draw"), answered)
 
     def on_unmount(self) -> None:
         self.stop_computer()
