@@ -347,3 +347,15 @@ async def test_a_seat_that_resigned_is_marked_out_on_the_scoreboard_and_the_othe
         rows = [line.plain for line in app.screen.query_one(Scoreboard).lines(40)]
         assert rows[2].startswith("✗ ▲ Bo") and rows[3].startswith("▶ ■ Cy")
         assert app.game_screen.check_action("offer_draw", ()) is True  # two players are left
+
+
+async def test_a_resign_confirmed_after_the_computer_moved_meanwhile_still_resigns():
+    app = make_app(names=("Ana", "computer:easy"), computer_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game_screen.apply(Move.parse("S a1"))
+        await pilot.press("g")
+        await shown(pilot, app, Choice)
+        await wait_for(pilot, lambda: app.state.move_count == 2)  # the computer moved under the question
+        await pilot.press("left", "enter")
+        await shown(pilot, app, GameOverScreen)
+        assert app.state.termination == "resign" and app.state.winners == (1,)

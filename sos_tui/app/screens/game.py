@@ -254,10 +254,10 @@ class GameScreen(PlayScreen):
         if seat is None:
             return
         name = shown(self.session.seats[seat].name)
-        session, version = self.session, self.session.version
+        session = self.session
 
         def answered(resign: bool | None) -> None:
-            if resign and self.session is session and session.version == version:
+            if resign and self.session is session:  # the same game (moves made meanwhile or not)
                 self._ending(lambda: session.resign(seat))
 
         self._ask(lambda: _("{name}, resign this game?").format(name=name), lambda: _("Resign"), answered)
