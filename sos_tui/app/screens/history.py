@@ -328,7 +328,7 @@ class HistoryScreen(SosScreen[GameRecord | None]):
         table.clear()
         for entry in entries:
             table.add_row(_when(entry), cell(_players(entry.players), 60), f"{entry.size}x{entry.size}",
-                          cell(mode_name(entry.mode), 10), entry.score_text, cell(_result(entry), 50),
+                          cell(mode_name(entry.mode), 10), entry.score_text, cell(_result(entry), 30),
                           key=str(entry.id))
         self.query_one("#stats", Static).update(stats_text(self.stats))
         if error is not None:
