@@ -318,7 +318,9 @@ class GameState(_Position):
 
     Its fields are ``_Position``'s, read by name: ``board`` (row-major ``'S'``, ``'O'`` and
     ``'.'``), ``to_move`` (the index of the player to move), ``scores`` (SOS lines completed by each
-    player), ``move_count`` (moves played so far) and ``is_over``. A named tuple underneath, because
+    player), ``move_count`` (moves played so far), ``is_over`` and ``ending`` (None unless a seat
+    dropped out or the game was ended by hand: see ``drop``, ``end`` and ``termination``). A named
+    tuple underneath, because
     that is the cheapest immutable value Python builds, and ``play``, the engine's hot path, builds
     one per move (``benchmarks/engine.py``; a frozen slotted dataclass, written field by field,
     makes ``play`` about 0.6 times as fast). Equality and hashing are by content (settings and moves);
@@ -632,7 +634,7 @@ class GameState(_Position):
         the player keeps the points scored, places last, and turns skip the seat from now on.
         Raises EndingError (and leaves this state as it was)."""
         if why not in DROPS:
-            raise EndingError("a player drops out by resign, time or abandon, not {why!r}", why=why)
+            raise EndingError("a player drops out by resign, time or abandon, not {why!r}", why=str(why))
         why = Termination(why)
         self._check_running()
         players = self.game.players
@@ -657,7 +659,7 @@ class GameState(_Position):
         ``abort`` (no result). Raises EndingError."""
         if termination not in (Termination.AGREEMENT, Termination.ABORT):
             raise EndingError("a game is ended by hand by agreement or abort, not {termination!r}",
-                              termination=termination)
+                              termination=str(termination))
         termination = Termination(termination)
         self._check_running()
         if termination is Termination.AGREEMENT and len(self.still_in) != 2:
