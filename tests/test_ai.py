@@ -14,7 +14,7 @@ from sos_tui.ai import LEVELS, choose_move, computer_player
 from sos_tui.ai.bitboard import cell_moves, general_playout, grid, safe_sets, wins
 from sos_tui.ai.book import BOOK, book_move
 from sos_tui.ai.safe_game import SURE, MonteCarloSearch, SafeGameSearch
-from sos_tui.ai.search import MaxNSearch, SearchBoard, search_move
+from sos_tui.ai.search import MaxNSearch, SearchBoard, SearchSettings, TwoPlayerSearch, search_move
 from sos_tui.ai.solver import Solver
 from sos_tui.ai.symmetry import canonical, symmetries
 from sos_tui.engine import GameState, Move
@@ -725,3 +725,38 @@ def test_hard_thinks_at_most_half_a_second_whatever_the_limit(monkeypatch):
     assert LEVELS["hard"].most_seconds == 0.5 and LEVELS["expert"].most_seconds is None
     move = computer_player("hard", seed=1, time_limit=30).choose_move(state)
     assert state.is_legal(move) and now[0] <= 0.5 + 0.1 + 1e-9, now[0]  # stopped at the first read past 0.5
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_game_where_a_seat_dropped_out_finishes_with_legal_moves(level, players, monkeypatch):
+    # 4x4 with one seat out after three moves: every computer move is legal in the engine's state,
+    # and the game ends with a winner among the seats still in.
+    thrifty(monkeypatch, level)
+    rng = random.Random(f"{level}{players}")
+    state = GameState.new(4, "general", players=players)
+    for _ in range(3):
+        state = state.play(rng.choice(state.legal_moves()))
+    state = state.drop(state.to_move, "resign")
+    seats = [computer_player(level, seed=s) for s in range(players)]
+    while not state.is_over:
+        assert not state.is_out(state.to_move)
+        move = seats[state.to_move].choose_move(state)
+        assert state.is_legal(move)
+        state = state.play(move)
+    assert set(state.winners) <= set(state.still_in)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_search_takes_turns_as_the_engine_does_once_a_seat_dropped_out(players):
+    state = GameState.from_moves(["S a1", "O b2"], size=5, players=players).drop(0, "time")
+    game, seats = state.among_still_in()
+    settings = SearchSettings(max_depth=2, max_nodes=500, width=4, root_width=6)
+    search = (MaxNSearch if len(seats) > 2 else TwoPlayerSearch)(game, settings, Random(1), None)
+    mover, after = search.root, state
+    for move in ("O e5", "O e4", "O e3"):  # no move scores: the turn passes each time
+        assert seats[mover] == after.to_move
+        after = after.play(Move.parse(move))
+        mover = search.next(mover)
+    assert seats[mover] == after.to_move
+    assert state.is_legal(search_move(state, settings, Random(1)))

@@ -20,6 +20,7 @@ from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.app.screens.open_dialog import ConfirmDelete, OlderSave, OpenDialog
 from sos_tui.app.screens.save_dialog import SaveDialog
 from sos_tui.app.screens.setup import SetupScreen
+from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, Seat, SeatKind
 from sos_tui.net import RemoteGame, Server, TokenStore
 from sos_tui.net.run import HostPlan, JoinPlan
@@ -276,3 +277,85 @@ async def test_arrow_keys_typed_in_a_burst_each_move_the_focus():
         await pilot.press("enter")
         await pilot.pause()
         assert answers == [False]
+
+
+# -- resign, draw offers, abort ----------------------------------------------------------------------
+async def test_resign_asks_first_enter_plays_on_and_resigning_ends_the_game_for_the_other():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game_screen.apply(Move.parse("S a1"))
+        await pilot.press("g")
+        await shown(pilot, app, Choice)
+        assert app.screen.text == "Bo, resign this game?" and focused_id(app) == "no"
+        await pilot.press("enter")  # the safe answer: play on
+        await wait_for(pilot, lambda: not isinstance(app.screen, Choice))
+        assert not app.state.is_over
+        await pilot.press("g")
+        await shown(pilot, app, Choice)
+        await pilot.press("left", "enter")
+        await shown(pilot, app, GameOverScreen)
+        labels = [str(label.content) for label in app.screen.query("Label")]
+        assert "Ana wins!" in labels and "Bo resigned" in labels and "▲ Bo: 0 ✗" in labels
+        assert app.state.winners == (0,) and app.state.termination == "resign"
+
+
+async def test_a_draw_offer_asks_the_other_player_who_may_decline_or_accept():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("d")
+        await shown(pilot, app, Choice)
+        assert app.screen.text == "Ana offers a draw. Bo, do you accept?" and focused_id(app) == "no"
+        await pilot.press("escape")  # declined
+        await wait_for(pilot, lambda: app.game_screen.session.draw_offer is None)
+        assert not app.state.is_over and any("Draw declined" in n.message for n in app.notices)
+        await pilot.press("d")
+        await shown(pilot, app, Choice)
+        await pilot.press("left", "enter")
+        await shown(pilot, app, GameOverScreen)
+        assert app.state.is_draw and app.state.termination == "agreement"
+
+
+async def test_abort_is_asked_and_offered_only_until_every_person_has_moved():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game_screen.apply(Move.parse("S a1"))
+        assert app.game_screen.check_action("abort", ()) is True
+        await pilot.press("A")
+        await shown(pilot, app, Choice)
+        assert focused_id(app) == "no"
+        await pilot.press("left", "enter")
+        await shown(pilot, app, GameOverScreen)
+        assert str(app.screen.query_one("#result").content) == "Game aborted: no result."
+        await pilot.press("ctrl+r")  # a rematch: Bo starts
+        await wait_for(pilot, lambda: not app.state.is_over)
+        app.game_screen.apply(Move.parse("S a1"))
+        app.game_screen.apply(Move.parse("O b1"))
+        await pilot.pause()
+        assert app.game_screen.check_action("abort", ()) is None  # dimmed: everyone has moved
+        await pilot.press("A")
+        await pilot.pause()
+        assert not isinstance(app.screen, Choice) and not app.state.is_over
+        assert any("too late to abort" in n.message for n in app.notices)
+
+
+async def test_a_seat_that_resigned_is_marked_out_on_the_scoreboard_and_the_others_play_on():
+    app = make_app(size=4, names=("Ana", "Bo", "Cy"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.game_screen.apply(Move.parse("S a1"))
+        app.game_screen.session.resign(1)
+        await pilot.pause()
+        rows = [line.plain for line in app.screen.query_one(Scoreboard).lines(40)]
+        assert rows[2].startswith("✗ ▲ Bo") and rows[3].startswith("▶ ■ Cy")
+        assert app.game_screen.check_action("offer_draw", ()) is True  # two players are left
+
+
+async def test_a_resign_confirmed_after_the_computer_moved_meanwhile_still_resigns():
+    app = make_app(names=("Ana", "computer:easy"), computer_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.game_screen.apply(Move.parse("S a1"))
+        await pilot.press("g")
+        await shown(pilot, app, Choice)
+        await wait_for(pilot, lambda: app.state.move_count == 2)  # the computer moved under the question
+        await pilot.press("left", "enter")
+        await shown(pilot, app, GameOverScreen)
+        assert app.state.termination == "resign" and app.state.winners == (1,)

@@ -739,3 +739,20 @@ async def test_an_older_save_of_an_autosaved_game_asks_before_the_setup_screen_o
         assert app.game.moves == newer.moves[:3] and app.game.game_id != newer.game_id
         await written(app)
     assert load_record(autosave_path(newer)) == newer
+
+
+async def test_the_history_and_its_replay_say_how_a_game_ended():
+    state = GameState.from_moves(["S a1", "O b2"], 3).drop(1, "resign")
+    record = GameRecord.for_state(state, (ANA, BO), started="2026-01-06T10:00:00+00:00")
+    with History() as history:
+        history.record_game(record)
+    app = ScreenHost(HistoryScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        table = app.screen.query_one("#games", DataTable)
+        assert cells(table, 0)[-1] == "Ana wins (Bo resigned)"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        lines = [line.plain for line in app.screen.query_one(Scoreboard).lines(40)]
+        assert "Game over: Ana wins" in lines and "Bo resigned" in lines
+        assert any(line.startswith("✗ ▲ Bo") for line in lines)

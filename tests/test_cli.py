@@ -287,7 +287,7 @@ def test_history_json_lists_every_game_for_scripts(filled, capsys):
         "finished": "2026-01-03T10:00:00+00:00", "size": 3, "mode": "simple",
         "players": [{"name": "Deep Blue", "kind": "computer", "level": "hard"},
                     {"name": "Ana", "kind": "human", "level": None}],
-        "scores": [0, 1], "winners": [1], "result": "Ana wins",
+        "scores": [0, 1], "winners": [1], "result": "Ana wins", "termination": "normal", "drops": [],
         "moves": [str(m) for m in record.moves], "movers": list(record.state.movers), "moves_error": None,
     }
     assert main(["history", "--json", "--opponent", "easy"]) == 0
@@ -326,3 +326,18 @@ def test_a_data_folder_that_cannot_be_made_is_one_escaped_line(tmp_path, monkeyp
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot create the folder" in err and "file\\x1b[2J" in err
     assert "\x1b" not in err
+
+
+def test_history_says_how_a_game_ended(data, capsys):
+    from sos_tui.engine import GameRecord, GameState
+    from sos_tui.storage import History
+
+    state = GameState.from_moves(["S a1", "O b2"], 3).drop(1, "resign")
+    with History() as history:
+        history.record_game(GameRecord.for_state(state, (PlayerInfo("Ana"), PlayerInfo("Bo"))))
+    assert main(["history", "--json"]) == 0
+    [game] = json.loads(capsys.readouterr().out)["games"]
+    assert game["termination"] == "resign" and game["winners"] == [0]
+    assert game["drops"] == [{"seat": 1, "why": "resign", "after": 2}]
+    assert main(["history"]) == 0
+    assert "Ana wins (Bo resigned)" in capsys.readouterr().out

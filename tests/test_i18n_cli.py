@@ -225,9 +225,9 @@ def test_history_json_stays_english_for_scripts(filled, capsys):
     assert {g["mode"] for g in games} == {"general", "simple"}
 
 
-def _entry(winners, players=("Ana", "Bo", "Cy"), result="stored"):
+def _entry(winners, players=("Ana", "Bo", "Cy"), result="stored", ending=""):
     seats = tuple(PlayerInfo(name) for name in players)
-    return SimpleNamespace(players=seats, winners=winners, result=result)
+    return SimpleNamespace(players=seats, winners=winners, result=result, ending=ending)
 
 
 def test_the_result_comes_from_the_stored_winners_in_the_players_language(malay):
@@ -236,6 +236,7 @@ def test_the_result_comes_from_the_stored_winners_in_the_players_language(malay)
     assert result_text(_entry((0, 1, 2))) == "seri"
     assert result_text(_entry((0,), players=("An\x1bna", "Bo"))) == "An\\x1bna menang"
     assert result_text(_entry((7,), result="Ana\x07 wins")) == "Ana\\x07 wins"  # damaged: as stored
+    assert result_text(_entry((0,), ending="Bo menyerah kalah")) == "Ana menang (Bo menyerah kalah)"
     i18n.set_language("en")
     assert result_text(_entry((0, 2))) == "draw between Ana, Cy"
 

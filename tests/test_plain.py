@@ -271,11 +271,13 @@ def test_quit_leaves_an_autosave_that_load_continues(data_dir, tmp_path):
 
 def test_help_lists_the_commands_and_no_name_is_read_as_a_command():
     out = plain("--plain", "--size", "3", "--players", "Zoë ☃,Bo", lines=["help", "S a1"])
-    assert out[2:5] == [
+    assert out[2:6] == [
         "Moves: a letter and a cell, like S b2 or b2 o.",
         "Questions: board, row 3, col b, b2? for a cell, around b2, empty, score, last, moves.",
-        "Also: hint, undo, redo, save FILE, review after the game, help, quit."]
-    assert out[5] == "Zoë ☃ wrote S at a1."
+        "Also: hint, undo, redo, save FILE, review after the game, help, quit.",
+        "To end a game early: resign (asks first), draw to offer a draw (two players), abort before everyone "
+        "has moved."]
+    assert out[6] == "Zoë ☃ wrote S at a1."
 
 
 class Reader:
@@ -750,3 +752,65 @@ def test_the_input_thread_ends_quietly_once_the_line_mode_is_gone():
         threading.excepthook = before
         os.close(read)
     assert failures == []
+
+
+# -- resign, draw, abort ----------------------------------------------------------------------------
+def test_resign_after_one_move_asks_first_and_the_other_player_wins_in_the_history(data_dir):
+    out = plain("--plain", *HOT_SEAT, lines=["S a1", "resign", "no", "resign", "yes", "S b2"])
+    assert out[4:] == [
+        "Bo, resign? Type yes to resign or no to play on.",
+        "You play on.",
+        "Bo, resign? Type yes to resign or no to play on.",
+        "Bo resigned.",
+        "Game over: Ana wins. How it ended: Bo resigned.",
+        "Type review for the key moments, or quit.",
+        "cannot play S b2: the game is already over",
+    ]
+    [game] = json.loads(subprocess.run([SOS, "history", "--json"], capture_output=True, check=True,
+                                       timeout=60).stdout)["games"]
+    assert (game["termination"], game["winners"], game["result"]) == ("resign", [0], "Ana wins")
+
+
+def test_with_three_players_the_game_goes_on_without_the_resigner():
+    out = plain("--plain", "--size", "3", "--players", "Ana,Bo,Cy",
+                lines=["S a1", "resign", "yes", "O b2", "draw"])
+    assert out[4:] == [
+        "Bo, resign? Type yes to resign or no to play on.",
+        "Bo resigned. The game goes on without Bo: Ana and Cy.",
+        "Cy to move.",
+        "Cy wrote O at b2.",
+        "Ana to move.",
+        "Ana offers a draw. Cy, type yes to accept or no to play on.",
+    ]
+
+
+def test_a_draw_offer_is_answered_by_the_other_player_or_declined_by_a_move(data_dir):
+    out = plain("--plain", *HOT_SEAT, lines=["draw", "no", "S a1", "draw", "S b2", "draw", "yes"])
+    assert out[2:] == [
+        "Ana offers a draw. Bo, type yes to accept or no to play on.",
+        "The draw offer of Ana is declined.",
+        "Ana wrote S at a1.",
+        "Bo to move.",
+        "Bo offers a draw. Ana, type yes to accept or no to play on.",
+        "The draw offer of Bo is declined.",
+        "Bo wrote S at b2.",
+        "Ana to move.",
+        "Ana offers a draw. Bo, type yes to accept or no to play on.",
+        "Game over: a draw between Ana and Bo. How it ended: drawn by agreement.",
+        "Type review for the key moments, or quit.",
+    ]
+
+
+def test_abort_only_before_everyone_moved_and_bad_endings_are_refused(data_dir):
+    out = plain("--plain", *HOT_SEAT, lines=["S a1", "O b2", "abort", "yes"])
+    assert out[-2:] == ["too late to abort: every player has moved; resign instead",
+                        "Nobody asked a question."]
+    out = plain("--plain", "--size", "3", "--players", "Ana,Bo,Cy",
+                lines=["draw", "S a1", "abort", "resign"])
+    assert out[2] == "a draw can be agreed by two players only, not 3"
+    assert out[-2:] == ["Game over: aborted, with no result.", "The game is over."]
+    out = plain("--plain", "--size", "3", "--players", "Ana,computer:easy", lines=["draw"])
+    assert out[2] == "the computer plays on: it does not take draw offers"
+    history = json.loads(subprocess.run([SOS, "history", "--json"], capture_output=True, check=True,
+                                        timeout=60).stdout)
+    assert history["games"] == []  # an aborted game has no history entry

@@ -272,3 +272,38 @@ def test_the_mirror_player_always_has_a_safe_move(size, seed):
         state = state.play(answer)
         assert mirror_move(state.board, size) is None  # symmetric again: the other player's turn
     assert not state.is_over or state.outcome.is_draw
+
+
+# -- drops: a seat that resigns, runs out of time or leaves -------------------------------------
+@SETTINGS
+@given(size=sizes, players=player_counts, mode=modes, data=st.data())
+def test_a_game_with_drops_never_gives_a_dropped_seat_a_turn_and_places_drops_last(size, players, mode, data):
+    """Random moves with random drops among them: a drop never changes the board or the scores,
+    no turn goes to a dropped seat, and the final places put the drops last, a later one above an
+    earlier one."""
+    rng = random.Random(data.draw(seeds))
+    state = GameState.new(size=size, mode=mode, players=players)
+    while not state.is_over:
+        if rng.random() < 0.1:
+            seat = rng.choice(state.still_in)
+            after = state.drop(seat, rng.choice(["resign", "time", "abandon"]))
+            assert (after.board, after.scores, after.moves) == (state.board, state.scores, state.moves)
+            assert after.is_out(seat) and after.drops[-1].seat == seat
+            assert after.is_over == (len(state.still_in) == 2)
+        else:
+            after = state.play(rng.choice(state.legal_moves()))
+        if not after.is_over:
+            assert not after.is_out(after.to_move)
+        state = after
+    outcome = state.outcome
+    assert set(outcome.winners) <= set(state.still_in) and outcome.winners
+    dropped = [drop.seat for drop in state.drops]
+    assert list(outcome.dropped) == dropped
+    places = outcome.places
+    assert all(places[seat] > places[kept] for seat in dropped for kept in state.still_in)
+    assert [places[seat] for seat in dropped] == sorted((places[seat] for seat in dropped), reverse=True)
+    assert all(places[w] == 1 for w in outcome.winners)
+    if len(state.still_in) == 1:
+        assert outcome.winners == state.still_in and state.termination == state.drops[-1].why
+    record = GameRecord.for_state(state, [PlayerInfo(f"P{i}") for i in range(players)])
+    assert GameRecord.from_json(record.to_json()).state == state

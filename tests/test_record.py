@@ -19,6 +19,7 @@ from sos_tui.engine import (
     Move,
     PlayerInfo,
     RecordError,
+    Termination,
     check_name,
     check_names,
     transcript,
@@ -107,6 +108,7 @@ def test_json_layout():
         "started": STARTED,
         "updated": UPDATED,
         "result": {"over": True, "scores": [0, 0, 1], "winners": [2], "text": "Eve wins"},
+        "termination": "normal",
     }
     assert (FORMAT, VERSION) == ("sos-game", 1)
     assert record.to_json().endswith("}\n")
@@ -581,3 +583,56 @@ def test_a_timed_record_moved_back_keeps_the_times_of_the_moves_left_and_moved_o
     with pytest.raises(ValueError, match="time spent on each move"):
         back.with_state(GameState.from_moves(["S a1", "O c1"], 3))
     assert record_of([]).with_state(GameState.from_moves(["S a1"], 3)).spent_ms is None
+# -- how it ended: termination and drops --------------------------------------------------------
+CY = PlayerInfo("Cy")
+
+
+def test_a_resigned_game_round_trips_with_its_termination_and_drops():
+    state = GameState.from_moves(["S a1", "O b2"], size=4, players=3).drop(1, "resign")
+    state = state.play(Move.parse("S c3")).drop(2, "time")
+    record = GameRecord.for_state(state, (ANN, BOB, CY))
+    data = record.to_dict()
+    assert data["termination"] == "time"
+    assert data["drops"] == [{"seat": 1, "why": "resign", "after": 2}, {"seat": 2, "why": "time", "after": 3}]
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded == record and loaded.state == state and loaded.termination is Termination.TIME
+    assert loaded.result_text() == "Ann wins"
+    assert loaded.ending_text() == "Bob resigned; Ann won on time"
+    assert "Ended: Bob resigned; Ann won on time" in transcript(loaded)
+
+
+@pytest.mark.parametrize(("termination", "text", "result"), [
+    ("agreement", "drawn by agreement", "draw"),
+    ("abort", "aborted", "aborted"),
+])
+def test_a_game_ended_by_hand_round_trips(termination, text, result):
+    state = GameState.from_moves(["S a1"], size=3).end(termination)
+    record = GameRecord.for_state(state, (ANN, BOB))
+    loaded = GameRecord.from_json(record.to_json())
+    assert loaded.state == state and loaded.to_dict()["termination"] == termination
+    assert loaded.ending_text() == text and loaded.result_text() == result
+
+
+def test_older_records_load_as_ordinary_games():
+    data = record_of(WON_BY_BOB).to_dict()
+    del data["termination"]
+    loaded = GameRecord.from_dict(data)
+    assert loaded.termination is Termination.NORMAL and loaded.drops == () and loaded.ending_text() == ""
+    running = valid_dict()
+    assert "termination" not in running and "drops" not in running
+    assert GameRecord.from_dict(running).termination is None
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"termination": "surrender"}, 'unknown "termination" \'surrender\''),
+    ({"termination": 3}, 'unknown "termination" 3'),
+    ({"termination": "resign"}, '"termination" is resign, but its moves and drops end the game otherwise'),
+    ({"drops": "Bob"}, '"drops" must be a list'),
+    ({"drops": [{"seat": 5, "why": "resign", "after": 1}]}, "drop 1 must name a seat (0 to 1)"),
+    ({"drops": [{"seat": 1, "why": "agreement", "after": 1}]}, "drop 1 must name a seat"),
+    ({"drops": [{"seat": 1, "why": "resign", "after": 9}]}, "drop 1 must name a seat"),
+    ({"drops": [{"seat": 1, "why": "resign", "after": 1}]}, "move 2 ('O b2'): cannot play O b2: the game is "
+                                                           "already over"),
+])
+def test_a_bad_ending_in_a_file_is_a_clear_error(changes, message):
+    assert message in load_error(valid_dict(**changes))

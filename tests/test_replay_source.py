@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
-from sos_tui.session import Action, ChangeKind, GameSource, Replay
+from sos_tui.session import Action, ChangeKind, GameSession, GameSource, Replay
 
 ANA, BO = PlayerInfo("Ana"), PlayerInfo("Bo")
 SWEEP = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2", "O c2"]  # Ana wins 6-0
@@ -95,3 +95,15 @@ def test_any_walk_shows_the_position_after_that_many_moves(steps):
         expected = max(0, min(9, expected + delta))
         assert replay.position == expected
         assert replay.state == GameState.from_moves(SWEEP[:expected], 3)
+
+
+def test_a_replay_shows_the_drops_and_playing_on_keeps_the_seats_out_by_then():
+    state = GameState.from_moves(["S a1", "O b2"], 4, players=3).drop(2, "resign")
+    state = state.play(Move.parse("S d4")).drop(0, "time")
+    record = GameRecord.for_state(state, (PlayerInfo("Ana"), PlayerInfo("Bo"), PlayerInfo("Cy")))
+    replay = Replay(record)
+    assert replay.final == state and replay.final.termination == "time"
+    assert [s.still_in for s in replay.states] == [(0, 1, 2), (0, 1, 2), (0, 1), (1,)]
+    replay.go_to(2)
+    game = GameSession(replay.from_here())
+    assert game.state.is_out(2) and not game.state.is_over and game.state.to_move == 0

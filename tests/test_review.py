@@ -21,7 +21,7 @@ from sos_tui.ai.review import (
     review_move,
 )
 from sos_tui.cli import main
-from sos_tui.engine import GameState, Mode, Move
+from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
 from .games import random_game
 
@@ -212,3 +212,11 @@ def test_cli_review_of_a_bad_file_is_one_line_and_status_2(tmp_path, capsys, con
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith("sos-tui review: ")
     assert main(["review", str(tmp_path / "missing.json"), "--json"]) == 2
+
+
+def test_the_review_of_a_game_where_a_seat_dropped_out_names_each_moves_player():
+    state = GameState.from_moves(["S a1", "O b2"], 4, players=3).drop(2, "resign")
+    for text in ["S c3", "O a2", "S a3", "O d4"]:
+        state = state.play(Move.parse(text))
+    record = GameRecord.for_state(state, (PlayerInfo("Ana"), PlayerInfo("Bo"), PlayerInfo("Cy")))
+    assert [r.player for r in review(record)] == list(state.movers) == [0, 1, 0, 0, 1, 1]

@@ -8,12 +8,14 @@ import re
 import pytest
 
 from sos_tui.engine import (
+    EndingError,
     GameState,
     IllegalMoveError,
     InvalidMoveError,
     Mode,
     Move,
     SosLine,
+    Termination,
     cell_name,
     parse_cell,
 )
@@ -760,3 +762,86 @@ def test_a_move_on_a_taken_cell_is_refused_with_the_cell_and_the_letter_there():
     with pytest.raises(IllegalMoveError) as off:
         state.play(Move(5, 5, "S"))
     assert not isinstance(off.value, CellTakenError)
+
+
+# -- resign, time, abandon, agreement, abort ------------------------------------------------------
+def test_two_players_a_resign_ends_the_game_and_the_other_wins_whatever_the_score():
+    state = position("SOS", "...", "...")  # three moves: the first player scored
+    ahead = state.scores.index(1)
+    after = state.drop(ahead, "resign")
+    assert after.is_over and after.legal_moves() == []
+    assert after.winners == (1 - ahead,) and after.termination is Termination.RESIGN
+    assert after.outcome.result_for(ahead) == "loss" and after.outcome.places[ahead] == 2
+    assert after.scores == state.scores and after.board == state.board
+
+
+def test_three_players_the_resigner_drops_out_keeps_the_points_and_turns_skip_the_seat():
+    state = GameState.from_moves(["S a1"], size=4, players=3)  # player 1 to move
+    assert state.to_move == 1
+    after = state.drop(1, Termination.RESIGN)
+    assert not after.is_over and after.to_move == 2 and after.still_in == (0, 2)
+    assert after.play(Move.parse("O c3")).to_move == 0
+    assert after.play(Move.parse("O c3")).play(Move.parse("O d4")).to_move == 2
+    scored = after.play(Move.parse("O b1")).play(Move.parse("S c1"))  # seat 0 scores: keeps the turn
+    assert scored.scores == (1, 0, 0) and scored.to_move == 0
+
+
+def test_a_dropped_seat_places_last_though_it_scored_most():
+    state = GameState.from_moves(["S a1", "O b1", "S c1"], size=3, players=3)  # seat 2 scored
+    assert state.scores == (0, 0, 1)
+    state = state.drop(2, "time")
+    assert state.to_move == 0
+    for move in state.legal_moves()[::2][:6]:
+        state = state.play(Move(move.row, move.col, "O"))
+    assert state.is_over and state.termination is Termination.NORMAL
+    assert 2 not in state.winners and state.outcome.places == (1, 1, 3)
+
+
+def test_a_draw_by_agreement_and_an_abort():
+    state = GameState.from_moves(["S a1", "O b1", "S c1"], size=3)
+    drawn = state.end("agreement")
+    assert drawn.is_over and drawn.is_draw and drawn.outcome.result_for(0) == "draw"
+    aborted = GameState.new(3).end(Termination.ABORT)
+    outcome = aborted.outcome
+    assert aborted.is_over and aborted.winners == () and not outcome.has_result
+    assert outcome.result_for(0) == outcome.result_for(1) == "none"
+    assert outcome.winner is None and not outcome.is_draw and outcome.places == ()
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: GameState.new(3).end("abort").drop(0, "resign"), "the game is already over"),
+    (lambda: GameState.new(3, players=3).drop(1, "resign").drop(1, "time"), "seat 2 is already out"),
+    (lambda: GameState.new(3).drop(2, "resign"), "2 is not a seat of this 2-player game"),
+    (lambda: GameState.new(3).drop(0, "agreement"), "resign, time or abandon, not 'agreement'"),
+    (lambda: GameState.new(3, players=3).end("agreement"), "exactly two players still in, not 3"),
+    (lambda: GameState.new(3).end("resign"), "by agreement or abort, not 'resign'"),
+    (lambda: GameState.from_moves(["S a1"], size=3).end("agreement").end("abort"), "already over"),
+])
+def test_endings_the_rules_refuse_say_why(make, message):
+    with pytest.raises(EndingError, match=re.escape(message)):
+        make()
+
+
+def test_an_ordinary_game_has_no_ending_and_ends_normally():
+    state = GameState.new(3)
+    assert state.ending is None and state.termination is None and state.drops == ()
+    full = GameState.from_moves([Move(r, c, "O") for r in range(3) for c in range(3)], size=3)
+    assert full.termination is Termination.NORMAL and full.outcome.termination is Termination.NORMAL
+
+
+def test_the_ending_counts_in_equality_hash_and_pickle():
+    state = GameState.from_moves(["S a1"], size=4, players=3)
+    dropped = state.drop(2, "abandon")
+    assert dropped != state and dropped == state.drop(2, "abandon")
+    assert hash(dropped) == hash(state.drop(2, "abandon"))
+    for value in (dropped, dropped.play(Move.parse("O b1")).drop(0, "resign"), state.end("abort")):
+        again = pickle.loads(pickle.dumps(value))
+        assert again == value and again.ending == value.ending and again.to_move == value.to_move
+
+
+def test_among_still_in_is_the_same_position_between_the_seats_left():
+    state = GameState.from_moves(["S a1", "O b2"], size=4, players=3).drop(0, "resign")
+    game, seats = state.among_still_in()
+    assert seats == (1, 2) and game.players == 2 and game.board == state.board
+    assert seats[game.to_move] == state.to_move
+    assert seats[game.play(Move.parse("O d4")).to_move] == state.play(Move.parse("O d4")).to_move

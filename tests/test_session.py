@@ -16,7 +16,16 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Mode, Move, PlayerInfo
+from sos_tui.engine import (
+    EndingError,
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Mode,
+    Move,
+    PlayerInfo,
+    Termination,
+)
 from sos_tui.session import (
     ChangeKind,
     ComputerFailed,
@@ -499,3 +508,118 @@ def test_a_local_game_and_a_network_game_are_both_game_sources_that_say_what_may
     assert computers.may(Action.HINT) is False and people.may(Action.HINT)
     # not connected, no seat: a spectator of a network game may do nothing of a game's own
     assert all(remote.may(action) is False for action in Action)
+
+
+# -- resign, abort, draw offers ----------------------------------------------------------------
+CY = PlayerInfo("Cy")
+
+
+def test_resign_with_two_players_ends_the_game_the_other_wins_and_undo_cannot_take_it_back():
+    session = GameSession(record())
+    seen = []
+    session.subscribe(seen.append)
+    session.play(Move.parse("S a1"))
+    assert session.may("resign") is True and session.person_seat == 1
+    change = session.resign(0)
+    assert change.kind is ChangeKind.DROP and change.seat == 0 and change.finished
+    assert change.state.winners == (1,) and change.state.termination is Termination.RESIGN
+    assert change.record.termination is Termination.RESIGN
+    assert not session.can_undo and session.undo() is None
+    assert session.may("resign") is None and session.may("abort") is None
+    with pytest.raises(EndingError, match="the game is already over"):
+        session.resign(1)
+
+
+def test_resign_with_three_players_the_game_goes_on_without_the_resigner():
+    session = GameSession(record(ANA, BO, CY, size=4))
+    session.play(Move.parse("S a1"))
+    change = session.resign(1)  # Bo, to move
+    assert not change.finished and change.state.to_move == 2 and change.state.is_out(1)
+    session.play(Move.parse("O d4"))
+    assert session.state.to_move == 0
+    assert GameSession(session.record).state == session.state  # the autosave resumes it
+    assert session.undo().state.is_out(1)  # back to the resign, not past it
+    assert session.undo() is None
+
+
+def test_a_computer_seat_a_seat_already_out_and_no_seat_cannot_resign():
+    session = GameSession(record(ANA, BOT))
+    with pytest.raises(EndingError, match="Bot is not played at this terminal"):
+        session.resign(1)
+    with pytest.raises(EndingError, match="7 is not a seat"):
+        session.resign(7)
+    three = GameSession(record(ANA, BO, CY))
+    three.resign(2)
+    with pytest.raises(EndingError, match="Cy is already out"):
+        three.resign(2)
+    assert three.state.drops[0].seat == 2 and len(three.state.drops) == 1
+
+
+def test_abort_before_every_person_moved_and_not_after():
+    session = GameSession(record())
+    session.play(Move.parse("S a1"))
+    assert session.may("abort") is True
+    change = session.abort()
+    assert change.kind is ChangeKind.END and change.finished and not change.state.outcome.has_result
+    later = GameSession(record())
+    later.play(Move.parse("S a1"))
+    later.play(Move.parse("O b2"))
+    assert later.may("abort") is None
+    with pytest.raises(EndingError, match="too late to abort"):
+        later.abort()
+    assert not later.state.is_over
+    against = GameSession(record(ANA, BOT))
+    assert against.may("abort") is True  # Ana has not moved
+    assert GameSession(record(BOT, PlayerInfo("Bot2", "computer"))).may("abort") is False
+
+
+def test_a_draw_offer_accepted_ends_the_game_drawn_and_a_move_declines_one():
+    session = GameSession(record())
+    seen = []
+    session.subscribe(seen.append)
+    assert session.may("offer_draw") is True
+    session.offer_draw(0)
+    assert session.draw_offer == 0 and session.may("offer_draw") is None
+    with pytest.raises(EndingError, match="only the other player"):
+        session.accept_draw(0)
+    change = session.accept_draw(1)
+    assert change.kind is ChangeKind.END and change.state.termination is Termination.AGREEMENT
+    assert change.state.is_draw and change.finished
+    declined = GameSession(record())
+    declined.subscribe(seen.append)
+    declined.offer_draw(0)
+    declined.play(Move.parse("S a1"))
+    assert declined.draw_offer is None
+    assert [c.kind for c in seen][-3:] == [ChangeKind.DRAW_OFFER, ChangeKind.DRAW_DECLINED, ChangeKind.MOVE]
+    with pytest.raises(EndingError, match="nobody offered a draw"):
+        declined.decline_draw(1)
+
+
+def test_no_draw_offers_with_three_players_or_against_a_computer():
+    three = GameSession(record(ANA, BO, CY))
+    assert three.may("offer_draw") is None
+    with pytest.raises(EndingError, match="two players only, not 3"):
+        three.offer_draw(0)
+    three.resign(2)
+    assert three.may("offer_draw") is True  # two left
+    assert GameSession(record(ANA, BOT)).may("offer_draw") is False
+
+
+def test_an_aborted_game_loses_its_autosave_and_goes_into_no_history():
+    store = FakeStore()
+    keeper = Keeper(store, flush_at_start=False)
+    session = GameSession(record())
+    session.subscribe(keeper.on_change)
+    session.play(Move.parse("S a1"))
+    keeper.wait(5)
+    assert session.game_id in store.autosaves
+    session.abort()
+    keeper.wait(5)
+    assert session.game_id not in store.autosaves and session.game_id not in store.history
+    resigned = GameSession(record())
+    resigned.subscribe(keeper.on_change)
+    resigned.play(Move.parse("S a1"))
+    resigned.resign(1)
+    keeper.wait(5)
+    assert store.history[resigned.game_id].termination is Termination.RESIGN
+    keeper.close()

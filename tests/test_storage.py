@@ -48,6 +48,8 @@ from sos_tui.storage import (
 )
 from sos_tui.storage import paths as paths_module
 from sos_tui.storage.history import longest_chain
+from sos_tui.storage.history import schema as schema_module
+from sos_tui.storage.history.facts import game_facts
 
 from .games import ANA, BO, DRAW_4X4, EASY, HARD, P1_SWEEP, P2_SWEEP, SIMPLE_P1, make_record, sample_games
 
@@ -513,7 +515,7 @@ def test_the_database_is_created_in_the_data_folder_in_wal_mode(filled, data):
     assert filled.path == data / "history.sqlite3"
     with sqlite3.connect(filled.path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
 
 
 def test_an_unfinished_game_is_not_recorded(filled):
@@ -697,8 +699,9 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_games(data):
     with sqlite3.connect(path) as conn:
         columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
         assert {"game_key", "winners", "opponent", "pov", "outcome", "longest_chain", "margin", "game_id",
-                "pov_score"} <= columns
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+                "pov_score", "termination"} <= columns
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert {row[0] for row in conn.execute("SELECT termination FROM games")} == {"normal"}
     conn.close()
 
 
@@ -716,8 +719,8 @@ def _sqlite_file(path: Path, *statements: str) -> Path:
 
 
 @pytest.mark.parametrize(("make", "says"), [
-    (lambda p: _sqlite_file(p, "PRAGMA user_version = 4"), "newer sos-tui (schema 4"),
-    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 4"), "newer sos-tui"),
+    (lambda p: _sqlite_file(p, "PRAGMA user_version = 5"), "newer sos-tui (schema 5"),
+    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 5"), "newer sos-tui"),
     (lambda p: _sqlite_file(p, "CREATE TABLE recipes (name TEXT)"), "not an sos-tui history"),
     (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 2"),
      "not an sos-tui history"),
@@ -895,3 +898,38 @@ def test_every_web_tab_saves_only_in_the_saves_folder(tmp_path, monkeypatch):
         with pytest.raises(StorageError, match="saved only in the saves folder of the computer running"):
             resolve_save_path(typed, make_record([]))
     assert resolve_open_path(str(outside)) == outside
+
+
+# -- how a game ended -----------------------------------------------------------------------------
+def _resigned() -> GameRecord:
+    state = GameState.from_moves(["S a1"], 3).drop(0, "resign")
+    return GameRecord.for_state(state, (ANA, BO), started="2026-02-01T10:00:00+00:00")
+
+
+def test_the_history_keeps_how_a_game_ended_and_never_an_aborted_game(data):
+    with History() as history:
+        history.record_game(_resigned())
+        history.record_game(make_record(P1_SWEEP))
+        with pytest.raises(ValueError, match="aborted game"):
+            history.record_game(GameRecord.for_state(GameState.new(3).end("abort"), (ANA, BO)))
+        resigned, sweep = sorted(history.games(), key=lambda e: e.termination, reverse=True)
+    assert (resigned.termination, resigned.winners, resigned.ending) == ("resign", (1,), "Ana resigned")
+    assert (sweep.termination, sweep.ending) == ("normal", "")
+
+
+def test_a_version_3_history_gains_the_termination_and_keeps_its_games(data):
+    path = data / "history.sqlite3"
+    data.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    for step in (1, 2, 3):
+        schema_module.MIGRATIONS[step](conn)
+    conn.execute("PRAGMA user_version = 3")
+    facts = {k: v for k, v in game_facts(make_record(P1_SWEEP)).items() if k != "termination"}
+    names, values = ", ".join(facts), ", ".join(f":{name}" for name in facts)
+    conn.execute(f"INSERT INTO games ({names}) VALUES ({values})", facts)
+    conn.close()
+    with History() as history:
+        [old] = history.games()
+        assert old.termination == "normal" and old.record == make_record(P1_SWEEP)
+        history.record_game(_resigned())
+        assert {e.termination for e in history.games()} == {"normal", "resign"}

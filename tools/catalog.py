@@ -29,7 +29,7 @@ TEMPLATE = LOCALE / "sos_tui.pot"
 KEYWORDS = {
     "_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "tr": None,
     "RuleError": None, "RecordError": None, "IllegalMoveError": None, "CellTakenError": None,
-    "InvalidMoveError": None, "SeatError": None, "ClockError": None, "TimeUpError": None,
+    "InvalidMoveError": None, "SeatError": None, "ClockError": None, "TimeUpError": None, "EndingError": None,
     "Phrase": None,
 }  # fmt: skip
 # argparse's own words (usage, headings, its error messages), looked up in our domain

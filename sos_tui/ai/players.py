@@ -251,9 +251,12 @@ class ComputerPlayer:
             raise ValueError(f"time limit must be a positive number of seconds, not {self.time_limit!r}")
 
     def choose_move(self, state: GameState) -> Move:
-        """A legal move for ``state.to_move``. Raises ValueError if the game is over."""
+        """A legal move for ``state.to_move``. Raises ValueError if the game is over. Once a seat
+        has dropped out, the strategies (which take turns in seat order) see the game of the seats
+        still in (``GameState.among_still_in``): the same board, so the same move."""
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
+        state, _seats = state.among_still_in()
         rng = Random(f"{self.seed}|{state.size}|{state.board}|{state.to_move}|{state.scores}")
         level, limit = LEVELS[self.level], self.time_limit
         if limit is not None and level.most_seconds is not None:

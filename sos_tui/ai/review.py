@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
 
 from sos_tui.engine.record import GameRecord
@@ -146,15 +146,17 @@ def review_move(game: Game, index: int, budget: ReviewBudget | None = None) -> M
     whole = final_state(game)
     if not 0 <= index < whole.move_count:
         raise IndexError(f"the game has {whole.move_count} moves, not a move {index + 1}")
-    state = GameState.from_moves(whole.moves[:index], whole.size, whole.mode, whole.players)
+    before = GameState.from_moves(whole.moves[:index], whole.size, whole.mode, whole.players,
+                                  [drop for drop in whole.drops if drop.after <= index])
+    # the searches take turns in seat order: once seats dropped out, the game of those still in
+    state, seats = before.among_still_in()
     move = whole.moves[index]
     deadline = None if budget.time_limit is None else clock() + budget.time_limit
     if state.players == 2:
-        found = _exact(state, move, budget, deadline)
-        if found is not None:
-            return found
-        return _estimate_two(state, index, move, budget, deadline)
-    return _estimate_many(state, index, move, budget, deadline)
+        found = _exact(state, move, budget, deadline) or _estimate_two(state, index, move, budget, deadline)
+    else:
+        found = _estimate_many(state, index, move, budget, deadline)
+    return found if seats[found.player] == found.player else replace(found, player=seats[found.player])
 
 
 def review(game: Game, budget: ReviewBudget | None = None,

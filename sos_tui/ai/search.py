@@ -450,7 +450,9 @@ class MaxNSearch(_Deepening):
 
 def search_move(state: GameState, settings: SearchSettings, rng: Random,
                 deadline: float | None = None) -> Move:
-    """The move the search picks: TwoPlayerSearch for two players, MaxNSearch for more."""
+    """The move the search picks: TwoPlayerSearch for two players, MaxNSearch for more (counting
+    the seats still in: the searches take turns in seat order)."""
+    state, _seats = state.among_still_in()
     kind = TwoPlayerSearch if state.players == 2 else MaxNSearch
     search = kind(state, settings, rng, deadline)
     return search.pos.move(*search.choose())

@@ -116,6 +116,13 @@ class SosApp(App):
             yield SystemCommand(_("Undo"), _("Take back the last move (u)"), game.action_undo)
         if offered("redo"):
             yield SystemCommand(_("Redo"), _("Play again a move taken back (r)"), game.action_redo)
+        if offered("resign"):
+            yield SystemCommand(_("Resign"), _("Give up this game: asked first (g)"), game.action_resign)
+        if offered("offer_draw"):
+            yield SystemCommand(_("Offer a draw"), _("The other player is asked (d)"), game.action_offer_draw)
+        if offered("abort"):
+            yield SystemCommand(_("Abort the game"),
+                                _("End it with no result, before everyone has moved (A)"), game.action_abort)
         yield SystemCommand(_("Save game"), _("Save this game to a file (ctrl+s)"), game.action_save)
         yield SystemCommand(_("Open game"), _("Open a saved game (ctrl+o)"), self.action_open)
         yield SystemCommand(_("History"), _("Past games and statistics"), self.action_history)

@@ -108,14 +108,15 @@ def result_text(entry) -> str:
     """The game's result in the player's language, from the stored winners and players (the
     history stores the English text, which ``--json`` prints)."""
     players = entry.players
+    ending = f" ({printable(entry.ending)})" if entry.ending else ""
     if not entry.winners or any(not 0 <= w < len(players) for w in entry.winners):
-        return printable(entry.result)
+        return printable(entry.result) + ending
     names = [printable(players[w].name) for w in entry.winners]
     if len(names) == 1:
-        return _("{name} wins").format(name=names[0])
+        return _("{name} wins").format(name=names[0]) + ending
     if len(names) < len(players):
-        return _("draw between {names}").format(names=", ".join(names))
-    return _("draw")
+        return _("draw between {names}").format(names=", ".join(names)) + ending
+    return _("draw") + ending
 
 
 def format_history(entries: Sequence, stats) -> str:
@@ -166,9 +167,11 @@ def format_history(entries: Sequence, stats) -> str:
 
 
 def game_json(entry: HistoryEntry) -> dict:
-    """One game of ``history --json``: its settings, seats, result and moves (in the notation of
-    game files, with the seat that made each). A game whose stored record cannot be read has
-    ``moves`` and ``movers`` null, and ``moves_error`` says why (it is null otherwise)."""
+    """One game of ``history --json``: its settings, seats, result, how it ended (``termination``:
+    ``normal`` for a game that ran to its end, older games included; ``drops``, the seats that
+    dropped out, as in game files) and moves (in the notation of game files, with the seat that
+    made each). A game whose stored record cannot be read has
+    ``drops``, ``moves`` and ``movers`` null, and ``moves_error`` says why (it is null otherwise)."""
     try:
         started = json.loads(entry.record_json).get("started")
     except (ValueError, AttributeError, RecursionError):
@@ -176,8 +179,9 @@ def game_json(entry: HistoryEntry) -> dict:
     try:
         state = entry.record.state
         moves, movers, problem = [str(m) for m in state.moves], list(state.movers), None
+        drops = [{"seat": d.seat, "why": d.why.value, "after": d.after} for d in state.drops]
     except (ValueError, TypeError, RecursionError) as error:
-        moves = movers = None
+        moves = movers = drops = None
         problem = f"the moves of this game cannot be read: {error}"  # English, like "result"
     return {
         "number": entry.id,
@@ -190,6 +194,8 @@ def game_json(entry: HistoryEntry) -> dict:
         "scores": list(entry.scores),
         "winners": list(entry.winners),
         "result": entry.result,
+        "termination": entry.termination,
+        "drops": drops,
         "moves": moves,
         "movers": movers,
         "moves_error": problem,

@@ -1,13 +1,17 @@
 """The SOS engine: immutable rules, notation and game records. Imports nothing else of sos_tui."""
 
-from .record import FORMAT, MAX_PLAYERS, VERSION, GameRecord, RecordError, transcript
+from .record import FORMAT, MAX_PLAYERS, VERSION, GameRecord, RecordError, ending_text, transcript
 from .rules import (
     COLUMNS,
+    DROPS,
     LETTERS,
     MAX_SIZE,
     MIN_PLAYERS,
     MIN_SIZE,
     CellTakenError,
+    Drop,
+    Ending,
+    EndingError,
     GameState,
     IllegalMoveError,
     InvalidMoveError,
@@ -15,6 +19,7 @@ from .rules import (
     Move,
     Outcome,
     SosLine,
+    Termination,
     cell_name,
     parse_cell,
 )
@@ -32,9 +37,10 @@ from .seat import (
 from .text import printable, shorten
 
 __all__ = [
-    "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
-    "MIN_SIZE", "RECORDED_KINDS", "VERSION", "CellTakenError", "GameRecord", "GameState", "IllegalMoveError",
-    "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "Seat", "SeatError",
-    "SeatKind", "SosLine", "cell_name",
-    "check_name", "check_names", "parse_cell", "printable", "shorten", "transcript",
+    "COLUMNS", "COMPUTER_LEVELS", "DROPS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE",
+    "MIN_PLAYERS", "MIN_SIZE", "RECORDED_KINDS", "VERSION", "CellTakenError", "Drop", "Ending",
+    "EndingError", "GameRecord", "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move",
+    "Outcome", "PlayerInfo", "RecordError", "Seat", "SeatError", "SeatKind", "SosLine", "Termination",
+    "cell_name", "check_name", "check_names", "ending_text", "parse_cell", "printable", "shorten",
+    "transcript",
 ]  # fmt: skip

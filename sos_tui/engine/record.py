@@ -18,7 +18,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from .clock import ClockError, TimeControl
-from .rules import MIN_PLAYERS, GameState, IllegalMoveError, InvalidMoveError, Mode, Move
+from .rules import (
+    DROPS,
+    MIN_PLAYERS,
+    Drop,
+    EndingError,
+    GameState,
+    IllegalMoveError,
+    InvalidMoveError,
+    Mode,
+    Move,
+    Termination,
+)
 from .seat import Seat, SeatError, check_names
 from .text import Phrase, RuleError, printable, shorten
 
@@ -60,7 +71,10 @@ class GameRecord:
     """A whole game: settings, seats, moves, timestamps and a stable id. ``state`` replays it.
 
     ``game_id`` is made when the game starts and kept through every move, undo and save, so the
-    autosave and the history row of a game are found by it.
+    autosave and the history row of a game are found by it. ``drops`` are the seats that dropped
+    out (resigned, ran out of time, left), and ``ended_by`` the ending no move or drop makes
+    (agreement or abort; None otherwise); ``termination`` says how the game ended. Files without
+    them are ordinary games.
 
     A timed game keeps its time ``clock`` and ``spent_ms``, the time each move took in
     milliseconds (one per move); both are None for an untimed game.
@@ -78,6 +92,8 @@ class GameRecord:
     # The state these moves lead to, when the record was made from it (``with_state``): a record
     # saved on every move of a big game is not replayed each time. Checked before it is trusted.
     _state: GameState | None = field(default=None, compare=False, repr=False)
+    drops: tuple[Drop, ...] = ()
+    ended_by: Termination | None = None
 
     @classmethod
     def for_state(cls, state: GameState, players=None, started: str | None = None,
@@ -90,7 +106,7 @@ class GameRecord:
             raise ValueError(f"{len(seats)} seats named for a {state.players}-player game")
         now = _now()
         return cls(state.size, state.mode, seats, state.moves, started or now, now, game_id or _new_id(),
-                   _state=state)
+                   _state=state, drops=state.drops, ended_by=_by_hand(state))
 
     def with_state(self, state: GameState, updated: str | None = None,
                    spent_ms: tuple[int, ...] | None = None) -> GameRecord:
@@ -104,15 +120,23 @@ class GameRecord:
         if self.clock is not None and (spent_ms is None or len(spent_ms) != count):
             raise ValueError("a timed game record needs the time spent on each move")
         return replace(self, moves=state.moves, updated=updated or _now(), _state=state,
-                       spent_ms=None if self.clock is None else tuple(spent_ms))
+                       spent_ms=None if self.clock is None else tuple(spent_ms), drops=state.drops,
+                       ended_by=_by_hand(state))
 
     @property
     def state(self) -> GameState:
         known = self._state
-        if known is not None and (known.moves, known.size, known.mode, known.players) == (
-                self.moves, self.size, self.mode, len(self.players)):
+        if known is not None and (known.moves, known.size, known.mode, known.players, known.drops,
+                                  _by_hand(known)) == (self.moves, self.size, self.mode, len(self.players),
+                                                       self.drops, self.ended_by):
             return known
-        return GameState.from_moves(self.moves, self.size, self.mode, len(self.players))
+        return GameState.from_moves(self.moves, self.size, self.mode, len(self.players), self.drops,
+                                    self.ended_by)
+
+    @property
+    def termination(self) -> Termination | None:
+        """How the game ended (``normal`` when it ran to its end); None while it runs."""
+        return self.state.termination
 
     def result_text(self, state: GameState | None = None, tr: Callable[[str], str] = _same) -> str:
         """"Ana wins", "draw", "draw between Ana, Bo" or "unfinished"; ``tr`` translates the words
@@ -120,6 +144,8 @@ class GameRecord:
         outcome = (state or self.state).outcome
         if outcome is None:
             return tr("unfinished")
+        if not outcome.has_result:
+            return tr("aborted")
         names = [self.players[p].name for p in outcome.winners]
         if outcome.is_draw:
             if len(names) < len(self.players):
@@ -127,12 +153,16 @@ class GameRecord:
             return tr("draw")
         return tr("{name} wins").format(name=names[0])
 
+    def ending_text(self, state: GameState | None = None, tr: Callable[[str], str] = _same) -> str:
+        """How the game ended beyond its score (``ending_text``), with this record's names."""
+        return ending_text(state or self.state, [p.name for p in self.players], tr)
+
     # -- JSON -------------------------------------------------------------------------------
     def to_dict(self, state: GameState | None = None) -> dict:
         """The JSON object of this record; ``state``, when the caller has it (the record replayed),
         saves replaying the moves again."""
         state = self.state if state is None or state.moves != self.moves else state
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "id": self.game_id,
@@ -150,6 +180,11 @@ class GameRecord:
                 "text": self.result_text(state),
             },
         }
+        if state.drops:
+            data["drops"] = [{"seat": d.seat, "why": d.why.value, "after": d.after} for d in state.drops]
+        if state.termination is not None:
+            data["termination"] = state.termination.value
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2) + "\n"
@@ -198,11 +233,14 @@ class GameRecord:
                     value=_shown(game_id))
         else:
             game_id = legacy_game_id(started, size, mode, (p.name for p in players))
+        termination = _termination(data)
+        drops = _drops(data, len(players), len(moves))
         try:
             state = GameState.new(size, mode, len(players))
         except ValueError as error:
             raise RecordError("bad game settings: {error}", error=error) from None
         for number, text in enumerate(moves, start=1):
+            state = _drop(state, drops)
             if not isinstance(text, str):
                 raise RecordError("move {number}: expected notation like 'S b3', not {value}", number=number,
                                   value=_shown(text))
@@ -212,7 +250,88 @@ class GameRecord:
                 raise RecordError("move {number} ({text!r}): {error}", number=number, text=text,
                                   error=error) from None
         clock, spent = _clock(data, len(moves))
-        return cls(size, Mode(mode), players, state.moves, started, updated, game_id, clock, spent)
+        state = _drop(state, drops)
+        if termination in (Termination.AGREEMENT, Termination.ABORT):
+            try:
+                state = state.end(termination)
+            except EndingError as error:
+                raise RecordError('bad game record: "termination": {error}', error=error) from None
+        if termination is not None and state.termination is not termination:
+            raise RecordError('bad game record: "termination" is {value}, but its moves and drops end '
+                              'the game otherwise', value=termination.value)
+        return cls(size, Mode(mode), players, state.moves, started, updated, game_id, clock, spent, state,
+                   state.drops, _by_hand(state))
+
+
+_DROPPED = {Termination.RESIGN: Phrase("{name} resigned"), Termination.TIME: Phrase("{name} ran out of time"),
+            Termination.ABANDON: Phrase("{name} left the game")}  # ``tr`` translates them where shown
+
+
+def ending_text(state: GameState, names, tr: Callable[[str], str] = _same) -> str:
+    """How the game ended beyond its score: "Bo resigned", "Ana won on time", "drawn by
+    agreement", "aborted", and each seat that dropped out on the way ("Cy resigned; Bo left the
+    game"); "" for a game that ran to its end with everyone in, or is running. ``names`` are the
+    seats' names, used as given (``printable`` them before a terminal); ``tr`` translates the
+    words (``sos_tui.i18n._``)."""
+    termination = state.termination
+    parts = []
+    for drop in state.drops:
+        if drop.why is Termination.TIME and termination is Termination.TIME and drop == state.drops[-1]:
+            parts.append(tr("{name} won on time").format(name=names[state.winners[0]]))
+        else:
+            parts.append(tr(_DROPPED[drop.why]).format(name=names[drop.seat]))
+    if termination is Termination.AGREEMENT:
+        parts.append(tr("drawn by agreement"))
+    elif termination is Termination.ABORT:
+        parts.append(tr("aborted"))
+    return "; ".join(parts)
+
+
+def _by_hand(state: GameState) -> Termination | None:
+    """The ending of ``state`` that no move or drop makes: agreement or abort."""
+    termination = state.termination
+    return termination if termination in (Termination.AGREEMENT, Termination.ABORT) else None
+
+
+def _termination(data: dict) -> Termination | None:
+    if "termination" not in data:
+        return None
+    value = data["termination"]
+    if value not in Termination.__members__.values() or not isinstance(value, str):
+        raise RecordError('bad game record: unknown "termination" {value} (choose {known})',
+                          value=_shown(value), known=", ".join(Termination))
+    return Termination(value)
+
+
+def _drops(data: dict, players: int, moves: int) -> list[Drop]:
+    """The record's drops, checked, in the order they happened."""
+    drops = data.get("drops", [])
+    if not isinstance(drops, list):
+        raise RecordError('bad game record: "drops" must be a list, not {value}', value=_shown(drops))
+    checked: list[Drop] = []
+    for number, item in enumerate(drops, start=1):
+        seat = item.get("seat") if isinstance(item, dict) else None
+        why = item.get("why") if isinstance(item, dict) else None
+        after = item.get("after") if isinstance(item, dict) else None
+        if (type(seat) is not int or not 0 <= seat < players or why not in DROPS or not isinstance(why, str)
+                or type(after) is not int or not 0 <= after <= moves
+                or (checked and after < checked[-1].after)):
+            raise RecordError('bad game record: drop {number} must name a seat (0 to {last}), why (resign, '
+                              'time or abandon) and after how many moves, in order: {value}', number=number,
+                              last=players - 1, value=_shown(item))
+        checked.append(Drop(seat, Termination(why), after))
+    return checked
+
+
+def _drop(state: GameState, drops: list[Drop]) -> GameState:
+    """``state`` with the drops made at its move count (taken from the front of ``drops``)."""
+    while drops and drops[0].after == state.move_count:
+        drop = drops.pop(0)
+        try:
+            state = state.drop(drop.seat, drop.why)
+        except EndingError as error:
+            raise RecordError('bad game record: "drops": {error}', error=error) from None
+    return state
 
 
 def _shown(value) -> str:
@@ -276,4 +395,7 @@ def transcript(record: GameRecord, tr: Callable[[str], str] = _same) -> str:
     scores = ", ".join(f"{shown[i]} {s}" for i, s in enumerate(state.scores))
     out.append(tr("Scores: {scores}").format(scores=scores))
     out.append(tr("Result: {result}").format(result=printable(record.result_text(state, tr))))
+    ending = record.ending_text(state, tr)
+    if ending:
+        out.append(tr("Ended: {how}").format(how=printable(ending)))
     return "\n".join(out) + "\n"

@@ -56,6 +56,50 @@ class InvalidMoveError(RuleError):
     """Text that is not a move in SOS notation (``"S b3"``)."""
 
 
+class EndingError(RuleError):
+    """A drop or an end the rules do not allow now: the game is over, the seat is out or is no
+    seat, a draw by agreement with more than two players still in."""
+
+
+class Termination(StrEnum):
+    """How a game ended (the strings are those of game files and the protocol): ``normal`` (the
+    board filled, or the first SOS of a simple game), ``resign``, ``time`` (a clock ran out),
+    ``abandon`` (a player left and the others claimed), ``agreement`` (a draw agreed) or ``abort``
+    (ended before it began: no result)."""
+
+    NORMAL = "normal"
+    RESIGN = "resign"
+    TIME = "time"
+    ABANDON = "abandon"
+    AGREEMENT = "agreement"
+    ABORT = "abort"
+
+
+DROPS = (Termination.RESIGN, Termination.TIME, Termination.ABANDON)
+"""Why a seat can drop out of a game."""
+
+
+class Drop(NamedTuple):
+    """A seat that dropped out: ``seat``, ``why`` (resign, time or abandon), and ``after`` how many
+    moves of the game."""
+
+    seat: int
+    why: Termination
+    after: int
+
+
+class Ending(NamedTuple):
+    """What a state holds beyond its moves once a seat drops out or the game is ended by hand:
+    the drops in order, and the termination that ended the game (None while it runs)."""
+
+    drops: tuple[Drop, ...] = ()
+    termination: Termination | None = None
+
+    @property
+    def out(self) -> frozenset[int]:
+        return frozenset(drop.seat for drop in self.drops)
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Move:
     """Write ``letter`` into the cell at ``row`` (0 = top) and ``col`` (0 = left)."""
@@ -123,15 +167,45 @@ class SosLine(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game ended: the final scores and the player(s) sharing the top score.
+    """How a finished game ended: the final scores, the player(s) who won (sharing the top score
+    among the seats still in, or the one left when the other dropped out), the termination and
+    the seats that dropped out, in order. An aborted game has no result: no winner, no loser.
 
     >>> outcome = Outcome(scores=(3, 1, 3), winners=(0, 2))
-    >>> outcome.is_draw, outcome.winner, outcome.result_for(1), outcome.margin(0)
-    (True, None, 'loss', 0)
+    >>> outcome.is_draw, outcome.winner, outcome.result_for(1), outcome.margin(0), outcome.places
+    (True, None, 'loss', 0, (1, 3, 1))
+    >>> Outcome((0, 5), (0,), Termination.RESIGN, dropped=(1,)).places
+    (1, 2)
     """
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    termination: Termination = Termination.NORMAL
+    dropped: tuple[int, ...] = ()  # the seats that dropped out, in order
+
+    @property
+    def has_result(self) -> bool:
+        """False for an aborted game: nobody won or lost."""
+        return self.termination is not Termination.ABORT
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each seat's final place (1 = first; equal places for a tie); ``()`` without a result.
+        The seats still in come first, by score when the game ran to its end, all winners first
+        otherwise; the seats that dropped out come last, an earlier drop below a later one."""
+        if not self.has_result:
+            return ()
+        dropped, winners, scores = self.dropped, self.winners, self.scores
+        by_score = self.termination is Termination.NORMAL
+
+        def rank(seat: int) -> tuple[bool, int]:
+            return seat in winners, scores[seat] if by_score else 0
+
+        still_in = [seat for seat in range(len(scores)) if seat not in dropped]
+        places = {seat: 1 + sum(rank(other) > rank(seat) for other in still_in) for seat in still_in}
+        for later, seat in enumerate(reversed(dropped)):
+            places[seat] = len(still_in) + later + 1
+        return tuple(places[seat] for seat in range(len(scores)))
 
     @property
     def is_draw(self) -> bool:
@@ -143,7 +217,9 @@ class Outcome:
         return self.winners[0] if len(self.winners) == 1 else None
 
     def result_for(self, player: int) -> str:
-        """``"win"``, ``"draw"`` or ``"loss"``, from ``player``'s side."""
+        """``"win"``, ``"draw"`` or ``"loss"``, from ``player``'s side; ``"none"`` when aborted."""
+        if not self.has_result:
+            return "none"
         if player not in self.winners:
             return "loss"
         return "draw" if self.is_draw else "win"
@@ -214,7 +290,8 @@ class _Position(NamedTuple):
 
     ``game``: the static facts shared by every state of the game (``_Game``). ``history``: the moves
     as a cons list, newest first: ``(previous history, Move, mover)``, None before the first.
-    ``found``: the completed lines likewise, ``(previous, SosLine)``. ``memo``: what is worked out
+    ``found``: the completed lines likewise, ``(previous, SosLine)``. ``ending``: None in an
+    ordinary game, else the drops and the termination (``Ending``). ``memo``: what is worked out
     from them on demand (moves, movers, lines, points), filled the first time it is asked for.
     """
 
@@ -226,6 +303,7 @@ class _Position(NamedTuple):
     found: tuple | None
     move_count: int
     is_over: bool
+    ending: Ending | None
     memo: dict
 
 
@@ -240,7 +318,9 @@ class GameState(_Position):
 
     Its fields are ``_Position``'s, read by name: ``board`` (row-major ``'S'``, ``'O'`` and
     ``'.'``), ``to_move`` (the index of the player to move), ``scores`` (SOS lines completed by each
-    player), ``move_count`` (moves played so far) and ``is_over``. A named tuple underneath, because
+    player), ``move_count`` (moves played so far), ``is_over`` and ``ending`` (None unless a seat
+    dropped out or the game was ended by hand: see ``drop``, ``end`` and ``termination``). A named
+    tuple underneath, because
     that is the cheapest immutable value Python builds, and ``play``, the engine's hot path, builds
     one per move (``benchmarks/engine.py``; a frozen slotted dataclass, written field by field,
     makes ``play`` about 0.6 times as fast). Equality and hashing are by content (settings and moves);
@@ -270,15 +350,41 @@ class GameState(_Position):
         except ValueError:
             raise RuleError("mode must be 'general' or 'simple', not {mode!r}", mode=mode) from None
         game = _game(size, mode, players)
-        return _make(cls, (game, EMPTY * game.cells, 0, (0,) * players, None, None, 0, False, {}))
+        return _make(cls, (game, EMPTY * game.cells, 0, (0,) * players, None, None, 0, False, None, {}))
 
     @classmethod
-    def from_moves(cls, moves, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2) -> GameState:
-        """Replay ``moves`` (Move values or notation strings) from the empty board."""
-        state = cls.new(size, mode, players)
-        for move in moves:
-            state = state.play(Move.parse(move) if isinstance(move, str) else move)
+    def from_moves(cls, moves, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2,
+                   drops=(), end: Termination | str | None = None) -> GameState:
+        """Replay ``moves`` (Move values or notation strings) from the empty board, with the
+        ``drops`` (``Drop`` values or ``(seat, why, after)``) at their places and ``end``
+        (agreement or abort) after the last move."""
+        *_, state = cls.replay(moves, size, mode, players, drops, end)
         return state
+
+    @classmethod
+    def replay(cls, moves, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2,
+               drops=(), end: Termination | str | None = None):
+        """Every state of ``from_moves``: after 0 moves, after 1, ... (a state with the drops made
+        after that many moves, the last one ended by ``end``). Raises the engine's errors, or
+        EndingError for a drop placed after more moves than the game has."""
+        state = cls.new(size, mode, players)
+        pending = sorted((Drop(*drop) for drop in drops), key=lambda drop: drop.after)
+        moves = list(moves)
+        for count in range(len(moves) + 1):
+            while pending and pending[0].after == count:
+                drop = pending.pop(0)
+                state = state.drop(drop.seat, drop.why)
+            if count == len(moves):
+                break
+            yield state
+            move = moves[count]
+            state = state.play(Move.parse(move) if isinstance(move, str) else move)
+        if pending:
+            raise EndingError("a drop after move {after} of a game of {count} moves", after=pending[0].after,
+                              count=len(moves))
+        if end is not None and Termination(end) in (Termination.AGREEMENT, Termination.ABORT):
+            state = state.end(end)
+        yield state
 
     # -- static facts ---------------------------------------------------------------------
     @property
@@ -349,8 +455,42 @@ class GameState(_Position):
 
     @property
     def outcome(self) -> Outcome | None:
-        """None while the game runs; then the final scores and winners."""
-        return Outcome(self.scores, self.winners) if self.is_over else None
+        """None while the game runs; then the final scores, winners, termination and drops."""
+        if not self.is_over:
+            return None
+        ending = self.ending
+        if ending is None:
+            return Outcome(self.scores, self.winners)
+        return Outcome(self.scores, self.winners, self.termination, tuple(d.seat for d in ending.drops))
+
+    @property
+    def termination(self) -> Termination | None:
+        """How the game ended (``normal`` when it ran to its end); None while it runs."""
+        if not self.is_over:
+            return None
+        ending = self.ending
+        return Termination.NORMAL if ending is None or ending.termination is None else ending.termination
+
+    @property
+    def drops(self) -> tuple[Drop, ...]:
+        """The seats that dropped out, in order."""
+        ending = self.ending
+        return () if ending is None else ending.drops
+
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        """The seats still playing (every seat, unless some dropped out)."""
+        ending = self.ending
+        players = range(self.game.players)
+        if ending is None:
+            return tuple(players)
+        out = ending.out
+        return tuple(p for p in players if p not in out)
+
+    def is_out(self, player: int) -> bool:
+        """Whether ``player`` dropped out."""
+        ending = self.ending
+        return ending is not None and player in ending.out
 
     @property
     def last_move(self) -> Move | None:
@@ -363,8 +503,17 @@ class GameState(_Position):
         if not self.is_over:
             return ()
         scores = self.scores
-        top = max(scores)
-        return tuple(p for p, score in enumerate(scores) if score == top)
+        if self.ending is None:
+            top = max(scores)
+            return tuple(p for p, score in enumerate(scores) if score == top)
+        termination = self.termination
+        if termination is Termination.ABORT:
+            return ()
+        still_in = self.still_in
+        if termination is not Termination.NORMAL:  # a drop left one seat, or a draw was agreed
+            return still_in
+        top = max(scores[p] for p in still_in)
+        return tuple(p for p in still_in if scores[p] == top)
 
     @property
     def is_draw(self) -> bool:
@@ -423,9 +572,11 @@ class GameState(_Position):
         # The hot path of every replay, so written out by hand: cheap checks that hand over to
         # _check (the one place for the order and wording of errors) only when something is off,
         # nothing built for the lines unless one is completed, and one new value for the state.
-        game, board, mover, scores, history, found, count, over, _ = self  # _Position's fields, in order
+        game, board, mover, scores, history, found, count, over, ending, _ = self  # _Position's fields
         if over:
             self._check(move)  # raises: the game is already over
+        if ending is not None:
+            return self._play_among_still_in(move)
         letter, row, col, size = move.letter, move.row, move.col, game.size
         if letter == "S":
             table, need = game.for_s, "O"  # an S completes a triple whose middle holds O, far end S
@@ -449,18 +600,96 @@ class GameState(_Position):
         count += 1
         if completed is None:
             return _make(GameState, (game, board, (mover + 1) % game.players, scores, history, found, count,
-                                     count == game.cells, {}))
+                                     count == game.cells, None, {}))
         # a scoring move keeps the turn (and ends a simple game)
         scores = scores[:mover] + (scores[mover] + len(completed),) + scores[mover + 1:]
         for cells in completed:
             found = (found, SosLine(mover, cells, count - 1))
         return _make(GameState, (game, board, mover, scores, history, found, count,
-                                 game.simple or count == game.cells, {}))
+                                 game.simple or count == game.cells, None, {}))
+
+    def _play_among_still_in(self, move: Move) -> GameState:
+        """``play`` once a seat has dropped out: the move as in an ordinary game, then the turn
+        passed on to the next seat still in (a scoring move keeps it)."""
+        ending = self.ending
+        played = _make(GameState, (*self[:8], None, {})).play(move)
+        to_move = played.to_move
+        if to_move != self.to_move:
+            to_move = self._next_still_in(self.to_move)
+        if played.is_over:
+            ending = ending._replace(termination=Termination.NORMAL)
+        return _make(GameState, (*played[:2], to_move, *played[3:8], ending, {}))
+
+    def _next_still_in(self, player: int) -> int:
+        out, players = self.ending.out, self.game.players
+        seat = (player + 1) % players
+        while seat in out:
+            seat = (seat + 1) % players
+        return seat
+
+    # -- ending it otherwise --------------------------------------------------------------
+    def drop(self, player: int, why: Termination | str) -> GameState:
+        """The state after ``player`` drops out (``why``: resign, time or abandon). With two
+        players still in, the game ends and the other one wins, whatever the score. With more,
+        the player keeps the points scored, places last, and turns skip the seat from now on.
+        Raises EndingError (and leaves this state as it was)."""
+        if why not in DROPS:
+            raise EndingError("a player drops out by resign, time or abandon, not {why!r}", why=str(why))
+        why = Termination(why)
+        self._check_running()
+        players = self.game.players
+        if type(player) is not int or not 0 <= player < players:
+            raise EndingError("{player!r} is not a seat of this {players}-player game", player=player,
+                              players=players)
+        if self.is_out(player):
+            raise EndingError("seat {number} is already out of the game", number=player + 1)
+        ending = self.ending or Ending()
+        ending = ending._replace(drops=ending.drops + (Drop(player, why, self.move_count),))
+        over = len(self.still_in) == 2
+        if over:
+            ending = ending._replace(termination=why)
+        fields = (*self[:7], over, ending, {})
+        state = _make(GameState, fields)
+        if not over and self.to_move == player:
+            state = _make(GameState, (*fields[:2], state._next_still_in(player), *fields[3:]))
+        return state
+
+    def end(self, termination: Termination | str) -> GameState:
+        """The game ended by hand: ``agreement`` (a draw between the two players still in) or
+        ``abort`` (no result). Raises EndingError."""
+        if termination not in (Termination.AGREEMENT, Termination.ABORT):
+            raise EndingError("a game is ended by hand by agreement or abort, not {termination!r}",
+                              termination=str(termination))
+        termination = Termination(termination)
+        self._check_running()
+        if termination is Termination.AGREEMENT and len(self.still_in) != 2:
+            raise EndingError("a draw by agreement needs exactly two players still in, not {count}",
+                              count=len(self.still_in))
+        ending = (self.ending or Ending())._replace(termination=termination)
+        return _make(GameState, (*self[:7], True, ending, {}))
+
+    def _check_running(self) -> None:
+        if self.is_over:
+            raise EndingError("the game is already over")
+
+    def among_still_in(self) -> tuple[GameState, tuple[int, ...]]:
+        """This position as a game of the seats still in (for computer players, whose searches
+        take turns in seat order): the same board and moves, their scores, the seat to move
+        renumbered; and the seats it keeps, in order (its seat i is seat ``seats[i]`` here).
+        The same state when nobody dropped out. Its ``movers`` and ``lines`` keep this game's
+        seat numbers."""
+        seats = self.still_in
+        if self.ending is None:
+            return self, seats
+        game = _game(self.game.size, self.game.mode, len(seats))
+        scores = tuple(self.scores[p] for p in seats)
+        to_move = seats.index(self.to_move) if self.to_move in seats else 0
+        return _make(GameState, (game, self.board, to_move, scores, *self[4:8], None, {})), seats
 
     # -- values ---------------------------------------------------------------------------
     def _key(self):
         game = self.game
-        return (game.size, game.mode, game.players, self.moves)
+        return (game.size, game.mode, game.players, self.moves, self.ending)
 
     def __eq__(self, other):
         if not isinstance(other, GameState):
@@ -473,7 +702,7 @@ class GameState(_Position):
 
     def __hash__(self):
         game = self.game
-        return hash((game.size, game.mode, game.players, self.board, self.move_count))
+        return hash((game.size, game.mode, game.players, self.board, self.move_count, self.ending))
 
     def _unordered(self, other):
         return NotImplemented
@@ -482,7 +711,11 @@ class GameState(_Position):
 
     def __reduce__(self):
         game = self.game
-        return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players))
+        ending = self.ending
+        if ending is None:
+            return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players))
+        return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players,
+                                       tuple(tuple(d) for d in ending.drops), ending.termination))
 
     def __repr__(self):
         game = self.game

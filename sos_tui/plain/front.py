@@ -41,6 +41,8 @@ HELP = (
     N_("Moves: a letter and a cell, like S b2 or b2 o."),
     N_("Questions: board, row 3, col b, b2? for a cell, around b2, empty, score, last, moves."),
     N_("Also: hint, undo, redo, save FILE, review after the game, help, quit."),
+    N_("To end a game early: resign (asks first), draw to offer a draw (two players), abort before "
+       "everyone has moved."),
 )
 
 
@@ -85,7 +87,18 @@ class Front:
         elif change.kind in (ChangeKind.UNDO, ChangeKind.REDO):
             done = _("Undone.") if change.kind is ChangeKind.UNDO else _("Redone.")
             say(" ".join([done, self.last(), words.score(state, seats)]))
-        else:
+        elif change.kind is ChangeKind.DROP:
+            say(words.dropped(state, seats, change.seat))
+        elif change.kind is ChangeKind.DRAW_OFFER:
+            other = next(p for p in state.still_in if p != change.seat)
+            names = words.names(seats)
+            say(_("{name} offers a draw. {other}, type yes to accept or no to play on.").format(
+                name=names[change.seat], other=names[other]))
+            return
+        elif change.kind is ChangeKind.DRAW_DECLINED:
+            say(_("The draw offer of {name} is declined.").format(name=words.names(seats)[change.seat]))
+            return
+        elif change.kind is not ChangeKind.END:
             return
         self.prompt(scored)
 
@@ -93,7 +106,8 @@ class Front:
         state = self.state
         if state.is_over:
             say(words.result(state, self.source.seats))
-            say(_("Type review for the key moments, or quit."))
+            if state.outcome.has_result:
+                say(_("Type review for the key moments, or quit."))
             return
         computer = self.source.kind_to_move is SeatKind.COMPUTER
         say(words.next_up(state, self.source.seats, scored, computer))
@@ -225,6 +239,15 @@ class Front:
     async def answer(self, rest, line):
         raise Refused(_("Nobody asked a question."))
 
+    async def resign(self, rest, line):
+        raise Refused(_("Resigning is not possible in this game."))
+
+    async def draw(self, rest, line):
+        raise Refused(_("Draw offers are not possible in this game."))
+
+    async def abort(self, rest, line):
+        raise Refused(_("Aborting is not possible in this game."))
+
 
 COMMANDS = {
     "board": Front.board, "row": Front.row, "col": Front.column, "column": Front.column,
@@ -234,6 +257,9 @@ COMMANDS = {
     "undo": lambda self, rest, line: self.undo(rest, line),
     "redo": lambda self, rest, line: self.redo(rest, line),
     "hint": lambda self, rest, line: self.hint(rest, line),
+    "resign": lambda self, rest, line: self.resign(rest, line),
+    "draw": lambda self, rest, line: self.draw(rest, line),
+    "abort": lambda self, rest, line: self.abort(rest, line),
     "yes": lambda self, rest, line: self.answer(True, line),
     "no": lambda self, rest, line: self.answer(False, line),
 }
@@ -274,6 +300,49 @@ class LocalFront(Front):
         super().__init__(session)
         self.session = session
         self.pool = pool
+        self.resigning: int | None = None  # the seat asked "Resign?", until the next line
+
+    async def handle(self, line: str):
+        asked, self.resigning = self.resigning, None  # only the very next line answers "Resign?"
+        if asked is not None and isinstance(line, str) and line.strip().lower() in ("yes", "no"):
+            if line.strip().lower() == "yes":
+                self.session.resign(asked)
+            else:
+                say(_("You play on."))
+            return None
+        return await super().handle(line)
+
+    def _person(self) -> int:
+        """The seat a person here acts for now; Refused when there is none."""
+        if self.state.is_over:
+            raise Refused(_("The game is over."))
+        seat = self.session.person_seat
+        if seat is None:
+            raise Refused(_("Wait for your turn: nobody here is to move."))
+        return seat
+
+    async def resign(self, rest, line):
+        seat = self._person()
+        self.resigning = seat
+        say(_("{name}, resign? Type yes to resign or no to play on.").format(
+            name=words.names(self.session.seats)[seat]))
+
+    async def draw(self, rest, line):
+        self.session.offer_draw(self._person())
+
+    async def abort(self, rest, line):
+        self.session.abort()
+
+    async def answer(self, accept, line):
+        session = self.session
+        offer = session.draw_offer
+        if offer is None:
+            raise Refused(_("Nobody asked a question."))
+        other = next(p for p in session.state.still_in if p != offer)
+        if accept:
+            session.accept_draw(other)
+        else:
+            session.decline_draw(other)
 
     async def computers(self) -> None:
         """Let every computer to move play (before the next line is read)."""

@@ -6,7 +6,19 @@ are data: shown through ``printable``, never acted on.
 
 from __future__ import annotations
 
-from sos_tui.engine import COLUMNS, GameState, Mode, Move, PlayerInfo, SosLine, cell_name, printable, shorten
+from sos_tui.engine import (
+    COLUMNS,
+    GameState,
+    Mode,
+    Move,
+    PlayerInfo,
+    SosLine,
+    Termination,
+    cell_name,
+    ending_text,
+    printable,
+    shorten,
+)
 from sos_tui.i18n import N_, _, mode_name, ngettext
 
 DIRECTIONS = {(0, 1): N_("across"), (1, 0): N_("down"), (1, 1): N_("diagonally down to the right"),
@@ -75,9 +87,30 @@ def next_up(state: GameState, seats, scored: bool, computer: bool) -> str:
 def result(state: GameState, seats) -> str:
     shown = names(seats)
     outcome = state.outcome
+    if not outcome.has_result:
+        return _("Game over: aborted, with no result.")
     if outcome.winner is not None:
-        return _("Game over: {name} wins.").format(name=shown[outcome.winner])
-    return _("Game over: a draw between {names}.").format(names=listed([shown[i] for i in outcome.winners]))
+        text = _("Game over: {name} wins.").format(name=shown[outcome.winner])
+    else:
+        text = _("Game over: a draw between {names}.").format(
+            names=listed([shown[i] for i in outcome.winners]))
+    how = ending_text(state, shown, _)
+    return text + " " + _("How it ended: {how}.").format(how=how) if how else text
+
+
+DROPPED = {Termination.RESIGN: N_("{name} resigned."), Termination.TIME: N_("{name} ran out of time."),
+           Termination.ABANDON: N_("{name} left the game.")}
+
+
+def dropped(state: GameState, seats, seat: int) -> str:
+    """``Bo resigned.``, and who plays on when the game goes on."""
+    shown = names(seats)
+    text = _(DROPPED[state.drops[-1].why]).format(name=shown[seat])
+    if state.is_over:
+        return text
+    on = _("The game goes on without {name}: {players}.").format(
+        name=shown[seat], players=listed([shown[p] for p in state.still_in]))
+    return f"{text} {on}"
 
 
 def cells_of(state: GameState, cells) -> str:

@@ -6,7 +6,8 @@ time, so the screen never waits on a disk or a locked database:
 - after every change of a game in progress, its autosave is written at the current position (a
   game with no move standing has no autosave, so nothing is offered to continue);
 - when a game is over, it goes into the history, keyed by its game id (finished again after an
-  undo, it replaces its row), and its autosave is removed.
+  undo, it replaces its row), and its autosave is removed; an aborted game only loses its
+  autosave: it has no result and goes into no history.
 
 Autosaves of one game that queue up behind a slow disk are coalesced: only the newest is written.
 A history write that fails is kept by the storage layer's ``Recorder`` (in memory and in an outbox
@@ -28,7 +29,7 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-from sos_tui.engine import GameRecord
+from sos_tui.engine import GameRecord, Termination
 from sos_tui.i18n import N_, _, explain
 
 from .session import Change
@@ -68,7 +69,7 @@ class StorageStore:
     def flush(self) -> int:
         recorded = self._recorder.flush()
         for info in self._storage.list_autosaves():  # the last resort of a game not recorded
-            if info.ok and info.finished:
+            if info.ok and info.finished and info.record.termination is not Termination.ABORT:
                 with contextlib.suppress(self._storage.StorageError):
                     self._recorder.record(info.record)
         if not (self._recorder.unsaved or self._recorder.spared):  # all in the history or the outbox
@@ -128,6 +129,10 @@ class Keeper:
     def on_change(self, change: Change) -> None:
         """A session listener: queue what this change means for the disk."""
         record = change.record
+        if change.state.termination is Termination.ABORT:
+            self._forget(record)
+            self._jobs.put(("aborted", record, 0))
+            return
         if change.state.is_over:
             self._jobs.put(("finished", record, 0))
             return
@@ -136,6 +141,11 @@ class Keeper:
             self._newest[record.game_id] = self._count
             number = self._count
         self._jobs.put(("autosave", record, number))
+
+    def _forget(self, record: GameRecord) -> None:
+        """No queued autosave of ``record``'s game is written any more."""
+        with self._lock:
+            self._newest[record.game_id] = -1
 
     def save_settings(self, settings: dict) -> None:
         """Remember ``settings`` (theme, last setup) for the next launch."""
@@ -198,6 +208,9 @@ class Keeper:
                     return False  # a newer position of this game is queued
             self.store.autosave(item)
             return bool(item.moves)  # no move: the autosave was only deleted
+        elif kind == "aborted":
+            self.store.clear_autosave(item)
+            return True
         elif kind == "finished":
             try:
                 self.store.record_finished(item)
@@ -215,6 +228,7 @@ class Keeper:
 _MESSAGES = {
     "autosave": N_("Could not autosave this game: {error}"),
     "finished": N_("Could not add this game to the history yet (it is kept and tried again): {error}"),
+    "aborted": N_("Could not remove the autosave of the aborted game: {error}"),
     "flush": N_("Could not add an earlier finished game to the history yet (it is kept): {error}"),
     "settings": N_("Could not remember the settings: {error}"),
 }

@@ -69,9 +69,11 @@ class Replay:
         return False
 
     def from_here(self) -> GameRecord:
-        """A new game of the same board and players, with the moves shown so far."""
-        record = self._record
-        return GameRecord(record.size, record.mode, record.players, record.moves[: self._position])
+        """A new game of the same board and players, with the moves shown so far (and the seats
+        that had dropped out by then)."""
+        record, position = self._record, self._position
+        drops = tuple(drop for drop in record.drops if drop.after <= position)
+        return GameRecord(record.size, record.mode, record.players, record.moves[:position], drops=drops)
 
     # -- moving through it ------------------------------------------------------------------
     def go_to(self, position: int) -> Change | None:

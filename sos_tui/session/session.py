@@ -5,6 +5,11 @@ the session asks ``state.play(move)`` for every new state and keeps the ones it 
 python-chess's ``Board.move_stack`` keeps moves. What happens is reported to subscribers as a
 ``Change``; the app redraws from it, the keeper saves from it, a server would broadcast it.
 
+A game also ends otherwise: a person resigns (``resign``; a clock or a claim will ``drop`` a seat
+for time or abandon), the two players agree a draw (``offer_draw``, then ``accept_draw``; a move
+or ``decline_draw`` declines it), or it is aborted before every person here has moved (``abort``).
+A drop or an end cannot be undone: undo stops at it.
+
 Undo and redo walk the timeline. With both people and computers at the table, they skip the
 positions where a computer is to move, so one undo takes back the computer's reply and your own
 move together; a game of computers only steps one move at a time.
@@ -17,22 +22,12 @@ finishes after an undo, a new game or a pause is dropped instead of played on th
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
-from enum import StrEnum
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Seat, SeatKind
 from sos_tui.i18n import N_
 
-
-class ChangeKind(StrEnum):
-    START = "start"
-    MOVE = "move"
-    UNDO = "undo"
-    REDO = "redo"
-    PAUSE = "pause"
-    RESUME = "resume"
-    SEEK = "seek"
-    """A replay went to another move (nothing was played or taken back)."""
+from .change import Change, ChangeKind
+from .endings import Endings
 
 
 class NotYourTurnError(IllegalMoveError):
@@ -42,25 +37,10 @@ class NotYourTurnError(IllegalMoveError):
     player's language (the names are parameters: data, kept as they are)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What just happened to a session, and where it stands now."""
-
-    kind: ChangeKind
-    state: GameState
-    record: GameRecord
-    move: Move | None = None
-
-    @property
-    def finished(self) -> bool:
-        """A move just ended the game (not an undo or redo that walked back to the end)."""
-        return self.kind is ChangeKind.MOVE and self.state.is_over
-
-
 Listener = Callable[[Change], None]
 
 
-class GameSession:
+class GameSession(Endings):
     """A game in progress. ``record`` may already hold moves (a loaded or resumed game): they are
     replayed into the timeline, so undo reaches back to the empty board.
 
@@ -74,12 +54,15 @@ class GameSession:
             if [s.name for s in seats] != [p.name for p in record.players]:
                 raise ValueError("the seats must name the record's players, in order")
         self._seats = seats if seats is not None else record.players
-        states = [GameState.new(record.size, record.mode, len(record.players))]
-        for move in record.moves:
-            states.append(states[-1].play(move))
+        states = list(GameState.replay(record.moves, record.size, record.mode, len(record.players),
+                                       record.drops, record.ended_by))
         self._base = record
         self._timeline = states
         self._position = len(states) - 1
+        # the first position undo may reach: the last drop or end (neither is taken back)
+        self._floor = len(record.moves) if record.ended_by else max((d.after for d in record.drops),
+                                                                    default=0)
+        self._draw_offer: int | None = None  # the seat whose draw offer waits for an answer
         self._paused = False
         self._listeners: list[Listener] = []
         self._record: GameRecord | None = record
@@ -149,11 +132,36 @@ class GameSession:
     def can_redo(self) -> bool:
         return self._step_target(+1) is not None
 
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats played by people at this terminal."""
+        return tuple(i for i, s in enumerate(self.seats) if s.kind is SeatKind.HUMAN)
+
+    @property
+    def person_seat(self) -> int | None:
+        """The seat a person here resigns or offers a draw for now: the seat to move if a person
+        here plays it, else the one seat still in that a person here plays; None otherwise (the
+        game is over, or several people here wait for a computer)."""
+        state = self.state
+        if state.is_over:
+            return None
+        if state.to_move in self.people:
+            return state.to_move
+        mine = [seat for seat in self.people if not state.is_out(seat)]
+        return mine[0] if len(mine) == 1 else None
+
+    def _draw_possible(self) -> bool:
+        """Two seats are in and both are people (here or elsewhere), so one can offer a draw."""
+        return len(self.seats) >= 2 and all(
+            self.seats[p].kind is not SeatKind.COMPUTER for p in self.state.still_in)
+
     def may(self, action: str) -> bool | None:
         """What the person at this terminal may do now (``source.Action``): True; not now: None;
         never in this game: False."""
         person_to_move = self.kind_to_move is SeatKind.HUMAN
-        people = any(s.kind is SeatKind.HUMAN for s in self.seats)
+        people = bool(self.people)
+        running = not self.state.is_over
+        two_in = len(self.state.still_in) == 2
         answers = {
             "move": person_to_move or None,
             "undo": self.can_undo or None,
@@ -162,6 +170,10 @@ class GameSession:
             "pause": self.has_computer,
             "rematch": True,
             "replay": bool(self.state.moves) or None,
+            "resign": (self.person_seat is not None or None) if people else False,
+            "abort": (self.can_abort or None) if people else False,
+            "offer_draw": ((running and two_in and self._draw_offer is None and self.person_seat is not None)
+                           or None) if people and self._draw_possible() else False,
         }
         return answers.get(str(action), False)
 
@@ -175,10 +187,10 @@ class GameSession:
         """Tell the listeners the game is here (once they have all subscribed)."""
         self._changed(ChangeKind.START)
 
-    def _changed(self, kind: ChangeKind, move: Move | None = None) -> Change:
+    def _changed(self, kind: ChangeKind, move: Move | None = None, seat: int | None = None) -> Change:
         self.version += 1
         self._record = None
-        change = Change(kind, self.state, self.record, move)
+        change = Change(kind, self.state, self.record, move, seat)
         for listener in list(self._listeners):
             listener(change)
         return change
@@ -200,6 +212,7 @@ class GameSession:
                                        other=self.seats[next(iter(by))].name)
             raise NotYourTurnError(N_("it is {name}'s turn"), name=name)
         new = state.play(move)
+        self._decline_draw()  # a move declines a draw offer
         del self._timeline[self._position + 1:]
         self._timeline.append(new)
         self._position += 1
@@ -224,12 +237,12 @@ class GameSession:
     def _step_target(self, direction: int) -> int | None:
         target = self._position + direction
         last = len(self._timeline) - 1
-        if not 0 <= target <= last:
+        if not self._floor <= target <= last:
             return None
         kinds = {s.kind for s in self.seats}
         if SeatKind.COMPUTER in kinds and kinds != {SeatKind.COMPUTER}:
             # skip the positions where a computer would move at once
-            while 0 < target < last and self.seats[self._timeline[target].to_move].kind \
+            while self._floor < target < last and self.seats[self._timeline[target].to_move].kind \
                     is SeatKind.COMPUTER:
                 target += direction
         return target
@@ -247,6 +260,7 @@ class GameSession:
         if target is None:
             return None
         self._position = target
+        self._draw_offer = None
         return self._changed(ChangeKind.UNDO if direction < 0 else ChangeKind.REDO)
 
     def pause(self) -> Change | None:

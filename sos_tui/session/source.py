@@ -30,6 +30,10 @@ class Action(StrEnum):
     REPLAY = "replay"
     PLAY_ON = "play_from_here"
     """Go on playing a replayed game from the move shown, as a new game."""
+    RESIGN = "resign"
+    ABORT = "abort"
+    """End the game with no result, before every person here has moved."""
+    OFFER_DRAW = "offer_draw"
 
 
 @runtime_checkable

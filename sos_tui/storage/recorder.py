@@ -103,11 +103,15 @@ class Recorder:
     def record(self, record: GameRecord) -> None:
         """Put the finished game ``record`` into the history, after any games still pending.
 
-        Raises ValueError for an unfinished game, and StorageError, with a message for the
-        player, when the history cannot be written: the game is then kept pending.
+        Raises ValueError for an unfinished or aborted game (no result to keep), and StorageError,
+        with a message for the player, when the history cannot be written: the game is then kept
+        pending.
         """
-        if record.state.outcome is None:
+        outcome = record.state.outcome
+        if outcome is None:
             raise ValueError("only finished games go into the history; this one is still running")
+        if not outcome.has_result:
+            raise ValueError("an aborted game has no result and goes into no history")
         with self._lock:
             self._read_outbox()
             self._pending.pop(record.game_id, None)

@@ -15,10 +15,11 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from sos_tui.engine import CellTakenError, GameRecord, GameState, IllegalMoveError, Move
+from sos_tui.engine import CellTakenError, EndingError, GameRecord, GameState, IllegalMoveError, Move
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
     Change,
+    ChangeKind,
     ComputerFailed,
     ComputerPool,
     GameSession,
@@ -51,6 +52,9 @@ class GameScreen(PlayScreen):
         Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
         Binding("ctrl+n", "app.new_game", N_("New game"), show=False),
         Binding("ctrl+r", "rematch", N_("Rematch"), show=False),
+        Binding("g", "resign", N_("Resign"), key_display="g"),
+        Binding("d", "offer_draw", N_("Offer a draw"), key_display="d", show=False),
+        Binding("A", "abort", N_("Abort the game"), key_display="A", show=False),
     ]
 
     class ComputerMoved(Message):
@@ -94,6 +98,10 @@ class GameScreen(PlayScreen):
         super().show(change)
         if change.finished:
             self.call_after_refresh(self._game_over, change.state)
+        elif change.kind is ChangeKind.DRAW_OFFER:
+            self.call_after_refresh(self._ask_draw, change.seat)
+        elif change.kind is ChangeKind.DRAW_DECLINED:
+            self.notify(_("Draw declined: the game goes on."), timeout=3)
         self._computer_turn()
 
     def _after_game(self, choice: str | None) -> None:
@@ -212,6 +220,84 @@ class GameScreen(PlayScreen):
     def action_replay(self) -> None:
         if self.session is not None and self.session.state.moves:
             self.app.replay(self.session.record)
+
+    # -- ending a game early: asked first, the safe answer in reach --------------------------
+    def _ending(self, do: Callable[[], object]) -> None:
+        """Do ``do`` (a resign, abort or draw of the session); a refusal is said, nothing changes."""
+        try:
+            do()
+        except EndingError as error:
+            self.notify(explain(error), severity="warning", timeout=4, markup=False)
+
+    def _ask(self, text: Callable[[], str], yes: Callable[[], str], answered) -> None:
+        """Ask ``text``: ``yes`` or "Play on", the dialog opening on "Play on" (enter and escape
+        give it: never the ending by accident)."""
+        from ..dialogs.choice import Choice  # here: the dialogs package brings the network's code
+
+        self.app.push_screen(Choice(text, yes, lambda: _("Play on")), answered)
+
+    def _person(self) -> int | None:
+        """The seat a person here acts for now; None, said why, when there is none."""
+        session = self.session
+        if session is None:
+            return None
+        if session.state.is_over:
+            self.notify(_("The game is over."), timeout=2)
+            return None
+        seat = session.person_seat
+        if seat is None:
+            self.notify(_("Wait for your turn: nobody here is to move."), timeout=2)
+        return seat
+
+    def action_resign(self) -> None:
+        seat = self._person()
+        if seat is None:
+            return
+        name = shown(self.session.seats[seat].name)
+        session = self.session
+
+        def answered(resign: bool | None) -> None:
+            if resign and self.session is session:  # the same game (moves made meanwhile or not)
+                self._ending(lambda: session.resign(seat))
+
+        self._ask(lambda: _("{name}, resign this game?").format(name=name), lambda: _("Resign"), answered)
+
+    def action_abort(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        if not session.can_abort:
+            self._ending(session.abort)  # says why not
+            return
+
+        def answered(abort: bool | None) -> None:
+            if abort and self.session is session:
+                self._ending(session.abort)
+
+        self._ask(lambda: _("Abort this game? It ends with no result and goes into no history."),
+                  lambda: _("Abort"), answered)
+
+    def action_offer_draw(self) -> None:
+        seat = self._person()
+        if seat is not None:
+            self._ending(lambda: self.session.offer_draw(seat))
+
+    def _ask_draw(self, seat: int) -> None:
+        """Ask the other player, at this terminal, about the draw ``seat`` offers."""
+        session = self.session
+        if session is None or session.draw_offer != seat:
+            return
+        other = next(p for p in session.state.still_in if p != seat)
+        if other not in session.people:
+            return  # a player elsewhere answers (a network game)
+        names = shown(session.seats[seat].name), shown(session.seats[other].name)
+
+        def answered(accept: bool | None) -> None:
+            if self.session is session and session.draw_offer == seat:
+                self._ending(lambda: session.accept_draw(other) if accept else session.decline_draw(other))
+
+        self._ask(lambda: _("{name} offers a draw. {other}, do you accept?").format(
+            name=names[0], other=names[1]), lambda: _("Accept the draw"), answered)
 
     def on_unmount(self) -> None:
         self.stop_computer()

@@ -7,19 +7,21 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Button, Label
 
-from sos_tui.engine import GameState, PlayerInfo
+from sos_tui.engine import GameState, PlayerInfo, ending_text
 from sos_tui.i18n import N_, _
 
 from ..language import SosModal
 from ..text import names_list, shown
 from ..widgets.board import MARKS, MAX_PLAYER_STYLES
 from ..widgets.buttons import ButtonRow
-from ..widgets.scoreboard import seat_label
+from ..widgets.scoreboard import OUT, seat_label
 
 
 def result_line(state: GameState, seats: tuple[PlayerInfo, ...]) -> str:
     """``"Ana wins!"`` or who drew, in the player's language, with the names escaped and shortened
     (shown as plain text)."""
+    if not state.outcome.has_result:
+        return _("Game aborted: no result.")
     if state.is_draw:
         names = [shown(seats[p].name) for p in state.winners]
         if len(names) == len(seats):
@@ -55,12 +57,19 @@ class GameOverScreen(SosModal[str]):
 
     def compose_dialog(self) -> ComposeResult:
         state = self.state
-        ranking = sorted(range(len(self.seats)), key=lambda p: -state.scores[p])
+        places = state.outcome.places  # the seats that dropped out last; () for an aborted game
+        ranking = sorted(range(len(self.seats)), key=lambda p: (places[p] if places else 0, -state.scores[p]))
+        how = ending_text(state, [shown(seat.name) for seat in self.seats], _)
         with Vertical(id="dialog"):
             yield Label(_("Game over"), id="title")
-            yield Label(result_line(state, self.seats), id="result", markup=False)
+            how = how if state.outcome.has_result else ""  # "aborted" is the result line already
+            yield Label(result_line(state, self.seats), id="result", classes="-ending" if how else "",
+                        markup=False)
+            if how:
+                yield Label(how, id="ending", markup=False)
             for p in ranking:
-                yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}",
+                out = f" {OUT}" if state.is_out(p) else ""
+                yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}{out}",
                             classes=f"score player-{p % MAX_PLAYER_STYLES + 1}", markup=False)
             with ButtonRow(id="buttons"):
                 yield Button(_("Rematch"), id="rematch", variant="primary")

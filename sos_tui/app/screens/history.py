@@ -62,6 +62,10 @@ def _players(players: tuple[PlayerInfo, ...], width: int = 16) -> str:
 def _result(entry: HistoryEntry) -> str:
     """``"Ana wins"``, ``"draw"`` or ``"draw between Ana, Bo"`` in the current language, from the
     stored winners (the stored result text is English); the names escaped."""
+    return _winners(entry) + (f" ({shown(entry.ending, 40)})" if entry.ending else "")
+
+
+def _winners(entry: HistoryEntry) -> str:
     players, winners = entry.players, entry.winners
     if winners and all(0 <= w < len(players) for w in winners):
         if len(winners) == 1:

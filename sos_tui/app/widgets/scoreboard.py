@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from sos_tui.engine import GameState, PlayerInfo
+from sos_tui.engine import GameState, PlayerInfo, ending_text
 from sos_tui.i18n import _, level_name, mode_name
 
 from ..text import shown
@@ -17,6 +17,8 @@ from .board import MARKS, MAX_PLAYER_STYLES
 from .styles import ThemedStyles
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+OUT = "✗"
+"""The sign of a seat that dropped out (resigned, out of time, left), beside its struck-out name."""
 
 
 def seat_label(seat: PlayerInfo) -> str:
@@ -46,6 +48,7 @@ class Scoreboard(ThemedStyles, Widget):
         "scoreboard--banner",
         "scoreboard--dim",
         "scoreboard--letter",
+        "scoreboard--out",
         *(f"scoreboard--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
@@ -154,7 +157,11 @@ class Scoreboard(ThemedStyles, Widget):
             player_style = self.component(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
             turn = not over and i == state.to_move
             bold = self.component("scoreboard--turn")
-            text.append("▶ " if turn else "  ", bold)
+            if state.is_out(i):  # dropped out: a sign, and the name struck through in another colour
+                player_style = self.component("scoreboard--out")
+                text.append(OUT + " ", player_style)
+            else:
+                text.append("▶ " if turn else "  ", bold)
             text.append(f"{MARKS[i % len(MARKS)]} ", player_style)
             if cell_len(label) > width:
                 label = set_cell_size(label, width - 1) + "…"
@@ -169,11 +176,17 @@ class Scoreboard(ThemedStyles, Widget):
     def _status(self, state: GameState, seats) -> Text:
         text = Text()
         if state.is_over:
-            if state.is_draw:
-                text.append(_("Game over: a draw"), self.component("scoreboard--banner"))
+            banner = self.component("scoreboard--banner")
+            if not state.outcome.has_result:
+                text.append(_("Game over: aborted"), banner)
+            elif state.is_draw:
+                text.append(_("Game over: a draw"), banner)
             else:
-                text.append(_("Game over: {name} wins").format(name=seat_label(seats[state.winners[0]])),
-                            self.component("scoreboard--banner"))
+                winner = seat_label(seats[state.winners[0]])
+                text.append(_("Game over: {name} wins").format(name=winner), banner)
+            how = ending_text(state, [shown(seat.name) for seat in seats], _)
+            if how and state.outcome.has_result:
+                text.append("\n" + how, self.component("scoreboard--dim"))
             return text
         mover = seats[state.to_move]
         name = shown(mover.name)

@@ -58,11 +58,24 @@ class HistoryEntry:
     margin: int
     record_json: str = field(repr=False, compare=False, default="")
     game_id: str = ""
+    termination: str = "normal"
 
     @property
     def record(self) -> GameRecord:
         """The full game record (replayed from the stored JSON); RecordError if damaged."""
         return GameRecord.from_json(self.record_json)
+
+    @property
+    def ending(self) -> str:
+        """How the game ended beyond its score, in the current language ("Bo resigned", "drawn
+        by agreement": ``GameRecord.ending_text``); "" for a game that ran to its end with
+        everyone in, or whose record cannot be read. Names as stored: escape them before printing."""
+        if self.termination == "normal" and '"drops"' not in self.record_json:
+            return ""
+        try:
+            return self.record.ending_text(tr=_)
+        except (ValueError, TypeError, RecursionError):
+            return ""
 
     @property
     def players_text(self) -> str:
@@ -127,7 +140,7 @@ class Filters:
 
 
 _COLUMNS = ("id, finished_at, size, mode, players, scores, winners, result, opponent, pov, outcome, "
-            "longest_chain, chain_player, margin, record, game_id")
+            "longest_chain, chain_player, margin, record, game_id, termination")
 _NEWEST_FIRST = "finished_at DESC, id DESC"
 _NUMBER = re.compile(r"[0-9]{1,18}")  # a row id SQLite can hold
 
@@ -149,7 +162,7 @@ def _seat(data) -> Seat:
 def _entry(row: tuple) -> HistoryEntry:
     """A row as a HistoryEntry; ValueError (or TypeError) when the row is damaged."""
     (row_id, finished_at, size, mode, players, scores, winners, result, opponent, pov, outcome,
-     chain, chain_player, margin, record_json, game_id) = row
+     chain, chain_player, margin, record_json, game_id, termination) = row
     when = datetime.fromisoformat(finished_at)
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
@@ -165,7 +178,8 @@ def _entry(row: tuple) -> HistoryEntry:
     seats = tuple(_seat(p) for p in seats)
     return HistoryEntry(row_id, when, size, mode, seats, _ints(scores), _ints(winners), result, opponent,
                         pov, outcome, chain, chain_player, margin, record_json,
-                        game_id if isinstance(game_id, str) else "")
+                        game_id if isinstance(game_id, str) else "",
+                        termination if isinstance(termination, str) else "normal")
 
 
 def _where(opponent: str | None, size: int | None, mode: str | Mode | None) -> tuple[str, list]:

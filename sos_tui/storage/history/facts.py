@@ -76,6 +76,8 @@ def game_facts(record: GameRecord) -> dict:
     outcome = state.outcome
     if outcome is None:
         raise ValueError("only finished games go into the history; this one is still running")
+    if not outcome.has_result:
+        raise ValueError("an aborted game has no result and goes into no history")
     pov, opponent = point_of_view(record.players)
     chain, chain_player = longest_chain(record)
     return {
@@ -96,4 +98,5 @@ def game_facts(record: GameRecord) -> dict:
         "longest_chain": chain,
         "chain_player": chain_player,
         "margin": outcome.margin(pov),
+        "termination": outcome.termination.value,
     }

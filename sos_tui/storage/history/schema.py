@@ -2,7 +2,8 @@
 
 Schema versions live in ``PRAGMA user_version``: v1 was the first, minimal table; v2 added the
 computed columns and the unique game key; v3 keys games by game id (a game undone and finished
-differently replaces its row) and stores the point-of-view score for statistics in SQL.
+differently replaces its row) and stores the point-of-view score for statistics in SQL; v4 stores
+how each game ended (``termination``: every older game ran to its end, ``normal``).
 
 ``connect`` first looks at an existing file read-only (``mode=ro``): a file that is not a
 database, someone else's database or from a newer sos-tui is refused with HistoryError and left
@@ -35,7 +36,7 @@ from .facts import game_facts
 
 __all__ = ["SCHEMA_VERSION", "connect"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DAMAGED_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 SCHEMA_V1 = """
@@ -74,10 +75,13 @@ V3_COLUMNS = (
     ("pov_score", "INTEGER NOT NULL DEFAULT 0"),
 )
 
+V4_COLUMNS = (("termination", "TEXT NOT NULL DEFAULT 'normal'"),)
+
 COLUMNS = {  # the columns each version's table has
     1: V1_COLUMNS,
     2: V1_COLUMNS | {name for name, _ in V2_COLUMNS},
     3: V1_COLUMNS | {name for name, _ in V2_COLUMNS + V3_COLUMNS},
+    4: V1_COLUMNS | {name for name, _ in V2_COLUMNS + V3_COLUMNS + V4_COLUMNS},
 }
 
 
@@ -156,7 +160,13 @@ def _migrate_v2_to_v3(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE UNIQUE INDEX games_game_id ON games (game_id)")
 
 
-MIGRATIONS = {1: _create_v1, 2: _migrate_v1_to_v2, 3: _migrate_v2_to_v3}
+def _migrate_v3_to_v4(conn: sqlite3.Connection) -> None:
+    """Add how each game ended; the games of older versions all ran to their end (``normal``)."""
+    for name, kind in V4_COLUMNS:
+        conn.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+
+
+MIGRATIONS = {1: _create_v1, 2: _migrate_v1_to_v2, 3: _migrate_v2_to_v3, 4: _migrate_v3_to_v4}
 """``MIGRATIONS[n]`` brings a database from version n - 1 to n (0 is a new file)."""
 
 
