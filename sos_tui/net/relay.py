@@ -62,7 +62,11 @@ class RelaySocket:
 
     def send_text(self, text: str) -> None:
         if not self.closed:
-            self.relay.publish(self.edge, {"op": "send", "conn": self.conn, "text": text})
+            self.relay.publish(*self.envelope(text))
+
+    def envelope(self, text: str) -> tuple[str, dict]:
+        """Whom to publish to and what, to send ``text`` to the client through its edge."""
+        return self.edge, {"op": "send", "conn": self.conn, "text": text}
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         if self.closed:
@@ -226,7 +230,18 @@ class Relay:
     def publish(self, process: str, message: dict) -> None:
         """Send ``message`` to ``process`` (in order, after everything published before)."""
         if self._out is not None:
-            self._out.put_nowait((self.cluster.key("proc", process), json.dumps(message, ensure_ascii=False)))
+            self._out.put_nowait(self.packed(process, message))
+
+    def packed(self, process: str, message: dict) -> tuple[str, str]:
+        """The channel of ``process`` and ``message`` as it goes on it."""
+        return self.cluster.key("proc", process), json.dumps(message, ensure_ascii=False)
+
+    def carried(self, frames) -> list[tuple[object, str, str]]:
+        """Of ``frames`` (client, text), those of clients relayed here from other processes, each
+        with the channel and the message that send it through the client's edge: for the script
+        that writes their room to publish (``cluster.RedisRoomStore``), a round trip fewer."""
+        return [(client, *self.packed(*client.ws.envelope(text))) for client, text in frames
+                if isinstance(client.ws, RelaySocket) and client.ws.relay is self and not client.ws.closed]
 
     async def _publish(self) -> None:
         link = self.cluster.link

@@ -282,8 +282,7 @@ class Room:
         """After the welcome went out: start the game once every seat is taken, else tell everyone;
         a spectator gets the room, and the others a headcount."""
         if not client.seats:
-            frames = self.mirrors.frames(self.state_message(), [client])
-            self.after_saved(lambda: self._tell(frames))
+            self.tell_saved(self.mirrors.frames(self.state_message(), [client]))
             self.headcount.changed()
         elif self.session is None and not self.open_seats:
             self._start()
@@ -370,39 +369,33 @@ class Room:
             return
         message, self.last_change = self.state_message(change, move), (change, move)
         frames, self.headcount.told = self.mirrors.frames(message, list(self.clients)), message.spectators
-        self.after_saved(lambda: self._tell(frames))
+        self.tell_saved(frames)
         self._computer_turn()
 
     def _sync(self, client: Member) -> None:
         """The room as the last state told it, with the whole game, to ``client`` (it asked)."""
         self.mirrors.forget(client)
-        frames = self.mirrors.frames(self.state_message(*self.last_change), [client])
-        self.after_saved(lambda: self._tell(frames))
-
-    @staticmethod
-    def _tell(frames) -> None:
-        """Send each client its frame of a state: each has the room now, so it may hear presence."""
-        for client, text in frames:
-            client.send(text)
-            client.ready = True
+        self.tell_saved(self.mirrors.frames(self.state_message(*self.last_change), [client]))
 
     # -- on disk -----------------------------------------------------------------------------
-    def after_saved(self, then: Callable[[], object]) -> None:
-        """Keep the room as it is now (with a store), then call ``then``: whatever a client is
-        told of the room is on disk first. In order: ``then`` calls run as they were asked. A
-        change the store could not keep is told to nobody (``Server.unkept``)."""
+    def tell_saved(self, frames: list[tuple[Member, str]], *, state: bool = True) -> None:
+        """Keep the room as it is now (with a store), then send each client its frame of
+        ``frames``: whatever a client is told of the room is on disk first. In order: frames go
+        out as they were asked. The store may send some itself (``RoomStore.save``: the Redis
+        store, a relayed client's). A ``state`` tells each client the room: it may hear presence
+        from then on. A change the store could not keep is told to nobody (``Server.unkept``)."""
         store = self.server.store
         if store is None:
-            then()
+            _tell(frames, (), state)
         else:
-            store.save(self.stored()).add_done_callback(lambda done: self._kept(done, then))
+            store.save(self.stored(), frames).add_done_callback(lambda done: self._kept(done, frames, state))
 
-    def _kept(self, done: asyncio.Future, then: Callable[[], object]) -> None:
+    def _kept(self, done: asyncio.Future, frames: list[tuple[Member, str]], state: bool) -> None:
         if done.cancelled():
             return
         problem = done.exception()
         if problem is None:
-            then()
+            _tell(frames, done.result() or (), state)
         elif isinstance(problem, RoomStoreError):
             self.server.unkept(self)
         # any other (a lost Redis lease): the cluster sends the room's clients away itself
@@ -662,6 +655,15 @@ class Headcount:
 _REFUSALS = ((WaitingError, "waiting"), (NotYourTurnError, "not-your-turn"),
              (IllegalMoveError, "illegal-move"))
 """The game's refusals of a move or an undo, most specific first, and their codes on the wire."""
+
+
+def _tell(frames: list[tuple[Member, str]], sent, state: bool) -> None:
+    """Send each client its frame, but those ``sent`` already; after a ``state``, each has the room."""
+    for client, text in frames:
+        if client not in sent:
+            client.send(text)
+        if state:
+            client.ready = True
 
 
 _TASKS: set[asyncio.Task] = set()

@@ -452,7 +452,7 @@ class Server:
     def seat(self, client: Client, room: Room, hello) -> Room:
         """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""
         welcome = room.join(client, hello)
-        room.after_saved(lambda: client.send(welcome))  # its token is on disk before the client has it
+        room.tell_saved([(client, welcome.to_json())], state=False)  # its token is on disk before it has it
         return room
 
     def _take(self, client: Client, frame) -> None:
