@@ -356,7 +356,7 @@ async def test_undo_is_a_request_the_other_people_accept_or_decline():
             await bo.game.play(Move.parse("O b1"))
             await ana.until(lambda: any(isinstance(m, UndoResultMessage) and "move was played" in m.reason
                                         for m in ana.seen))
-            assert len(room.session.state.moves) == 2 and room.vote is None
+            assert len(room.session.state.moves) == 2 and room.votes.vote is None
 
 
 async def test_host_creates_a_room_on_a_long_lived_server():

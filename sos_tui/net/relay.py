@@ -24,11 +24,12 @@ from typing import Protocol
 
 from sos_tui.i18n import N_
 
+from .door import Allowance
 from .errors import ProtocolError
 from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, decode, parse_client
 from .redislink import RedisLink, Unavailable
 from .room import background
-from .server import _CLOSE_CODES, _STRIKES, Allowance, Client, Server
+from .server import _CLOSE_CODES, _STRIKES, Client, Server
 
 
 class Service(Protocol):
