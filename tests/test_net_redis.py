@@ -140,7 +140,7 @@ async def test_moves_made_through_one_process_reach_players_on_the_other(redis_u
 
 async def test_a_relayed_players_state_goes_out_with_the_write_of_its_room_one_round_trip_a_move(redis_url):
     async with service(redis_url, lease=30.0) as (one, two):  # a long lease: no renewals meanwhile
-        code, ana, bo, _tokens = await two_players(one, two)
+        _code, ana, bo, _tokens = await two_players(one, two)
         link, calls = one.cluster.link, []
         sent = link.call
 

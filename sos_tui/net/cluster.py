@@ -45,10 +45,11 @@ from sos_tui.i18n import N_, _
 from .errors import GONE, ProtocolError
 from .protocol import MAX_LOBBY, LobbyRoom
 from .redislink import ClusterError, RedisLink, Unavailable
-from .relay import MOVED, Relay
+from .relay import Relay
 from .room import Room, background
 from .server import Client, Server
 from .store import StoredRoom, StoredSeat, lobby_entry
+from .vocabulary import CloseReason
 
 __all__ = ["Cluster", "ClusterError", "LeaseLost", "RedisRoomStore", "Unavailable"]
 
@@ -423,7 +424,7 @@ class Cluster:
         if room is not None:
             room.freeze()
             for client in list(room.clients):
-                background(client.ws.close(1012, MOVED))
+                background(client.close(1012, CloseReason.MOVED))
         return room
 
     # -- keeping up --------------------------------------------------------------------------
@@ -461,7 +462,7 @@ class Cluster:
                 relays.forget(conn)
         for relayed, owner in zip(links, rest[len(edges):], strict=True):
             if owner != relayed.owner:
-                background(relayed.client.ws.close(1012, MOVED))
+                background(relayed.client.close(1012, CloseReason.MOVED))
         for code in orphans:
             if code not in self.server.rooms:
                 await self.takeover(code)

@@ -30,6 +30,7 @@ from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, decode
 from .redislink import RedisLink, Unavailable
 from .room import background
 from .server import _CLOSE_CODES, _STRIKES, Client, Server
+from .vocabulary import CloseReason
 
 
 class Service(Protocol):
@@ -46,8 +47,6 @@ class Service(Protocol):
 
 log = logging.getLogger(__name__)
 
-MOVED = "the game moved: come back in a moment"
-"""The close reason (1012) for a relayed client whose room's owner changed or whose relay was reset."""
 
 
 class RelaySocket:
@@ -136,7 +135,7 @@ class Relay:
     async def stop(self) -> None:
         for link in list(self.links.values()):
             with contextlib.suppress(Exception):
-                await link.client.ws.close(1012, "the server is restarting: come back in a moment")
+                await link.client.close(1012, CloseReason.RESTARTING)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._drain(), 2)
         await self._unlisten()
@@ -153,9 +152,9 @@ class Relay:
         """After Redis was away: every relayed client is sent away (1012) to come back with its
         token, both those relayed from here and those relayed here (through their edges)."""
         for client in list(self.remote.values()):
-            background(client.ws.close(1012, MOVED))
+            background(client.close(1012, CloseReason.MOVED))
         for link in list(self.links.values()):
-            background(link.client.ws.close(1012, MOVED))
+            background(link.client.close(1012, CloseReason.MOVED))
 
     def end(self, why: str) -> list[str]:
         """Tell every client relayed from here that its game ended (``why``, a template of
@@ -163,7 +162,7 @@ class Relay:
         closed = ClosedMessage.of(why)
         for link in list(self.links.values()):
             link.client.send(closed)
-            background(link.client.ws.close(1001, closed.reason[:100]))
+            background(link.client.close(1001, CloseReason.ROOM_CLOSED))
         return [link.code for link in self.links.values()]
 
     # -- as an edge --------------------------------------------------------------------------
@@ -207,7 +206,7 @@ class Relay:
         server = self.cluster.server
         room = server.rooms.get(code)
         if room is None or room.closed:
-            await ws.close(1012, MOVED)
+            await ws.close(1012, CloseReason.MOVED)
             return
         try:
             self.cluster.check()
@@ -217,7 +216,7 @@ class Relay:
             server.seat(client, room, hello)
         except ProtocolError as problem:
             client.send(ErrorMessage.refusing(problem))
-            background(ws.close(_CLOSE_CODES.get(problem.code, 1008), problem.args[0][:100]))
+            background(ws.close(_CLOSE_CODES.get(problem.code, 1008), CloseReason.REFUSED))
             return
         room.joined(client)
 

@@ -56,7 +56,7 @@ from .protocol import (
 from .seats import SeatSpec
 from .store import RoomStore, StoredRoom, StoredSeat, lobby_entry
 from .turns import ComputerTurns
-from .vocabulary import Phase, StateChange, VoteKind
+from .vocabulary import CloseReason, Phase, StateChange, VoteKind
 from .votes import Votes
 from .writes import Writes
 
@@ -182,7 +182,7 @@ class Room:
                     old.send(ErrorMessage.of(
                         "replaced", N_("your seat was taken up by a new connection with your token")))
                     self._detach(old)
-                    background(old.close(REPLACED, "replaced by a new connection"))
+                    background(old.close(REPLACED, CloseReason.REPLACED))
             self.log(_("{names} reconnected").format(names=self.names(seats)))
         elif self.open_seats and self.phase is Phase.LOBBY and name is not None:
             taken = {s.name.casefold() for s in self.seats if s.name}
@@ -390,7 +390,8 @@ class Room:
         clients, closed = list(self.clients), ClosedMessage.of(why, **params)
         for c in clients:
             c.send(closed)
-        await asyncio.gather(*(c.close(1001, closed.reason[:100]) for c in clients), return_exceptions=True)
+        await asyncio.gather(*(c.close(1001, CloseReason.ROOM_CLOSED) for c in clients),
+                             return_exceptions=True)
 
 
 def restore_room(server: RoomServer, kept: StoredRoom) -> Room:

@@ -64,6 +64,7 @@ from .reaper import reap
 from .room import Room, background, restore_room
 from .seats import check_seats
 from .store import RoomStore, RoomStoreError, StoredRoom
+from .vocabulary import CloseReason
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class Client:
         ws = self.ws
         transport = ws.transport
         if transport is not None and transport.get_write_buffer_size() > MAX_SEND_BUFFER:
-            background(ws.close(1008, "not reading"))
+            background(ws.close(1008, CloseReason.NOT_READING))
             return
         broadcast([ws], message if isinstance(message, str) else message.to_json())
 
@@ -194,7 +195,7 @@ class Server:
         if self.store is not None:
             await self.store.flush()
         clients = [c for room in self.rooms.values() for c in room.clients]
-        await asyncio.gather(*(c.ws.close(1012, "the server is restarting: come back in a moment")
+        await asyncio.gather(*(c.close(1012, CloseReason.RESTARTING)
                                for c in clients), return_exceptions=True)
         if self.cluster is not None:  # its rooms are free for another process at once
             await self.cluster.release(list(self.rooms))
@@ -271,7 +272,7 @@ class Server:
                                                     "in a moment"))
         for client in list(room.clients):
             client.send(refusal)
-            background(client.close(1012, "the game could not be kept: come back in a moment"))
+            background(client.close(1012, CloseReason.NOT_KEPT))
         background(self._bring_back(room.code))
 
     async def _bring_back(self, code: str) -> None:
@@ -297,7 +298,7 @@ class Server:
         except Exception:  # a bug must cost one connection, never the server
             log.exception("connection from %s failed", client.address)
             with contextlib.suppress(Exception):
-                await ws.close(1011, "server error")
+                await ws.close(1011, CloseReason.SERVER_ERROR)
         finally:
             self.door.left(client.address)
             if client.room is not None:
@@ -307,7 +308,7 @@ class Server:
         """Send the ``error`` that refuses with ``problem`` and close the connection."""
         message = ErrorMessage.refusing(problem)
         client.send(message)
-        await client.ws.close(_CLOSE_CODES.get(problem.code, 1008), message.message[:100])
+        await client.close(_CLOSE_CODES.get(problem.code, 1008), CloseReason.REFUSED)
 
     async def _converse(self, client: Client) -> None:
         try:
@@ -354,7 +355,7 @@ class Server:
                 raise ProtocolError("bad-message",
                                     N_("ask for the lobby at the server's address, with no code"))
             client.send(RoomsMessage(await self.lobby()))
-            await client.ws.close(1000, "listed")
+            await client.close(1000, CloseReason.LISTED)
             return None
         code = normal_code(path)
         room = self.rooms.get(code) if code else None
@@ -405,7 +406,7 @@ class Server:
                 from None
         owned = tuple(i for i, s in enumerate(room.seats) if s.kind is SeatKind.HUMAN)
         client.send(CreatedMessage(room.code, room.owner_token, owned))
-        await client.ws.close(1000, "created")
+        await client.close(1000, CloseReason.CREATED)
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,

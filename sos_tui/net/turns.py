@@ -8,7 +8,7 @@ from typing import Protocol
 
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import ComputerPool, GameSession, computer_move
-from sos_tui.session.computer import STOPPED_TWICE
+from sos_tui.session.computer import ComputerStopped
 
 from .member import Member
 from .protocol import ErrorMessage
@@ -56,7 +56,7 @@ class ComputerTurns:
             move = await computer_move(session, self.players.computer, self.players.computer_delay)
         except Exception as problem:  # the computer could not move: say so, the room lives on
             desk.log(_("{name} could not move: {error}").format(name=name, error=explain(problem)))
-            if getattr(problem, "template", None) == STOPPED_TWICE:
+            if isinstance(problem, ComputerStopped):
                 message = ErrorMessage.of(
                     "computer", N_("the computer could not move: its process stopped twice in a row"))
             else:
