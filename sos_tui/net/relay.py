@@ -101,7 +101,7 @@ class Relay:
         self.links: dict[str, Link] = {}  # as an edge: our clients, relayed
         self.remote: dict[str, Client] = {}  # as an owner: other processes' clients in our rooms
         self._out: asyncio.Queue | None = None
-        self._pubsub = None
+        self._channel = None  # the connection this process listens on
         self.tasks: dict[str, asyncio.Task] = {}
 
     # -- lifetime ----------------------------------------------------------------------------
@@ -114,23 +114,26 @@ class Relay:
         """Listen on this process's channel, afresh (at the start, and when Redis is back)."""
         await self._unlisten()
         cluster = self.cluster
+        channel = self._channel = cluster.link.redis.connection_pool.make_connection()
+        channel.socket_timeout = None  # silent for as long as nobody relays: read without a deadline
         try:
-            self._pubsub = cluster.link.redis.pubsub(ignore_subscribe_messages=True)
-            await self._pubsub.subscribe(cluster.key("proc", cluster.id))
-        except cluster.link.errors as problem:
+            await asyncio.wait_for(channel.connect(), cluster.link.timeout)
+            await channel.send_command("SUBSCRIBE", cluster.key("proc", cluster.id))
+            await asyncio.wait_for(channel.read_response(push_request=True), cluster.link.timeout)
+        except (*cluster.link.errors, TimeoutError) as problem:
             cluster.link.failed(problem)
             raise Unavailable() from None
-        self.tasks["listen"] = asyncio.ensure_future(self._listen(self._pubsub))
+        self.tasks["listen"] = asyncio.ensure_future(self._listen(channel))
 
     async def _unlisten(self) -> None:
         listening = self.tasks.pop("listen", None)
         if listening is not None:
             listening.cancel()
             await asyncio.gather(listening, return_exceptions=True)
-        if self._pubsub is not None:
+        if self._channel is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-            self._pubsub = None
+                await self._channel.disconnect(nowait=True)
+            self._channel = None
 
     async def stop(self) -> None:
         for link in list(self.links.values()):
@@ -257,11 +260,14 @@ class Relay:
             except Exception:  # a bug must cost these messages, never the channel
                 log.exception("cannot relay %d messages", len(batch))
 
-    async def _listen(self, pubsub) -> None:
+    async def _listen(self, channel) -> None:
+        """Take each message published to this process, read straight off its subscribed connection
+        (``[kind, channel, data]``), without the work redis-py's ``PubSub`` does for each."""
         try:
-            async for message in pubsub.listen():
-                if message.get("type") == "message":
-                    await self._take(message["data"])
+            while True:
+                reply = await channel.read_response(push_request=True)  # RESP3: messages are pushes
+                if isinstance(reply, list) and len(reply) == 3 and reply[0] == "message":
+                    await self._take(reply[2])
         except asyncio.CancelledError:
             raise
         except Exception as problem:  # the channel is lost with Redis: listened to again once it is back
