@@ -1,9 +1,10 @@
 """A room: one game (its ``GameSession``, once every seat is taken) and the connections in it.
 
-The room seats connections (by token, by name in an open seat, or as spectators), hands every move
-to its session with the seats the sender holds (the session refuses a seat out of turn), runs the
-undo vote, plays its computer seats through the server's pool (``session.computer_move``) and
-sends every change to everyone in it as a ``state``, once the store has it. Spectators coming and
+The room seats connections (by token, by name in an open seat, or as spectators; the tokens in
+``keys.SeatKeys``), hands every move to its session with the seats the sender holds (the session
+refuses a seat out of turn), runs the undo and rematch votes (``votes.Votes``), plays its computer
+seats through the server's pool (``turns.ComputerTurns``) and sends every change to everyone in it
+as a ``state``, once the store has it (``writes.Writes``). Spectators coming and
 going are no change of the game: the others hear a headcount (``presence``), at most every
 ``Limits.presence_every`` seconds.
 
