@@ -356,7 +356,7 @@ async def test_undo_is_a_request_the_other_people_accept_or_decline():
             await bo.game.play(Move.parse("O b1"))
             await ana.until(lambda: any(isinstance(m, UndoResultMessage) and "move was played" in m.reason
                                         for m in ana.seen))
-            assert len(room.session.state.moves) == 2 and room.vote is None
+            assert len(room.session.state.moves) == 2 and room.votes.vote is None
 
 
 async def test_host_creates_a_room_on_a_long_lived_server():
@@ -596,3 +596,48 @@ async def test_spectators_coming_and_going_reach_the_players_as_a_few_small_pres
             for ws in staying:
                 await ws.close()
             await bo.until(lambda: bo.game.spectators == 0)
+
+
+async def test_the_server_closes_a_connection_with_a_word_not_a_sentence():
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        async with connect(f"ws://127.0.0.1:{server.port}/{new_code()}") as ws:  # an error, then the word
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "Ana"}))
+            assert json.loads(await ws.recv())["code"] == "no-room"
+            with pytest.raises(ConnectionClosed) as refused:
+                await ws.recv()
+            assert (refused.value.rcvd.code, refused.value.rcvd.reason) == (4004, "refused")
+        async with connect(server.url(room)) as ws:  # the room ends: closed, then the word
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": None}))
+            while json.loads(await ws.recv())["type"] != "state":
+                pass
+            await server.close_room(room, "the game is over")
+            while json.loads(await ws.recv())["type"] != "closed":
+                pass
+            with pytest.raises(ConnectionClosed) as ended:
+                await ws.recv()
+            assert (ended.value.rcvd.code, ended.value.rcvd.reason) == (1001, "room-closed")
+
+
+@pytest.mark.parametrize(("reason", "shown"), [
+    ("restarting", "pelayan sedang dimulakan semula"),  # a word: said in the player's language
+    ("the server is restarting: come back in a moment",  # an older server's sentence: shown as it is
+     "the server is restarting: come back in a moment"),
+    ("replaced by a new connection", "replaced by a new connection"),
+    ("[b]bold\x1b[31m", "[b]bold"),  # anything else: as data, made printable
+])
+async def test_a_close_reason_is_said_in_the_players_language_or_shown_as_it_is(reason, shown):
+    from websockets.asyncio.server import serve
+
+    from sos_tui import i18n
+
+    async def close_at_once(ws) -> None:
+        await ws.recv()
+        await ws.close(1012, reason)
+
+    async with serve(close_at_once, "127.0.0.1", 0) as old:
+        port = old.sockets[0].getsockname()[1]
+        i18n.set_language("ms")
+        with pytest.raises(NetError) as lost:
+            await RemoteGame(f"ws://127.0.0.1:{port}/{new_code()}", "Ana", tokens=TokenStore()).connect()
+    assert shown in str(lost.value) and "\x1b" not in str(lost.value)

@@ -155,15 +155,44 @@ def test_join_with_nobody_listening_says_so_in_the_players_words_and_exits_2(mon
 
 
 async def test_host_on_a_server_that_goes_away_says_it_lost_the_server_instead_of_a_traceback():
+    from sos_tui.engine import Seat, SeatKind
     from sos_tui.net import Server
-    from sos_tui.net.run import host_on_server
+    from sos_tui.net.headless import host_on_server
+    from sos_tui.net.run import HostPlan
 
     server = Server(allow_create=True)
     port = await server.start("127.0.0.1", 0)
     said: list[str] = []
-    watching = asyncio.ensure_future(host_on_server(f"ws://127.0.0.1:{port}", 3, "general",
-                                                    [{"kind": "remote"}, {"kind": "remote"}], said.append))
+    remote = Seat(None, SeatKind.REMOTE)
+    plan = HostPlan(3, "general", (remote, remote), server_url=f"ws://127.0.0.1:{port}")
+    watching = asyncio.ensure_future(host_on_server(plan, said.append))
     await wait_for(None, lambda: len(said) >= 2)
     await server.restart()  # gone, mid-game, as a killed server is
     assert await asyncio.wait_for(watching, 10) == 1
     assert said[-1].startswith("lost the server")
+
+
+async def test_host_on_a_server_says_each_move_and_the_result_then_ends_and_stops_on_ctrl_c():
+    from sos_tui.engine import Seat, SeatKind
+    from sos_tui.net import Server
+    from sos_tui.net.headless import host_on_server
+    from sos_tui.net.run import HostPlan
+
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start('127.0.0.1', 0)}"
+        remote = Seat(None, SeatKind.REMOTE)
+        plan = HostPlan(3, "general", (remote, remote), server_url=base)
+        said: list[str] = []
+        watching = asyncio.ensure_future(host_on_server(plan, said.append))
+        await wait_for(None, lambda: len(said) >= 2)
+        assert said[0].startswith(base + "/") and said[1].endswith(f"{said[0]} --name NAME")
+        result = await asyncio.wait_for(play_two(said[0]), 30)
+        assert await asyncio.wait_for(watching, 10) == 0
+        moves = [line for line in said if line.startswith("move: ")]
+        assert len(moves) >= 5 and said[-1] == f"game over: {result}"
+
+        stop, said = asyncio.Event(), []
+        watching = asyncio.ensure_future(host_on_server(plan, said.append, stop))
+        await wait_for(None, lambda: len(said) >= 2)
+        stop.set()  # ctrl+c: the game stays on the server
+        assert await asyncio.wait_for(watching, 10) == 130

@@ -138,6 +138,30 @@ async def test_moves_made_through_one_process_reach_players_on_the_other(redis_u
             await bo.close()
 
 
+async def test_a_relayed_players_state_goes_out_with_the_write_of_its_room_one_round_trip_a_move(redis_url):
+    async with service(redis_url, lease=30.0) as (one, two):  # a long lease: no renewals meanwhile
+        _code, ana, bo, _tokens = await two_players(one, two)
+        link, calls = one.cluster.link, []
+        sent = link.call
+
+        async def counted(commands, lane=None):
+            calls.append([command[0] for command in commands])
+            return await sent(commands, lane)
+
+        link.call = counted
+        try:
+            for number, (mover, watcher, move) in enumerate(((ana, bo, "S a1"), (bo, ana, "S c1"),
+                                                             (ana, bo, "S a3"), (bo, ana, "S c3")), 1):
+                await play(mover, [watcher], move)
+                assert len(calls) == number  # the owner's one write, which also tells Bo's process
+            assert all(names == ["EVALSHA"] for names in calls)
+            assert bo.game.record.moves == ana.game.record.moves and len(bo.game.record.moves) == 4
+        finally:
+            link.call = sent
+            await ana.close()
+            await bo.close()
+
+
 async def test_an_owner_whose_lease_ran_out_is_fenced_off_and_the_game_goes_on_elsewhere(redis_url):
     async with service(redis_url) as (one, two):
         code, ana, bo, tokens = await two_players(one, two)

@@ -407,7 +407,7 @@ async def test_an_undo_declined_cannot_be_asked_again_for_a_while():
             await ana.error("cannot-undo")
             refusal = next(m for m in ana.seen if isinstance(m, ErrorMessage) and m.code == "cannot-undo")
             assert "ask again in" in refusal.message
-            room.undo_declined[0] -= Limits().undo_cooldown  # the while has passed
+            room.votes.undo_declined[0] -= Limits().undo_cooldown  # the while has passed
             bo.game.undo_request = None
             await ana.game.request_undo()
             await bo.until(lambda: bo.game.undo_request is not None)

@@ -136,8 +136,9 @@ def host(args: argparse.Namespace) -> int:
     import asyncio
 
     from sos_tui.net import NetError, parse_url
-    from sos_tui.net.run import HostPlan, host_headless, host_on_server
-    from sos_tui.session import Keeper
+    from sos_tui.net.headless import host_headless, host_on_server
+    from sos_tui.net.run import HostPlan
+    from sos_tui.session import Keeper, SeatKind
 
     seats = args.players
     if seats is None:
@@ -153,13 +154,11 @@ def host(args: argparse.Namespace) -> int:
     if args.headless:
         try:
             if args.server is not None:
-                return asyncio.run(host_on_server(args.server, args.size, args.mode, list(seats), _say,
-                                                  public=args.public))
+                return asyncio.run(host_on_server(plan, _say))
             _warn_bind("host", args.bind)
             keeper = Keeper(on_error=lambda message: fail("host", message))
             try:
-                return asyncio.run(host_headless(args.size, args.mode, list(seats), args.bind, args.port,
-                                                 _say, listeners=[keeper.on_change], public=args.public))
+                return asyncio.run(host_headless(plan, _say, listeners=[keeper.on_change]))
             finally:
                 told(keeper.close(), "host")
         except StorageError as error:  # the rooms database

@@ -61,12 +61,22 @@ from .protocol import (
 )
 from .reach import may_connect
 from .tokens import SeatKey, TokenStore
-from .vocabulary import Phase
+from .vocabulary import CloseReason, Phase
 
-CLOSE_REASONS = (N_("replaced by a new connection"), N_("server error"), N_("not reading"),
-                 N_("the game could not be kept: come back in a moment"))
-"""The reasons a server gives when it closes a connection with no ``closed`` message: shown in
-the player's language (looked up as they are, never formatted); any other is shown escaped."""
+CLOSE_REASONS = {
+    CloseReason.REPLACED: N_("replaced by a new connection"),
+    CloseReason.SERVER_ERROR: N_("server error"),
+    CloseReason.NOT_READING: N_("not reading"),
+    CloseReason.NOT_KEPT: N_("the game could not be kept: come back in a moment"),
+    CloseReason.RESTARTING: N_("the server is restarting: come back in a moment"),
+    CloseReason.MOVED: N_("the game moved: come back in a moment"),
+    CloseReason.ROOM_CLOSED: N_("the game was closed"),
+    CloseReason.REFUSED: N_("the server refused the connection"),
+    CloseReason.LISTED: N_("the list of games was sent"),
+    CloseReason.CREATED: N_("the game was created"),
+}
+"""The words a server closes a connection with (revision 3), in the player's language; any other
+reason (an older server's English sentence) is shown as it is, made printable."""
 
 
 
@@ -99,10 +109,10 @@ is away): worth trying again, as a lost connection is."""
 
 
 def _closing(reason: str | None) -> str:
-    """A close reason from the server, for this player: translated when known, else escaped."""
-    if reason in CLOSE_REASONS:
-        return _(reason)
-    return _text(reason)
+    """A close reason from the server, for this player: a word said in the player's language,
+    anything else shown as it is, made printable."""
+    word = CloseReason.read(reason)
+    return _(CLOSE_REASONS[word]) if word is not None else _text(reason)
 
 
 async def _open(address: Address, timeout: float) -> ClientConnection:
@@ -163,7 +173,7 @@ async def _first_reply(ws: ClientConnection, timeout: float) -> ServerMessage:
         raise NetError(N_("the server did not answer")) from None
     except ConnectionClosed as closed:
         raise NetError(N_("the server closed the connection ({reason})"),
-                       reason=_closing(closed.reason or "")) from None
+                       reason=_closing(closed.rcvd.reason if closed.rcvd else "")) from None
     except ProtocolError as problem:
         raise NetError(N_("the server sent something unreadable: {error}"), retry=False,
                        error=problem) from None

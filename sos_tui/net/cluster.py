@@ -37,6 +37,7 @@ import logging
 import os
 import secrets
 import socket
+from dataclasses import dataclass
 
 from sos_tui.engine import GameRecord
 from sos_tui.i18n import N_, _
@@ -44,17 +45,19 @@ from sos_tui.i18n import N_, _
 from .errors import GONE, ProtocolError
 from .protocol import MAX_LOBBY, LobbyRoom
 from .redislink import ClusterError, RedisLink, Unavailable
-from .relay import MOVED, Relay
+from .relay import Relay
 from .room import Room, background
 from .server import Client, Server
 from .store import StoredRoom, StoredSeat, lobby_entry
+from .vocabulary import CloseReason
 
 __all__ = ["Cluster", "ClusterError", "LeaseLost", "RedisRoomStore", "Unavailable"]
 
 log = logging.getLogger(__name__)
 
 # KEYS: lease, room, rooms, lobby; ARGV: id, room json, code, lobby entry or "", claim ("1": a new
-# room, taken only if nobody has it), lease in ms
+# room, taken only if nobody has it), lease in ms, then channel and message pairs to publish once
+# the room is written (the states of its relayed clients: no round trip of their own)
 _SAVE = """
 local owner = redis.call('GET', KEYS[1])
 if owner ~= ARGV[1] then
@@ -68,14 +71,16 @@ if ARGV[4] == '' then
 else
   redis.call('HSET', KEYS[4], ARGV[3], ARGV[4])
 end
+for i = 7, #ARGV - 1, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
-# KEYS: lease, room, rooms, lobby; ARGV: id, code
+# KEYS: lease, room, rooms, lobby; ARGV: id, code, then channel and message pairs (as _SAVE's)
 _DELETE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('SREM', KEYS[3], ARGV[2])
 redis.call('HDEL', KEYS[4], ARGV[2])
+for i = 3, #ARGV - 1, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
 # KEYS: leases; ARGV: id, lease in ms (0: let them go). For each lease, 1 if it was ours.
@@ -131,7 +136,9 @@ class RedisRoomStore:
     """A ``RoomStore`` in Redis, every write fenced by the room's lease (see the module's doc).
     ``load`` finds nothing: a process gets its rooms by taking them over (``Cluster``). While Redis
     is away, the writes asked wait for it; a new room's (never written) is refused instead, so its
-    creator hears ``unavailable``."""
+    creator hears ``unavailable``. The frames of a save that go to relayed clients are published by
+    the script that writes the room (``Relay.carried``): the room's owner tells them in the same
+    round trip as the write, once it is written."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
@@ -141,8 +148,8 @@ class RedisRoomStore:
     def load(self, code: str | None = None) -> list[StoredRoom]:
         return []
 
-    def save(self, room: StoredRoom) -> asyncio.Future[None]:
-        return self._ask(room)
+    def save(self, room: StoredRoom, frames=()) -> asyncio.Future[frozenset]:
+        return self._ask(room, self.cluster.relays.carried(frames))
 
     def delete(self, code: str) -> asyncio.Future[None]:
         return self._ask(code)
@@ -162,12 +169,12 @@ class RedisRoomStore:
         await asyncio.gather(self._writer, return_exceptions=True)
         self._writer = None
 
-    def _ask(self, job) -> asyncio.Future[None]:
+    def _ask(self, job, carried=()) -> asyncio.Future:
         if self._writer is None:
             self._jobs = asyncio.Queue()
             self._writer = asyncio.ensure_future(self._write())
         future = asyncio.get_running_loop().create_future()
-        self._jobs.put_nowait((job, future))
+        self._jobs.put_nowait(_Job(job, future, tuple(carried)))
         return future
 
     async def _write(self) -> None:
@@ -179,53 +186,54 @@ class RedisRoomStore:
                 batch.append(self._jobs.get_nowait())
             while True:
                 try:
-                    lost = await self._commit([job for job, _future in batch], lane)
+                    lost = await self._commit(batch, lane)
                     break
                 except Unavailable:  # said once by the link; written when Redis is back
                     batch = self._refuse_new(batch)
                     await cluster.link.wait_up()
                 except Exception:  # a bug must cost these writes (nobody told of them), never the writer
                     log.exception("cannot write %d rooms to Redis", len(batch))
-                    lost = {job.code if isinstance(job, StoredRoom) else job for job, _future in batch
-                            if job is not None}
+                    lost = {job.code for job in batch if job.code is not None}
                     break
-            for job, future in batch:
-                code = job.code if isinstance(job, StoredRoom) else job
-                if future.done():
+            for job in batch:
+                if job.future.done():
                     continue
-                if code in lost:
-                    future.set_exception(LeaseLost())
+                if job.code in lost:
+                    job.future.set_exception(LeaseLost())
+                elif isinstance(job.room, StoredRoom):
+                    job.future.set_result(frozenset(client for client, _channel, _text in job.carried))
                 else:
-                    future.set_result(None)
+                    job.future.set_result(None)
             for code in lost:
                 cluster.lost(code)
 
-    def _refuse_new(self, batch: list) -> list:
+    def _refuse_new(self, batch: list[_Job]) -> list[_Job]:
         """``batch`` without the writes of rooms never written (new rooms): those are dropped and
         their writes refused (Unavailable), so a creator is told at once."""
         cluster = self.cluster
-        new = {job.code for job, _future in batch
-               if isinstance(job, StoredRoom) and job.code not in cluster.owned}
+        new = {job.code for job in batch
+               if isinstance(job.room, StoredRoom) and job.code not in cluster.owned}
         kept = []
-        for job, future in batch:
-            if not (isinstance(job, StoredRoom) and job.code in new):
-                kept.append((job, future))
-            elif not future.done():
-                future.set_exception(Unavailable())
+        for job in batch:
+            if job.code not in new:
+                kept.append(job)
+            elif not job.future.done():
+                job.future.set_exception(Unavailable())
         for code in new:
             cluster.drop(code)
         return kept
 
-    async def _commit(self, jobs: list, lane) -> set[str]:
-        """Write the newest of each room in ``jobs``; the codes whose lease was not ours (or that
-        this process no longer holds)."""
+    async def _commit(self, jobs: list[_Job], lane) -> set[str]:
+        """Write the newest of each room in ``jobs``, publishing the frames each carries; the codes
+        whose lease was not ours (or that this process no longer holds)."""
         cluster = self.cluster
         latest: dict[str, StoredRoom | None] = {}
+        carried: dict[str, list[str]] = {}
         for job in jobs:
-            if isinstance(job, StoredRoom):
-                latest[job.code] = job
-            elif isinstance(job, str):
-                latest[job] = None
+            if job.code is not None:
+                latest[job.code] = job.room if isinstance(job.room, StoredRoom) else None
+                carried.setdefault(job.code, []).extend(
+                    part for _client, *sent in job.carried for part in sent)
         held = cluster.server.rooms
         gone = {code for code, room in latest.items() if room is not None and code not in held}
         for code in gone:  # dropped here meanwhile (lost, or Redis came back empty): not written again
@@ -238,13 +246,13 @@ class RedisRoomStore:
             keys = (cluster.key("lease", code), cluster.key("room", code), cluster.key("rooms"),
                     cluster.key("lobby"))
             if room is None:
-                commands.append(link.script("delete", keys, cluster.id, code))
+                commands.append(link.script("delete", keys, cluster.id, code, *carried[code]))
                 continue
             entry = lobby_entry(room)
             claim = "0" if code in cluster.owned else "1"
             commands.append(link.script("save", keys, cluster.id, dump_room(room), code,
                                         json.dumps(entry.to_dict()) if entry is not None else "", claim,
-                                        lease_ms))
+                                        lease_ms, *carried[code]))
         results = await link.call(commands, lane)
         lost = set(gone)
         for (code, room), done in zip(latest.items(), results, strict=True):
@@ -255,6 +263,20 @@ class RedisRoomStore:
             else:
                 lost.add(code)
         return lost
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """A write asked of ``RedisRoomStore``: a room to save, a code to delete, or None (a flush);
+    ``carried``: the relayed clients' frames its script publishes (client, channel, message)."""
+
+    room: StoredRoom | str | None
+    future: asyncio.Future
+    carried: tuple = ()
+
+    @property
+    def code(self) -> str | None:
+        return self.room.code if isinstance(self.room, StoredRoom) else self.room
 
 
 class Cluster:
@@ -402,7 +424,7 @@ class Cluster:
         if room is not None:
             room.freeze()
             for client in list(room.clients):
-                background(client.ws.close(1012, MOVED))
+                background(client.close(1012, CloseReason.MOVED))
         return room
 
     # -- keeping up --------------------------------------------------------------------------
@@ -440,7 +462,7 @@ class Cluster:
                 relays.forget(conn)
         for relayed, owner in zip(links, rest[len(edges):], strict=True):
             if owner != relayed.owner:
-                background(relayed.client.ws.close(1012, MOVED))
+                background(relayed.client.close(1012, CloseReason.MOVED))
         for code in orphans:
             if code not in self.server.rooms:
                 await self.takeover(code)

@@ -36,11 +36,12 @@ PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
-PROTOCOL_MINOR = 2
+PROTOCOL_MINOR = 3
 """The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
 server sends): 1 adds ``presence``, sent only to clients that said 1 or more; 2 adds states that
 carry the moves ``since`` the game the client holds instead of the whole game, and ``sync`` to
-ask for the whole game again, only for clients that said 2 or more."""
+ask for the whole game again, only for clients that said 2 or more; 3: the server closes a
+connection with a word as its reason (``vocabulary.CloseReason``), not an English sentence."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096

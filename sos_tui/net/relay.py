@@ -24,11 +24,13 @@ from typing import Protocol
 
 from sos_tui.i18n import N_
 
+from .door import Allowance
 from .errors import ProtocolError
 from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, decode, parse_client
 from .redislink import RedisLink, Unavailable
 from .room import background
-from .server import _CLOSE_CODES, _STRIKES, Allowance, Client, Server
+from .server import _CLOSE_CODES, _STRIKES, Client, Server
+from .vocabulary import CloseReason
 
 
 class Service(Protocol):
@@ -45,8 +47,6 @@ class Service(Protocol):
 
 log = logging.getLogger(__name__)
 
-MOVED = "the game moved: come back in a moment"
-"""The close reason (1012) for a relayed client whose room's owner changed or whose relay was reset."""
 
 
 class RelaySocket:
@@ -62,7 +62,11 @@ class RelaySocket:
 
     def send_text(self, text: str) -> None:
         if not self.closed:
-            self.relay.publish(self.edge, {"op": "send", "conn": self.conn, "text": text})
+            self.relay.publish(*self.envelope(text))
+
+    def envelope(self, text: str) -> tuple[str, dict]:
+        """Whom to publish to and what, to send ``text`` to the client through its edge."""
+        return self.edge, {"op": "send", "conn": self.conn, "text": text}
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         if self.closed:
@@ -97,7 +101,7 @@ class Relay:
         self.links: dict[str, Link] = {}  # as an edge: our clients, relayed
         self.remote: dict[str, Client] = {}  # as an owner: other processes' clients in our rooms
         self._out: asyncio.Queue | None = None
-        self._pubsub = None
+        self._channel = None  # the connection this process listens on
         self.tasks: dict[str, asyncio.Task] = {}
 
     # -- lifetime ----------------------------------------------------------------------------
@@ -110,28 +114,31 @@ class Relay:
         """Listen on this process's channel, afresh (at the start, and when Redis is back)."""
         await self._unlisten()
         cluster = self.cluster
+        channel = self._channel = cluster.link.redis.connection_pool.make_connection()
+        channel.socket_timeout = None  # silent for as long as nobody relays: read without a deadline
         try:
-            self._pubsub = cluster.link.redis.pubsub(ignore_subscribe_messages=True)
-            await self._pubsub.subscribe(cluster.key("proc", cluster.id))
-        except cluster.link.errors as problem:
+            await asyncio.wait_for(channel.connect(), cluster.link.timeout)
+            await channel.send_command("SUBSCRIBE", cluster.key("proc", cluster.id))
+            await asyncio.wait_for(channel.read_response(push_request=True), cluster.link.timeout)
+        except (*cluster.link.errors, TimeoutError) as problem:
             cluster.link.failed(problem)
             raise Unavailable() from None
-        self.tasks["listen"] = asyncio.ensure_future(self._listen(self._pubsub))
+        self.tasks["listen"] = asyncio.ensure_future(self._listen(channel))
 
     async def _unlisten(self) -> None:
         listening = self.tasks.pop("listen", None)
         if listening is not None:
             listening.cancel()
             await asyncio.gather(listening, return_exceptions=True)
-        if self._pubsub is not None:
+        if self._channel is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-            self._pubsub = None
+                await self._channel.disconnect(nowait=True)
+            self._channel = None
 
     async def stop(self) -> None:
         for link in list(self.links.values()):
             with contextlib.suppress(Exception):
-                await link.client.ws.close(1012, "the server is restarting: come back in a moment")
+                await link.client.close(1012, CloseReason.RESTARTING)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._drain(), 2)
         await self._unlisten()
@@ -148,9 +155,9 @@ class Relay:
         """After Redis was away: every relayed client is sent away (1012) to come back with its
         token, both those relayed from here and those relayed here (through their edges)."""
         for client in list(self.remote.values()):
-            background(client.ws.close(1012, MOVED))
+            background(client.close(1012, CloseReason.MOVED))
         for link in list(self.links.values()):
-            background(link.client.ws.close(1012, MOVED))
+            background(link.client.close(1012, CloseReason.MOVED))
 
     def end(self, why: str) -> list[str]:
         """Tell every client relayed from here that its game ended (``why``, a template of
@@ -158,7 +165,7 @@ class Relay:
         closed = ClosedMessage.of(why)
         for link in list(self.links.values()):
             link.client.send(closed)
-            background(link.client.ws.close(1001, closed.reason[:100]))
+            background(link.client.close(1001, CloseReason.ROOM_CLOSED))
         return [link.code for link in self.links.values()]
 
     # -- as an edge --------------------------------------------------------------------------
@@ -202,7 +209,7 @@ class Relay:
         server = self.cluster.server
         room = server.rooms.get(code)
         if room is None or room.closed:
-            await ws.close(1012, MOVED)
+            await ws.close(1012, CloseReason.MOVED)
             return
         try:
             self.cluster.check()
@@ -212,7 +219,7 @@ class Relay:
             server.seat(client, room, hello)
         except ProtocolError as problem:
             client.send(ErrorMessage.refusing(problem))
-            background(ws.close(_CLOSE_CODES.get(problem.code, 1008), problem.args[0][:100]))
+            background(ws.close(_CLOSE_CODES.get(problem.code, 1008), CloseReason.REFUSED))
             return
         room.joined(client)
 
@@ -226,7 +233,18 @@ class Relay:
     def publish(self, process: str, message: dict) -> None:
         """Send ``message`` to ``process`` (in order, after everything published before)."""
         if self._out is not None:
-            self._out.put_nowait((self.cluster.key("proc", process), json.dumps(message, ensure_ascii=False)))
+            self._out.put_nowait(self.packed(process, message))
+
+    def packed(self, process: str, message: dict) -> tuple[str, str]:
+        """The channel of ``process`` and ``message`` as it goes on it."""
+        return self.cluster.key("proc", process), json.dumps(message, ensure_ascii=False)
+
+    def carried(self, frames) -> list[tuple[object, str, str]]:
+        """Of ``frames`` (client, text), those of clients relayed here from other processes, each
+        with the channel and the message that send it through the client's edge: for the script
+        that writes their room to publish (``cluster.RedisRoomStore``), a round trip fewer."""
+        return [(client, *self.packed(*client.ws.envelope(text))) for client, text in frames
+                if isinstance(client.ws, RelaySocket) and client.ws.relay is self and not client.ws.closed]
 
     async def _publish(self) -> None:
         link = self.cluster.link
@@ -242,11 +260,14 @@ class Relay:
             except Exception:  # a bug must cost these messages, never the channel
                 log.exception("cannot relay %d messages", len(batch))
 
-    async def _listen(self, pubsub) -> None:
+    async def _listen(self, channel) -> None:
+        """Take each message published to this process, read straight off its subscribed connection
+        (``[kind, channel, data]``), without the work redis-py's ``PubSub`` does for each."""
         try:
-            async for message in pubsub.listen():
-                if message.get("type") == "message":
-                    await self._take(message["data"])
+            while True:
+                reply = await channel.read_response(push_request=True)  # RESP3: messages are pushes
+                if isinstance(reply, list) and len(reply) == 3 and reply[0] == "message":
+                    await self._take(reply[2])
         except asyncio.CancelledError:
             raise
         except Exception as problem:  # the channel is lost with Redis: listened to again once it is back

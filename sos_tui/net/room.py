@@ -1,9 +1,10 @@
 """A room: one game (its ``GameSession``, once every seat is taken) and the connections in it.
 
-The room seats connections (by token, by name in an open seat, or as spectators), hands every move
-to its session with the seats the sender holds (the session refuses a seat out of turn), runs the
-undo vote, plays its computer seats through the server's pool (``session.computer_move``) and
-sends every change to everyone in it as a ``state``, once the store has it. Spectators coming and
+The room seats connections (by token, by name in an open seat, or as spectators; the tokens in
+``keys.SeatKeys``), hands every move to its session with the seats the sender holds (the session
+refuses a seat out of turn), runs the undo and rematch votes (``votes.Votes``), plays its computer
+seats through the server's pool (``turns.ComputerTurns``) and sends every change to everyone in it
+as a ``state``, once the store has it (``writes.Writes``). Spectators coming and
 going are no change of the game: the others hear a headcount (``presence``), at most every
 ``Limits.presence_every`` seconds.
 
@@ -15,19 +16,19 @@ has moved: until then a room made with ``create`` is closed minutes after it was
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, Seat, SeatKind
-from sos_tui.i18n import N_, _, explain
-from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError, computer_move
-from sos_tui.session.computer import STOPPED_TWICE
+from sos_tui.i18n import N_, _
+from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError
 
 from .errors import ProtocolError
+from .keys import SeatKeys
 from .limits import Limits
+from .member import Member
 from .mirrors import Mirrors
 from .protocol import (
     REPLACED,
@@ -37,47 +38,27 @@ from .protocol import (
     ErrorMessage,
     HelloMessage,
     LobbyRoom,
-    Message,
     MoveMessage,
     PingMessage,
     PongMessage,
     PresenceMessage,
     RematchAnswerMessage,
     RematchMessage,
-    RematchRequestMessage,
-    RematchResultMessage,
     SeatView,
     StateMessage,
     SyncMessage,
     UndoAnswerMessage,
     UndoMessage,
-    UndoRequestMessage,
-    UndoResultMessage,
     WaitingError,
     WelcomeMessage,
     check_ready,
-    new_token,
     token_hash,
 )
-from .store import RoomStore, RoomStoreError, StoredRoom, StoredSeat, lobby_entry
-from .vocabulary import Phase, StateChange, VoteKind
-
-
-class Member(Protocol):
-    """What a room knows of a connection in it (``server.Client``): the seats it holds by its
-    token, what its hello said, and how to send to it or close it."""
-
-    room: Room | None
-    seats: tuple[int, ...]
-    name: str | None
-    token: str | None
-    bye: bool  # said it leaves on purpose
-    minor: int  # the protocol revision its hello said it understands
-    ready: bool  # it has had a state of its room
-
-    def send(self, message: Message | str) -> None: ...
-
-    def close(self, code: int, reason: str) -> None: ...
+from .store import RoomStore, StoredRoom, StoredSeat, lobby_entry
+from .turns import ComputerTurns
+from .vocabulary import CloseReason, Phase, StateChange, VoteKind
+from .votes import Votes
+from .writes import Writes
 
 
 class RoomServer(Protocol):
@@ -116,28 +97,6 @@ class RoomSeat:
         return StoredSeat(self.seat, self.token_hash)
 
 
-@dataclass(eq=False)
-class Vote:
-    """An undo (during a game) or a rematch (after it) asked by seat ``by``: the seats asked to
-    answer (``voters``), those that accepted, and the timer that declines it when nobody answers
-    in time."""
-
-    what: VoteKind
-    by: int
-    voters: set[int]
-    timer: asyncio.TimerHandle
-    accepted: set[int] = field(default_factory=set)
-
-
-_VOTE_MESSAGES = {VoteKind.UNDO: (UndoRequestMessage, UndoResultMessage),
-                  VoteKind.REMATCH: (RematchRequestMessage, RematchResultMessage)}
-_VOTE_LOG = {
-    VoteKind.UNDO: (N_("{name} asks to undo"), N_("undo accepted: {reason}"), N_("undo declined: {reason}")),
-    VoteKind.REMATCH: (N_("{name} offers a rematch"), N_("rematch accepted: {reason}"),
-                       N_("rematch declined: {reason}")),
-}
-
-
 class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
@@ -150,22 +109,19 @@ class Room:
         self.creator = creator  # the address (or IPv6 /64) that created it over the network
         self.key = key  # a hosted room's key in the store (``host --headless``)
         self.seats = [RoomSeat(s) for s in seats]
-        self.tokens: dict[str, tuple[int, ...]] = {}  # token hash -> the seats it holds
-        self.owner_token: str | None = None  # known only to the process that made it
-        if self.own_seats:
-            self._give_own_seats(new_token())
+        self.keys = SeatKeys(self)  # the tokens that hold the seats
         self.created = time.time()
         self.played = False  # two people sat in it, or a person moved (the module's doc)
         self._sitters: set[str] = set()  # the token hashes of the people who sat in it
-        self.undo_declined: dict[int, float] = {}  # seat -> when its undo was last declined
         self.clients: set[Member] = set()
         self.session: GameSession | None = None
         self.finished = asyncio.Event()
         self.closed = False
         self.active = time.monotonic()
         self.finished_at: float | None = None
-        self.vote: Vote | None = None  # an undo or a rematch being asked
-        self._computer: asyncio.Task | None = None
+        self.votes = Votes(self, server.limits)  # an undo or a rematch being asked
+        self.turns = ComputerTurns(self, server)
+        self.writes = Writes(server, self)  # every change kept before anyone is told
         self.headcount = Headcount(self)
         self.mirrors = Mirrors()  # what each client holds of the game: it is sent the rest
         self.last_change: tuple[str, Move | None] = ("join", None)  # of the last state sent
@@ -187,34 +143,12 @@ class Room:
         return sum(1 for s in self.seats if s.seat.is_open)
 
     @property
-    def own_seats(self) -> tuple[int, ...]:
-        """The creator's seats (of kind ``human``), played where the room was made."""
-        return tuple(i for i, s in enumerate(self.seats) if s.seat.kind is SeatKind.HUMAN)
-
-    def _give_own_seats(self, token: str) -> None:
-        self.owner_token = token
-        for i in self.own_seats:
-            self.seats[i].token_hash = token_hash(token)
-        self._index_tokens()
-
-    def _index_tokens(self) -> None:
-        """``tokens`` from the seats' token hashes (a token may hold several seats)."""
-        self.tokens = {}
-        for i, seat in enumerate(self.seats):
-            if seat.token_hash is not None:
-                self.tokens[seat.token_hash] = (*self.tokens.get(seat.token_hash, ()), i)
+    def owner_token(self) -> str | None:
+        """The token of the room's own seats (``SeatKeys.owner``)."""
+        return self.keys.owner
 
     def host_token(self, kept: str | None) -> str | None:
-        """For the process that hosts this room (brought back after a restart, say): the token of
-        its own seats. The one it made, else ``kept`` (the one it kept) if that holds exactly
-        them still, else a new one that does (one lost, or another's kept in its place, then
-        holds nothing). None if the room has no seats of its own."""
-        if self.owner_token is None and self.own_seats:
-            if kept is not None and self.tokens.get(token_hash(kept)) == self.own_seats:
-                self.owner_token = kept
-            else:
-                self._give_own_seats(new_token())
-        return self.owner_token
+        return self.keys.host_token(kept)
 
     @property
     def spectators(self) -> int:
@@ -235,26 +169,24 @@ class Room:
             raise ProtocolError("no-room", N_("this game has ended"))
         name, token = hello.name, hello.token
         seats: tuple[int, ...] = ()
-        if token is not None and token_hash(token) in self.tokens:
-            seats = self.tokens[token_hash(token)]
+        if self.keys.seats_of(token):
+            seats = self.keys.seats_of(token)
             for i in seats:
                 old = self.seats[i].client
                 if old is not None and old is not client:
                     old.send(ErrorMessage.of(
                         "replaced", N_("your seat was taken up by a new connection with your token")))
                     self._detach(old)
-                    old.close(REPLACED, "replaced by a new connection")
-            self.log(_("{names} reconnected").format(names=self._names(seats)))
+                    background(old.close(REPLACED, CloseReason.REPLACED))
+            self.log(_("{names} reconnected").format(names=self.names(seats)))
         elif self.open_seats and self.phase is Phase.LOBBY and name is not None:
             taken = {s.seat.name.casefold() for s in self.seats if s.seat.name}
             if name.casefold() in taken:
                 raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
                                                      "with another --name"), name=name)
             index = next(i for i, s in enumerate(self.seats) if s.seat.is_open)
-            token = new_token()
-            seat = self.seats[index]
-            seat.seat, seat.token_hash = replace(seat.seat, name=name), token_hash(token)
-            self.tokens[seat.token_hash] = seats = (index,)
+            self.seats[index].seat = replace(self.seats[index].seat, name=name)
+            token, seats = self.keys.give(index), (index,)
             self.log(_("{name} joined (seat {number})").format(name=name, number=index + 1))
         else:
             token = None
@@ -276,15 +208,14 @@ class Room:
         """After the welcome went out: start the game once every seat is taken, else tell everyone;
         a spectator gets the room, and the others a headcount."""
         if not client.seats:
-            frames = self.mirrors.frames(self.state_message(), [client])
-            self.after_saved(lambda: self._tell(frames))
+            self.writes.tell(self.mirrors.frames(self.state_message(), [client]))
             self.headcount.changed()
         elif self.session is None and not self.open_seats:
             self._start()
         else:
             self.send_state(StateChange.JOIN)
 
-    def _names(self, seats) -> str:
+    def names(self, seats) -> str:
         return ", ".join(self.seats[i].seat.name or "?" for i in seats)
 
     def leave(self, client: Member) -> None:
@@ -294,7 +225,7 @@ class Room:
         if not client.seats:
             self.headcount.changed()
             return
-        self.log(_("{names} left").format(names=self._names(client.seats)))
+        self.log(_("{names} left").format(names=self.names(client.seats)))
         self.send_state(StateChange.QUIT if client.bye else StateChange.LEAVE)
 
     def _detach(self, client: Member) -> None:
@@ -303,11 +234,10 @@ class Room:
         for i in client.seats:
             if self.seats[i].client is client:
                 self.seats[i].client = None
-        if self.vote is not None and set(client.seats) & (self.vote.voters | {self.vote.by}):
-            self._vote_done(False, N_("{names} left"), names=self._names(client.seats))
+        self.votes.left(client.seats)
         client.room = None
         if client.seats:
-            self._stop_computer()  # the game waits for the seat
+            self.turns.stop()  # the game waits for the seat
 
     def _open(self, record: GameRecord) -> GameSession:
         """The session of ``record`` (a new game, or one brought back from the store)."""
@@ -364,42 +294,17 @@ class Room:
             return
         message, self.last_change = self.state_message(change, move), (change, move)
         frames, self.headcount.told = self.mirrors.frames(message, list(self.clients)), message.spectators
-        self.after_saved(lambda: self._tell(frames))
-        self._computer_turn()
+        self.writes.tell(frames)
+        self.turns.turn()
 
     def _sync(self, client: Member) -> None:
         """The room as the last state told it, with the whole game, to ``client`` (it asked)."""
         self.mirrors.forget(client)
-        frames = self.mirrors.frames(self.state_message(*self.last_change), [client])
-        self.after_saved(lambda: self._tell(frames))
-
-    @staticmethod
-    def _tell(frames) -> None:
-        """Send each client its frame of a state: each has the room now, so it may hear presence."""
-        for client, text in frames:
-            client.send(text)
-            client.ready = True
+        self.writes.tell(self.mirrors.frames(self.state_message(*self.last_change), [client]))
 
     # -- on disk -----------------------------------------------------------------------------
-    def after_saved(self, then: Callable[[], object]) -> None:
-        """Keep the room as it is now (with a store), then call ``then``: whatever a client is
-        told of the room is on disk first. In order: ``then`` calls run as they were asked. A
-        change the store could not keep is told to nobody (``Server.unkept``)."""
-        store = self.server.store
-        if store is None:
-            then()
-        else:
-            store.save(self.stored()).add_done_callback(lambda done: self._kept(done, then))
-
-    def _kept(self, done: asyncio.Future, then: Callable[[], object]) -> None:
-        if done.cancelled():
-            return
-        problem = done.exception()
-        if problem is None:
-            then()
-        elif isinstance(problem, RoomStoreError):
-            self.server.unkept(self)
-        # any other (a lost Redis lease): the cluster sends the room's clients away itself
+    async def saved(self) -> None:
+        await self.writes.saved()
 
     def stored(self) -> StoredRoom:
         session = self.session
@@ -409,31 +314,6 @@ class Room:
             session.record if session else None, session.version if session else 0, self.created,
             time.time(), self.key, self.creator, self.public)
 
-    async def saved(self) -> None:
-        """Return once the room as it is now is on disk (at once without a store); the store's
-        error if it could not be kept (a Redis store whose lease on the room was lost)."""
-        if self.server.store is not None:
-            await self.server.store.save(self.stored())
-
-    @classmethod
-    def restore(cls, server: RoomServer, kept: StoredRoom) -> Room:
-        """A room brought back from the store: the same code, seats, token hashes and game (at the
-        same version); nobody is connected yet."""
-        seats = [s.seat for s in kept.seats]
-        room = cls(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public)
-        room.owner_token, room.created = None, kept.created
-        for seat, stored in zip(room.seats, kept.seats, strict=True):
-            seat.token_hash = stored.token_hash
-        room._index_tokens()
-        if kept.record is not None:
-            session = room._open(kept.record)
-            session.version = kept.version
-            room.played = any(room.seats[mover].seat.person for mover in session.state.movers)
-        people = {s.token_hash for s in kept.seats
-                  if s.seat.person and s.seat.name and s.token_hash}
-        room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
-        return room
-
     def handle(self, client: Member, message: ClientMessage) -> None:
         """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
         try:
@@ -441,13 +321,13 @@ class Room:
                 case MoveMessage():
                     self._move(client, message)
                 case UndoMessage():
-                    self._ask_undo(client)
+                    self.votes.ask_undo(client)
                 case RematchMessage():
-                    self._ask_rematch(client)
+                    self.votes.ask_rematch(client)
                 case RematchAnswerMessage(accept=accept):
-                    self._answer(client, VoteKind.REMATCH, accept)
+                    self.votes.answer(client, VoteKind.REMATCH, accept)
                 case UndoAnswerMessage(accept=accept):
-                    self._answer(client, VoteKind.UNDO, accept)
+                    self.votes.answer(client, VoteKind.UNDO, accept)
                 case ByeMessage():
                     client.bye = True  # leaving on purpose: the others are told so when it goes
                 case PingMessage(id=number):
@@ -458,155 +338,44 @@ class Room:
             code = next(code for kind, code in _REFUSALS if isinstance(problem, kind))
             raise ProtocolError.wrap(code, problem) from None
 
-    def _playing_seat(self, client: Member, refused: str) -> GameSession:
+    def playing_seat(self, client: Member, refused: str) -> GameSession:
         """The session, for a client holding a seat; ``refused`` is the message for a spectator."""
         if not client.seats:
             raise ProtocolError("spectator", refused)
         check_ready(self.session is None, self.waiting_for)
         return self.session
 
-    def _move(self, client: Member, message: MoveMessage) -> None:
-        session = self._playing_seat(client, N_("spectators cannot move"))
-        if message.version is not None and message.version != session.version:
-            raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
-        session.play(message.move, by=client.seats)
-        if self.vote is not None:
-            self._vote_done(False, N_("a move was played"), counts=False)
-
-    # -- undo and rematch by agreement --------------------------------------------------------
-    def _ask_undo(self, client: Member) -> None:
-        session = self._playing_seat(client, N_("spectators cannot ask to undo"))
-        if not session.can_undo:
-            raise ProtocolError("cannot-undo", N_("there is nothing to undo"))
-        wait = self.undo_declined.get(client.seats[0], -math.inf) + self.server.limits.undo_cooldown \
-            - time.monotonic()
-        if wait > 0:
-            raise ProtocolError("cannot-undo", N_("your undo was declined: ask again in {seconds} s"),
-                                seconds=math.ceil(wait))
-        self._ask(client, VoteKind.UNDO)
-
-    def _ask_rematch(self, client: Member) -> None:
-        """A rematch offered (or, with one offered by another seat, agreed to)."""
-        if not client.seats:
-            raise ProtocolError("spectator", N_("spectators cannot offer a rematch"))
-        if self.phase is not Phase.OVER:
-            raise ProtocolError("not-over", N_("a rematch is for a game that is over"))
-        vote = self.vote
-        if vote is not None and vote.what is VoteKind.REMATCH and set(client.seats) & vote.voters:
-            self._answer(client, VoteKind.REMATCH, True)
-            return
-        self._ask(client, VoteKind.REMATCH)
-
-    def _ask(self, client: Member, what: VoteKind) -> None:
-        """Seat ``client.seats[0]`` asks the other people at the table; with none, it happens."""
-        if self.vote is not None:
-            asking = self.vote.what is VoteKind.UNDO
-            raise ProtocolError("undo-pending", N_("an undo is already being asked") if asking
-                                else N_("a rematch is already being asked"))
-        by = client.seats[0]
-        mine = self.seats[by].token_hash
-        voters = {i for i, s in enumerate(self.seats) if s.seat.person and s.token_hash != mine}
-        asked, _accepted, _declined = _VOTE_LOG[what]
-        self.log(_(asked).format(name=self.seats[by].seat.name))
-        if not voters:
-            self._agreed(what)
-            return
-        timer = asyncio.get_running_loop().call_later(self.server.limits.undo_timeout, self._vote_done,
-                                                      False, N_("nobody answered in time"))
-        self.vote = Vote(what, by, voters, timer)
-        request = _VOTE_MESSAGES[what][0]
-        for c in list(self.clients):
-            c.send(request(by, self.seats[by].seat.name, bool(set(c.seats) & voters)))
-
-    def _answer(self, client: Member, what: VoteKind, accept: bool) -> None:
-        vote = self.vote
-        if vote is None or vote.what != what:
-            raise ProtocolError("no-undo", N_("no undo is being asked") if what is VoteKind.UNDO
-                                else N_("no rematch is being asked"))
-        mine = set(client.seats) & vote.voters
-        if not mine:
-            raise ProtocolError("no-undo", N_("this question is not yours to answer"))
-        if not accept:
-            self._vote_done(False, N_("{names} declined"), names=self._names(sorted(mine)))
-            return
-        vote.accepted |= mine
-        if vote.accepted >= vote.voters:
-            self._vote_done(True, N_("everyone agreed"))
-
-    def _vote_done(self, accepted: bool, why: str, counts: bool = True, **params) -> None:
-        """Settle the question asked; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why.
-        An undo declined ``counts`` against asking again soon, unless a move settled it."""
-        vote, self.vote = self.vote, None
-        if vote is None:
-            return
-        vote.timer.cancel()
-        if vote.what is VoteKind.UNDO and not accepted and counts:
-            self.undo_declined[vote.by] = time.monotonic()
-        _asked, yes, no = _VOTE_LOG[vote.what]
-        self.log(_(yes if accepted else no).format(reason=_(why).format(**params)))
-        result = _VOTE_MESSAGES[vote.what][1].of(accepted, why, **params)
-        for c in list(self.clients):
-            c.send(result)
-        if accepted:
-            self._agreed(vote.what)
-
-    def _agreed(self, what: VoteKind) -> None:
-        self._stop_computer()
+    def agreed(self, what: VoteKind) -> None:
+        """Everyone asked agreed (``votes``): undo the last move, or play again."""
+        self.turns.stop()
         if what is VoteKind.REMATCH:
             self._rematch()
         elif self.session is not None:
             self.session.undo()
 
+    def _move(self, client: Member, message: MoveMessage) -> None:
+        session = self.playing_seat(client, N_("spectators cannot move"))
+        if message.version is not None and message.version != session.version:
+            raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
+        session.play(message.move, by=client.seats)
+        self.votes.done(False, N_("a move was played"), counts=False)
+
     def _rematch(self) -> None:
         """The same table again, whoever started moving last (every seat one place earlier, as at
         home); each person keeps their seat's token."""
         self.seats = self.seats[1:] + self.seats[:1]
-        self._index_tokens()
+        self.keys.index()
         for client in self.clients:
             if client.seats:
                 client.seats = tuple(i for i, seat in enumerate(self.seats) if seat.client is client)
         self._start(StateChange.REMATCH)
 
-    # -- computers ---------------------------------------------------------------------------
-    def _computer_turn(self) -> None:
-        session = self.session
-        if session is None or self.closed or self.waiting_for or session.computer_level is None:
-            return
-        if self._computer is None or self._computer.done():
-            self._computer = asyncio.ensure_future(self._think(session))
-
-    async def _think(self, session: GameSession) -> None:
-        name = session.seat_to_move.name
-        try:
-            move = await computer_move(session, self.server.computer, self.server.computer_delay)
-        except Exception as problem:  # the computer could not move: say so, the room lives on
-            self.log(_("{name} could not move: {error}").format(name=name, error=explain(problem)))
-            if getattr(problem, "template", None) == STOPPED_TWICE:
-                message = ErrorMessage.of(
-                    "computer", N_("the computer could not move: its process stopped twice in a row"))
-            else:
-                message = ErrorMessage.of("computer", "the computer could not move: {error}",
-                                          error=str(problem))
-            for c in list(self.clients):
-                c.send(message)
-            return
-        self._computer = None
-        if move is not None and not self.closed and not self.waiting_for:
-            session.play_computer(move, session.version)
-
-    def _stop_computer(self) -> None:
-        if self._computer is not None:
-            self._computer.cancel()
-            self._computer = None
-
     def freeze(self) -> None:
         """No more changes (the server restarts): the room stands as it is on disk."""
         self.closed = True
-        self._stop_computer()
+        self.turns.stop()
         self.headcount.cancel()
-        if self.vote is not None:
-            self.vote.timer.cancel()
-            self.vote = None
+        self.votes.drop()
 
     async def close(self, why: str, **params) -> None:
         """End the room; ``why`` (a template of SERVER_MESSAGES, with ``params``) says why."""
@@ -616,8 +385,27 @@ class Room:
         clients, closed = list(self.clients), ClosedMessage.of(why, **params)
         for c in clients:
             c.send(closed)
-        await asyncio.gather(*(c.ws.close(1001, closed.reason[:100]) for c in clients),
+        await asyncio.gather(*(c.close(1001, CloseReason.ROOM_CLOSED) for c in clients),
                              return_exceptions=True)
+
+
+def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
+    """A room brought back from the store: the same code, seats, token hashes and game (at the
+    same version); nobody is connected yet."""
+    seats = [s.seat for s in kept.seats]
+    room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public)
+    room.keys.owner, room.created = None, kept.created
+    for seat, stored in zip(room.seats, kept.seats, strict=True):
+        seat.token_hash = stored.token_hash
+    room.keys.index()
+    if kept.record is not None:
+        session = room._open(kept.record)
+        session.version = kept.version
+        room.played = any(room.seats[mover].seat.person for mover in session.state.movers)
+    people = {s.token_hash for s in kept.seats
+              if s.seat.person and s.seat.name and s.token_hash}
+    room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
+    return room
 
 
 class Headcount:

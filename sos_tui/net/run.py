@@ -1,6 +1,6 @@
-"""Running a server with no terminal UI: ``sos-tui host --headless`` (one game, then exit) and
-``sos-tui server`` (rooms created by ``host --server``, until ctrl+c). The command line prints;
-these report through ``say(line)``.
+"""What the network commands run: the plans of a game to host, join or pick from a lobby, and
+``sos-tui server`` (rooms created by ``host --server``, until ctrl+c), which reports through
+``say(line)``; ``host --headless`` is in ``headless.py``.
 """
 
 from __future__ import annotations
@@ -14,13 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sos_tui.engine import Seat, printable
-from sos_tui.i18n import N_, _, explain
+from sos_tui.i18n import _
 
-from .client import NetError, RemoteGame, create_room
-from .host import Host, open_store
-from .protocol import StateMessage
+from .host import open_store
 from .server import Limits, Server
-from .tokens import TokenStore
 
 Say = Callable[[str], None]
 
@@ -76,14 +73,15 @@ def reachable_host(bind: str) -> str:
     return "127.0.0.1"
 
 
-def _stop_on_signals(stop: asyncio.Event) -> None:
+def stop_on_signals(stop: asyncio.Event) -> None:
+    """Set ``stop`` on ctrl+c (SIGINT) and SIGTERM."""
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop.set)
 
 
-async def _until(stop: asyncio.Event, *awaitables) -> bool:
+async def until(stop: asyncio.Event, *awaitables) -> bool:
     """Wait for ``stop`` or the first of ``awaitables``; True if ``stop`` came first. The error of
     an awaitable that failed is raised."""
     waiter = asyncio.ensure_future(stop.wait())
@@ -98,63 +96,6 @@ async def _until(stop: asyncio.Event, *awaitables) -> bool:
     return waiter in done
 
 
-async def host_headless(size: int, mode: str, seats: list[Seat], bind: str, port: int, say: Say,
-                        *, listeners=(), computer=None, stop: asyncio.Event | None = None,
-                        public: bool = False) -> int:
-    """One game on a server of its own, kept in the rooms database: say the join URL (first), then
-    every event; return 0 when the game ends, 130 when stopped (ctrl+c, SIGTERM: the game stays on
-    disk, and the same command run again brings it back with the same code and seats)."""
-    stop = stop or asyncio.Event()
-    _stop_on_signals(stop)
-    host = Host(size, mode, seats, bind, port, public=public, computer=computer, computer_delay=0.3,
-                listeners=listeners)
-    stopped = True
-    try:
-        await host.open()
-        room = await host.start()
-        url = host.url(reachable_host(bind))
-        say(url)  # the first line: scripts read it
-        say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
-        host.server.on_event = lambda room, text: say(printable(text))
-        stopped = await _until(stop, room.finished.wait())
-    finally:
-        if stopped:
-            await host.stop()
-        else:
-            await host.finish(N_("the game is over"))
-    say(_("stopped") if stopped else _("the game is over"))
-    return 130 if stopped else 0
-
-
-async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat], say: Say,
-                         stop: asyncio.Event | None = None, public: bool = False) -> int:
-    """``host --headless --server URL``: create the game there, say its URL, watch it to the end."""
-    stop = stop or asyncio.Event()
-    _stop_on_signals(stop)
-    url, _token, _seats = await create_room(server_url, size, mode, seats, public=public)
-    say(url)
-    say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
-    watcher = RemoteGame(url, None, tokens=TokenStore())
-    await watcher.connect()
-
-    async def follow() -> None:
-        async for message in watcher.updates():
-            if isinstance(message, StateMessage) and message.move is not None:
-                say(_("move: {move}").format(move=message.move))  # only a "move" change carries a move
-            if watcher.state is not None and watcher.state.is_over and watcher.record is not None:
-                say(_("game over: {result}").format(result=printable(watcher.record.result_text(tr=_))))
-                return
-
-    try:
-        stopped = await _until(stop, follow())
-    except NetError as lost:
-        say(_("lost the server: {error}").format(error=explain(lost)))
-        return 1
-    finally:
-        await watcher.close()
-    return 130 if stopped else 0
-
-
 async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
                         stop: asyncio.Event | None = None, redis: str | None = None,
                         lease: float = 3.0) -> int:
@@ -163,7 +104,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
     ``redis`` (a URL), one process of the service every process with that URL forms: the rooms are
     kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached)."""
     stop = stop or asyncio.Event()
-    _stop_on_signals(stop)
+    stop_on_signals(stop)
     cluster = None
     if redis is not None:
         from .cluster import Cluster

@@ -30,15 +30,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import itertools
 import logging
-import math
-import time
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from http import HTTPStatus
+from dataclasses import dataclass
 
 from websockets.asyncio.server import Server as _WsServer
 from websockets.asyncio.server import ServerConnection, broadcast, serve
@@ -47,6 +42,7 @@ from websockets.exceptions import ConnectionClosed
 from sos_tui.engine import printable
 from sos_tui.i18n import N_, _, pgettext
 
+from .door import Allowance, Door, address_of, source
 from .errors import SERVER_STOPPED, ProtocolError
 from .limits import Limits
 from .protocol import (
@@ -63,9 +59,11 @@ from .protocol import (
     normal_code,
     parse_client,
 )
-from .room import Room, background
+from .reaper import reap
+from .room import Room, background, restore_room
 from .seats import check_seats
 from .store import RoomStore, RoomStoreError, StoredRoom
+from .vocabulary import CloseReason
 
 log = logging.getLogger(__name__)
 
@@ -77,48 +75,6 @@ HARD_FRAME_LIMIT = 64 * 1024
 ``MAX_FRAME`` and this, the client gets an ``error`` message and a strike."""
 MAX_SEND_BUFFER = 256 * 1024
 """A client that lets this much of our output pile up unread is closed."""
-
-
-@dataclass(eq=False)
-class Allowance:
-    """How many of something may happen now: refilled at ``rate`` a second up to ``burst``."""
-
-    rate: float
-    burst: float
-    left: float = math.inf
-    stamp: float = field(default_factory=time.monotonic)
-
-    def take(self) -> bool:
-        """Use one; False (nothing used) when none is left."""
-        now = time.monotonic()
-        self.left = min(float(self.burst), self.left + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.left < 1:
-            return False
-        self.left -= 1
-        return True
-
-    @property
-    def idle(self) -> bool:
-        """Full again: nothing to remember."""
-        return self.left + (time.monotonic() - self.stamp) * self.rate >= self.burst
-
-
-class Allowances:
-    """One ``Allowance`` per address, forgotten once full again (``prune``)."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self._by: dict[str, Allowance] = {}
-
-    def take(self, address: str) -> bool:
-        allowance = self._by.get(address)
-        if allowance is None:
-            allowance = self._by[address] = Allowance(self.rate, self.burst)
-        return allowance.take()
-
-    def prune(self) -> None:
-        self._by = {address: a for address, a in self._by.items() if not a.idle}
 
 
 @dataclass(eq=False)
@@ -142,13 +98,13 @@ class Client:
         ws = self.ws
         transport = ws.transport
         if transport is not None and transport.get_write_buffer_size() > MAX_SEND_BUFFER:
-            background(ws.close(1008, "not reading"))
+            background(ws.close(1008, CloseReason.NOT_READING))
             return
         broadcast([ws], message if isinstance(message, str) else message.to_json())
 
-    def close(self, code: int, reason: str) -> None:
-        """Close the connection with ``code`` and ``reason``, without waiting."""
-        background(self.ws.close(code, reason))
+    async def close(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` and ``reason``."""
+        await self.ws.close(code, reason)
 
 
 class Server:
@@ -166,8 +122,7 @@ class Server:
         self.limits = limits or Limits()
         self.cluster = cluster  # a ``cluster.Cluster``: one service of many processes on Redis
         self.store = cluster.store if cluster is not None else store
-        self._connects = Allowances(self.limits.connects_per_second, self.limits.connect_burst)
-        self._creates = Allowances(self.limits.creates_per_minute / 60, self.limits.create_burst)
+        self.door = Door(self.limits)  # who may come in
         self._computer = computer
         self._owns_computer = computer is None
         self.computer_delay = computer_delay
@@ -176,7 +131,6 @@ class Server:
         self.on_event = on_event
         self.rooms: dict[str, Room] = {}
         self._reloading: set[str] = set()  # rooms being brought back from the store (``unkept``)
-        self.connections: Counter[str] = Counter()
         self._ws: _WsServer | None = None
         self._reaper: asyncio.Task | None = None
         self.port: int | None = None
@@ -198,12 +152,12 @@ class Server:
     # -- lifetime ----------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host``:``port`` (0: any free port); the port it got."""
-        self._ws = await serve(self._handle, host, port, process_request=self._admit,
+        self._ws = await serve(self._handle, host, port, process_request=self.door.admit,
                                max_size=HARD_FRAME_LIMIT, compression=None, max_queue=16,
                                close_timeout=2, ping_interval=20, ping_timeout=20, server_header=None)
         self.port = self._ws.sockets[0].getsockname()[1]
         self.host = host
-        self._reaper = asyncio.ensure_future(self._reap())
+        self._reaper = asyncio.ensure_future(reap(self))
         if self.cluster is not None:
             await self.cluster.start(self)
         return self.port
@@ -240,7 +194,7 @@ class Server:
         if self.store is not None:
             await self.store.flush()
         clients = [c for room in self.rooms.values() for c in room.clients]
-        await asyncio.gather(*(c.ws.close(1012, "the server is restarting: come back in a moment")
+        await asyncio.gather(*(c.close(1012, CloseReason.RESTARTING)
                                for c in clients), return_exceptions=True)
         if self.cluster is not None:  # its rooms are free for another process at once
             await self.cluster.release(list(self.rooms))
@@ -278,7 +232,7 @@ class Server:
         if kept.record is not None and kept.record.state.is_over:
             self.store.delete(kept.code)
             return None
-        room = self.rooms[kept.code] = Room.restore(self, kept)
+        room = self.rooms[kept.code] = restore_room(self, kept)
         self.event(room, _("room brought back: {size}x{size} {mode}, {moves} moves").format(
             size=room.size, mode=_(room.mode.value), moves=len(kept.record.moves) if kept.record else 0))
         return room
@@ -317,7 +271,7 @@ class Server:
                                                     "in a moment"))
         for client in list(room.clients):
             client.send(refusal)
-            client.close(1012, "the game could not be kept: come back in a moment")
+            background(client.close(1012, CloseReason.NOT_KEPT))
         background(self._bring_back(room.code))
 
     async def _bring_back(self, code: str) -> None:
@@ -332,40 +286,10 @@ class Server:
         if kept and code not in self.rooms and self._ws is not None:  # still serving
             self.restore(kept[0])
 
-    async def _reap(self) -> None:
-        limits = self.limits
-        while True:
-            await asyncio.sleep(limits.reap_every)
-            now = time.monotonic()
-            self._connects.prune()
-            self._creates.prune()
-            for room in list(self.rooms.values()):
-                if room.creator is not None and not room.played and time.time() - room.created > \
-                        limits.unplayed_idle:
-                    await self.close_room(room, N_("closed after {minutes} minutes without a move"),
-                                          minutes=int(limits.unplayed_idle // 60))
-                elif room.finished_at is not None and now - room.finished_at > limits.finished_linger:
-                    await self.close_room(room, N_("the game is over"))
-                elif now - room.active > limits.room_idle:
-                    await self.close_room(room, N_("closed after {minutes} minutes without a move"),
-                                          minutes=int(limits.room_idle // 60))
-
     # -- connections -------------------------------------------------------------------------
-    def _admit(self, connection: ServerConnection, request):
-        address = _address(connection)
-        if sum(self.connections.values()) >= self.limits.max_connections:
-            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the server is full\n")
-        if self.connections[address] >= self.limits.connections_per_address:
-            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
-                                      "too many connections from your address\n")
-        if not self._connects.take(source(address)):
-            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
-                                      "too many new connections from your address: wait a moment\n")
-        return None
-
     async def _handle(self, ws: ServerConnection) -> None:
-        client = Client(ws, _address(ws), Allowance(self.limits.rate, self.limits.burst))
-        self.connections[client.address] += 1
+        client = Client(ws, address_of(ws), Allowance(self.limits.rate, self.limits.burst))
+        self.door.entered(client.address)
         try:
             await self._converse(client)
         except ConnectionClosed:
@@ -373,11 +297,9 @@ class Server:
         except Exception:  # a bug must cost one connection, never the server
             log.exception("connection from %s failed", client.address)
             with contextlib.suppress(Exception):
-                await ws.close(1011, "server error")
+                await ws.close(1011, CloseReason.SERVER_ERROR)
         finally:
-            self.connections[client.address] -= 1
-            if self.connections[client.address] <= 0:
-                del self.connections[client.address]
+            self.door.left(client.address)
             if client.room is not None:
                 client.room.leave(client)
 
@@ -385,7 +307,7 @@ class Server:
         """Send the ``error`` that refuses with ``problem`` and close the connection."""
         message = ErrorMessage.refusing(problem)
         client.send(message)
-        await client.ws.close(_CLOSE_CODES.get(problem.code, 1008), message.message[:100])
+        await client.close(_CLOSE_CODES.get(problem.code, 1008), CloseReason.REFUSED)
 
     async def _converse(self, client: Client) -> None:
         try:
@@ -432,7 +354,7 @@ class Server:
                 raise ProtocolError("bad-message",
                                     N_("ask for the lobby at the server's address, with no code"))
             client.send(RoomsMessage(await self.lobby()))
-            await client.ws.close(1000, "listed")
+            await client.close(1000, CloseReason.LISTED)
             return None
         code = normal_code(path)
         room = self.rooms.get(code) if code else None
@@ -451,7 +373,7 @@ class Server:
     def seat(self, client: Client, room: Room, hello) -> Room:
         """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""
         welcome = room.join(client, hello)
-        room.after_saved(lambda: client.send(welcome))  # its token is on disk before the client has it
+        room.writes.tell([(client, welcome.to_json())], state=False)  # its token is on disk before it has it
         return room
 
     def _take(self, client: Client, frame) -> None:
@@ -471,18 +393,18 @@ class Server:
         if path:
             raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
         creator = source(client.address)
-        if not self._creates.take(creator):
+        if not self.door.may_create(creator):
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
         room = self.create_room(message.size, message.mode, message.seats, creator=creator,
                                 public=message.public)
         try:
-            await room.saved()
+            await room.writes.saved()
         except RoomStoreError:
             self.unkept(room)  # never kept: nothing to bring back
             raise ProtocolError("unavailable", N_("the new game could not be kept: try again in a moment")) \
                 from None
-        client.send(CreatedMessage(room.code, room.owner_token, room.own_seats))
-        await client.ws.close(1000, "created")
+        client.send(CreatedMessage(room.code, room.owner_token, room.keys.own_seats))
+        await client.close(1000, CloseReason.CREATED)
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
@@ -490,21 +412,3 @@ _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 400
 """The close code after a refused first message (1008 for any other)."""
 _STRIKES = {"bad-frame", "too-big", "bad-json", "bad-message", "unknown-type", "flood"}
 """Refusals that a well-behaved client never causes; a connection that collects enough is closed."""
-
-
-def _address(connection: ServerConnection) -> str:
-    remote = connection.remote_address
-    return str(remote[0]) if remote else "?"
-
-
-def source(address: str) -> str:
-    """Whom the per-address limits count: the address, or for IPv6 its /64 (one machine's, often)."""
-    try:
-        ip = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return address
-    if ip.version == 6:
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)

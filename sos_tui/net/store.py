@@ -51,6 +51,7 @@ import queue
 import sqlite3
 import stat
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -158,9 +159,11 @@ class RoomStore(Protocol):
         """The rooms kept in this store (only the one of ``code``, if given). Blocking: call
         before serving, or in a thread."""
 
-    def save(self, room: StoredRoom) -> asyncio.Future[None]:
+    def save(self, room: StoredRoom, frames=()) -> asyncio.Future[Collection[object] | None]:
         """Keep ``room`` (replacing what was kept under its code); done once committed, or failed
-        with the store's error if it could not be."""
+        with the store's error if it could not be. ``frames`` (client, text) are for the caller to
+        send once it is committed; the store may send some itself, with the write (the Redis store:
+        a relayed client's), and the future's result names the clients it sent to (None: none)."""
 
     def delete(self, code: str) -> asyncio.Future[None]:
         """Forget the room ``code``; done once committed."""
@@ -220,7 +223,7 @@ class SqliteRoomStore:
             conn.close()
 
     # -- writing -----------------------------------------------------------------------------
-    def save(self, room: StoredRoom) -> asyncio.Future[None]:
+    def save(self, room: StoredRoom, frames=()) -> asyncio.Future[None]:
         return self._ask(room)
 
     def delete(self, code: str) -> asyncio.Future[None]:

@@ -48,3 +48,27 @@ class VoteKind(StrEnum):
 
     UNDO = "undo"
     REMATCH = "rematch"
+
+
+class CloseReason(StrEnum):
+    """Why a server closes a connection, as the WebSocket close reason (revision 3): a word, which
+    the client says in its player's language."""
+
+    REPLACED = "replaced"  # 4000: the seat was taken up by a new connection with its token
+    SERVER_ERROR = "server-error"  # 1011
+    NOT_READING = "not-reading"  # 1008: it let the server's messages pile up unread
+    NOT_KEPT = "not-kept"  # 1012: the game's last change could not be kept; come back
+    RESTARTING = "restarting"  # 1012: the server stops to be started again; come back
+    MOVED = "moved"  # 1012: another process of the service runs the game now; come back
+    ROOM_CLOSED = "room-closed"  # 1001, after a ``closed`` message
+    REFUSED = "refused"  # after an ``error`` message that refuses the connection
+    LISTED = "listed"  # 1000, after ``rooms``
+    CREATED = "created"  # 1000, after ``created``
+
+    @classmethod
+    def read(cls, text: str | None) -> CloseReason | None:
+        """The word ``text`` is, or None (an older server's sentence, nothing, anything else)."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None

@@ -56,6 +56,13 @@ class ComputerFailed(Exception):
         super().__init__(explain(self))
 
 
+class ComputerStopped(ComputerFailed):
+    """The computer's process stopped twice in a row: no move (the caller may say so in its own words)."""
+
+    def __init__(self) -> None:
+        super().__init__(STOPPED_TWICE)
+
+
 class ComputerPool:
     def __init__(self, time_limit: float | None = 2.0, seed: int | None = None) -> None:
         self.time_limit = time_limit
@@ -128,7 +135,7 @@ class ComputerPool:
                     on_retry(_("the computer's process stopped; starting it again"))
             except ValueError as error:  # the search refused the position or the level
                 raise ComputerFailed("{error}", error=error) from error
-        raise ComputerFailed(STOPPED_TWICE)
+        raise ComputerStopped()
 
     def pids(self) -> list[int]:
         """The search processes now running (for tests and diagnostics)."""
