@@ -67,6 +67,7 @@ from .protocol import (
 from .room import Room, background
 from .seats import check_seats
 from .store import RoomStore, RoomStoreError, StoredRoom
+from .webpage import answer as page_answer
 
 log = logging.getLogger(__name__)
 
@@ -362,7 +363,7 @@ class Server:
         if not self._connects.take(source(address)):
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many new connections from your address: wait a moment\n")
-        return None
+        return page_answer(request)  # a browser's GET of the page (webpage.py); None: a WebSocket
 
     async def _handle(self, ws: ServerConnection) -> None:
         client = Client(ws, _address(ws), Allowance(self.limits.rate, self.limits.burst))
