@@ -173,9 +173,15 @@ export class RoomView {
   }
 
   write(letter, row, col) {
+    const chosen = this.choosing !== null;
     this.choosing = null;
-    if (!this.mine() || !this.game || this.game.cell(row, col) !== null) return;
-    this.link.send({ type: "move", move: `${letter} ${cellName(row, col)}`, version: this.state.version });
+    if (this.mine() && this.game && this.game.cell(row, col) === null) {
+      this.link.send({ type: "move", move: `${letter} ${cellName(row, col)}`, version: this.state.version });
+    }
+    if (chosen) { // back to the board, on the cell chosen
+      this.render();
+      this.focusCursor();
+    }
   }
 
   move(dr, dc) {
@@ -316,11 +322,13 @@ export class RoomView {
   chooser() {
     if (!this.choosing || !this.mine()) return null;
     const [row, col] = this.choosing;
-    return el("div", { class: "choose", role: "group", "aria-label": format(_("Write at {cell}"), { cell: cellName(row, col) }) },
+    const cancel = () => { this.choosing = null; this.render(); this.focusCursor(); };
+    return el("div", { class: "choose", role: "group", "aria-label": format(_("Write at {cell}"), { cell: cellName(row, col) }),
+      onkeydown: (event) => { if (event.key === "Escape") cancel(); } },
       el("span", {}, format(_("Write at {cell}"), { cell: cellName(row, col) })),
       el("button", { type: "button", class: "letter", onclick: () => this.write("S", row, col) }, "S"),
       el("button", { type: "button", class: "letter", onclick: () => this.write("O", row, col) }, "O"),
-      el("button", { type: "button", onclick: () => { this.choosing = null; this.render(); this.focusCursor(); } }, _("Cancel")));
+      el("button", { type: "button", onclick: cancel }, _("Cancel")));
   }
 
   actions() {
