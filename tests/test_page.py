@@ -180,3 +180,27 @@ def test_the_page_never_parses_data_as_html():
         ):
             assert risky not in text, (script.name, risky)
         assert "ws://" not in text.replace("`${scheme}://", "")  # only the page's own host
+
+
+def schemes() -> dict[str, dict[str, str]]:
+    """The colour variables of page.css: the light ones, and the dark ones over them."""
+    css = (PAGE / "page.css").read_text()
+    blocks = re.findall(r":root \{([^}]*)\}", css)
+    light = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-f]{6})", blocks[0]))
+    return {"light": light, "dark": {**light, **dict(re.findall(r"--([\w-]+):\s*(#[0-9a-f]{6})", blocks[1]))}}
+
+
+def test_every_text_colour_has_4_5_to_1_in_light_and_dark():
+    from textual.color import Color
+
+    from sos_tui.app.colours import contrast
+
+    texts = ["fg", "subtle", "problem", "accent", *(f"p{i}" for i in range(6))]
+    assert schemes()["dark"]["bg"] != schemes()["light"]["bg"]
+    for scheme, colours in schemes().items():
+        for background in ("bg", "panel"):
+            for text in texts:
+                ratio = contrast(Color.parse(colours[text]), Color.parse(colours[background]))
+                assert ratio >= 4.5, (scheme, text, background, round(ratio, 2))
+        assert contrast(Color.parse(colours["fg"]), Color.parse(colours["cursor"])) >= 4.5
+        assert contrast(Color.parse(colours["accent-fg"]), Color.parse(colours["accent"])) >= 4.5

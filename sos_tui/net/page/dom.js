@@ -28,3 +28,24 @@ export function say(text) {
   log.append(el("p", {}, text));
   while (log.childElementCount > 6) log.firstElementChild.remove();
 }
+
+// Replace the children of `root` with `children`, keeping what a person was doing: the values of
+// its fields (by id) and the focus (an element with the same id, data-key or data-cell).
+export function redraw(root, children) {
+  const active = document.activeElement;
+  const mark = active && root.contains(active)
+    ? (active.id ? `#${CSS.escape(active.id)}` : active.dataset.key ? `[data-key="${CSS.escape(active.dataset.key)}"]`
+      : active.dataset.cell ? `[data-cell="${CSS.escape(active.dataset.cell)}"]` : null) : null;
+  const values = {};
+  for (const field of root.querySelectorAll("input[id], select[id]")) {
+    values[field.id] = field.type === "checkbox" ? field.checked : field.value;
+  }
+  root.replaceChildren(...children.filter(Boolean));
+  for (const [id, value] of Object.entries(values)) {
+    const field = document.getElementById(id);
+    if (!field || field.readOnly) continue;
+    if (field.type === "checkbox") field.checked = value;
+    else field.value = value;
+  }
+  if (mark) root.querySelector(mark)?.focus();
+}

@@ -1,5 +1,5 @@
 // The lobby (/): the open public games, create a game, join one by its code.
-import { el } from "./dom.js";
+import { el, redraw } from "./dom.js";
 import { _, format, ngettext, said } from "./i18n.js";
 import { ask, keepSeat, PROTOCOL } from "./socket.js";
 import * as words from "./words.js";
@@ -28,7 +28,8 @@ export class LobbyView {
       this.rooms = [];
       this.problem = _("The server cannot be reached.");
     }
-    this.render();
+    this.shown.replaceChildren(this.listing()); // the list alone: the fields stay as they are being typed
+    this.told.replaceChildren(this.problem);
   }
 
   name() {
@@ -79,19 +80,18 @@ export class LobbyView {
   }
 
   render() {
-    const typed = this.root.querySelector("#name")?.value;
     const options = (low, high, chosen) => [...Array(high - low + 1).keys()].map((i) =>
       el("option", { value: String(low + i), selected: low + i === chosen }, String(low + i)));
     const field = (id, label, control) => el("div", { class: "field-row" }, el("label", { htmlFor: id }, label), control);
-    this.root.replaceChildren(...[
+    redraw(this.root, [
       el("h2", {}, _("Play SOS in your browser")),
       el("div", { class: "field-row" }, el("label", { htmlFor: "name" }, _("Your name")),
-        el("input", { id: "name", autocomplete: "nickname", maxLength: 24, value: typed ?? localStorage.getItem("sos-name") ?? "",
+        el("input", { id: "name", autocomplete: "nickname", maxLength: 24, value: localStorage.getItem("sos-name") ?? "",
           onchange: () => localStorage.setItem("sos-name", this.name()) })),
-      this.problem ? el("p", { class: "problem", role: "alert" }, this.problem) : null,
+      this.told = el("p", { class: "problem", role: "alert" }, this.problem),
       el("section", { "aria-labelledby": "open-heading" }, el("h3", { id: "open-heading" }, _("Open games")),
-        this.listing(),
-        el("button", { type: "button", onclick: () => this.refresh() }, _("Refresh"))),
+        this.shown = el("div", {}, this.listing()),
+        el("button", { type: "button", "data-key": "refresh", onclick: () => this.refresh() }, _("Refresh"))),
       el("section", { "aria-labelledby": "create-heading" }, el("h3", { id: "create-heading" }, _("Create a game")),
         el("form", { class: "create", onsubmit: (event) => this.create(event) },
           field("size", _("Board size"), el("select", { id: "size", name: "size" }, options(3, 12, 6))),
@@ -103,13 +103,13 @@ export class LobbyView {
             ["easy", "medium", "hard", "expert"].map((level) => el("option", { value: level, selected: level === "medium" }, words.levelName(level))))),
           el("div", { class: "field-row check" }, el("input", { type: "checkbox", id: "public", name: "public", checked: true }),
             el("label", { htmlFor: "public" }, _("List it in the open games"))),
-          el("button", { type: "submit", class: "primary", disabled: this.busy }, _("Create the game")))),
+          el("button", { type: "submit", class: "primary", "data-key": "create", disabled: this.busy }, _("Create the game")))),
       el("section", { "aria-labelledby": "join-heading" }, el("h3", { id: "join-heading" }, _("Join by code")),
         el("form", { class: "inline", onsubmit: (event) => this.join(event) },
           el("label", { htmlFor: "code" }, _("Game code")),
           el("input", { id: "code", autocomplete: "off", maxLength: 20, placeholder: "7f3kq-x9m2c" }),
           el("button", { type: "submit" }, _("Join")))),
-    ].filter(Boolean));
+    ]);
   }
 
   listing() {

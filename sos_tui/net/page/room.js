@@ -1,7 +1,7 @@
 // A room's page (/CODE): join or watch, then the board (an ARIA grid), the scoreboard, the moves,
 // the votes, and a live region that says each event as `sos-tui --plain` does.
 import { cellName, MARKS, replay } from "./engine.js";
-import { el, say, svg } from "./dom.js";
+import { el, redraw, say, svg } from "./dom.js";
 import { _, format, said } from "./i18n.js";
 import { forgetSeat, keepSeat, Link, seatOf } from "./socket.js";
 import * as words from "./words.js";
@@ -223,15 +223,12 @@ export class RoomView {
 
   // -- drawing ------------------------------------------------------------------------------
   render() {
-    const focused = document.activeElement?.dataset?.cell;
-    const name = this.root.querySelector("#name")?.value;
-    this.root.replaceChildren(...(this.state || this.link ? this.playing() : this.joining(name)).filter(Boolean));
-    if (focused) this.focusCursor();
+    redraw(this.root, this.state || this.link ? this.playing() : this.joining());
   }
 
-  joining(typed) {
+  joining() {
     const name = el("input", { id: "name", autocomplete: "nickname", maxLength: 24, required: true,
-      value: typed ?? localStorage.getItem("sos-name") ?? "" });
+      value: localStorage.getItem("sos-name") ?? "" });
     const take = (event) => {
       event.preventDefault();
       const chosen = name.value.trim();
@@ -295,7 +292,7 @@ export class RoomView {
         const name = cellName(row, col);
         cells.push(el("div", { role: "gridcell", class: `cell${letter ? "" : " empty"}`, tabIndex: row === cr && col === cc ? 0 : -1,
           "aria-label": [name, letter || _("empty")].join(", "), "data-cell": `${row},${col}`,
-          onclick: () => this.tap(row, col), onfocus: () => { this.cursor = [row, col]; } }, letter || ""));
+          onclick: () => this.tap(row, col) }, letter || ""));
       }
       rows.push(el("div", { role: "row", class: "row" }, el("span", { class: "rownum", "aria-hidden": "true" }, String(row + 1)), cells));
     }
@@ -340,17 +337,17 @@ export class RoomView {
       if (this.questions[kind] !== undefined) {
         buttons.push(el("div", { class: "question", role: "group" },
           el("span", {}, format(kind === "undo" ? _("{name} asks to take back a move.") : _("{name} offers a rematch."), { name: this.questions[kind] })),
-          el("button", { type: "button", onclick: () => vote(kind, true) }, _("Yes")),
-          el("button", { type: "button", onclick: () => vote(kind, false) }, _("No"))));
+          el("button", { type: "button", "data-key": `${kind}-yes`, onclick: () => vote(kind, true) }, _("Yes")),
+          el("button", { type: "button", "data-key": `${kind}-no`, onclick: () => vote(kind, false) }, _("No"))));
       }
     }
     if (seated && state.phase === "playing" && this.game?.moves.length) {
-      buttons.push(el("button", { type: "button", onclick: () => { this.link.send({ type: "undo" }); say(_("Asked the others to take back the last move.")); } }, _("Undo")));
+      buttons.push(el("button", { type: "button", "data-key": "undo", onclick: () => { this.link.send({ type: "undo" }); say(_("Asked the others to take back the last move.")); } }, _("Undo")));
     }
     if (seated && state.phase === "over") {
-      buttons.push(el("button", { type: "button", class: "primary", onclick: () => this.link.send({ type: "rematch" }) }, _("Rematch")));
+      buttons.push(el("button", { type: "button", class: "primary", "data-key": "rematch", onclick: () => this.link.send({ type: "rematch" }) }, _("Rematch")));
     }
-    buttons.push(el("button", { type: "button", onclick: () => this.leave() }, seated ? _("Leave") : _("Stop watching")));
+    buttons.push(el("button", { type: "button", "data-key": "leave", onclick: () => this.leave() }, seated ? _("Leave") : _("Stop watching")));
     return el("div", { class: "actions" }, buttons);
   }
 
