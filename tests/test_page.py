@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sos_tui.net import Limits, webpage
 
-from .helpers import WAIT, Player, running
+from .helpers import WAIT, Player, Process, running
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import catalog
@@ -204,3 +204,16 @@ def test_every_text_colour_has_4_5_to_1_in_light_and_dark():
                 assert ratio >= 4.5, (scheme, text, background, round(ratio, 2))
         assert contrast(Color.parse(colours["fg"]), Color.parse(colours["cursor"])) >= 4.5
         assert contrast(Color.parse(colours["accent-fg"]), Color.parse(colours["accent"])) >= 4.5
+
+
+def test_sos_tui_server_says_where_browsers_play_and_serves_the_page_there(tmp_path):
+    import urllib.request
+
+    server = Process("server", "--port", "0", env_dir=tmp_path)
+    try:
+        line = server.line("http://")
+        url = line[line.index("http://") :]
+        with urllib.request.urlopen(url, timeout=WAIT) as answer:
+            assert answer.status == 200 and b"<title>SOS</title>" in answer.read()
+    finally:
+        server.stop()

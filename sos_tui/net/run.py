@@ -183,6 +183,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
         say(f"ws://{reachable_host(bind)}:{server.port}")
         say(_("create games with: sos-tui host --server {url} ...").format(
             url=f"ws://{reachable_host(bind)}:{server.port}"))
+        say(_("or play in a browser: {url}").format(url=f"http://{reachable_host(bind)}:{server.port}/"))
         await stop.wait()
     finally:
         await server.restart()
