@@ -53,6 +53,16 @@ class Served:
 
         return self.call(create())
 
+    def drop(self, code: str, seat: int) -> None:
+        """Close the connection that holds ``seat`` of the room ``code`` (1012: come back)."""
+
+        async def drop():
+            for client in list(self.server.rooms[code].clients):
+                if seat in client.seats:
+                    client.close(1012, "dropped by the test")
+
+        self.call(drop())
+
     def stop(self) -> None:
         self.call(self.server.stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -130,13 +140,14 @@ def labels(driver) -> list[str]:
     return [cell.get_attribute("aria-label") for cell in find_all(driver, "[role=gridcell]")]
 
 
-def take_seat(driver, name: str) -> None:
+def take_seat(driver, name: str, seated: bool = True) -> None:
     from selenium.webdriver.common.keys import Keys
 
     field = until(lambda: find(driver, "#name"), "the name field")
     field.clear()
     field.send_keys(name + Keys.ENTER)  # Enter in the name field takes a seat
-    until(lambda: find_all(driver, "[role=grid]") or "starts when" in find(driver, "main").text, "seated")
+    if seated:
+        until(lambda: find_all(driver, "[role=grid]") or "starts when" in find(driver, "main").text, "seated")
 
 
 def tap(driver, cell: str, letter: str) -> None:
@@ -194,6 +205,9 @@ def test_keyboard_moves_aria_grid_and_a_python_client_in_the_same_room(served, c
         assert not find_all(chromium, ".scores svg, #said svg")  # the name was text, never markup
         chromium.switch_to.active_element.send_keys(Keys.ARROW_LEFT, "o")
         until(lambda: "a2, O" in labels(chromium), "O on a2")
+        served.drop(code, seat=0)  # the connection drops: the page comes back by itself, seated
+        until(lambda: "Reconnected." in said(chromium), "the page to reconnect")
+        assert "Ana (you)" in find(chromium, ".scores").text and "a2, O" in labels(chromium)
 
 
 def test_a_hostile_name_is_shown_literally_and_the_page_speaks_malay(served, chromium):
@@ -201,6 +215,10 @@ def test_a_hostile_name_is_shown_literally_and_the_page_speaks_malay(served, chr
     chromium.get(f"{served.url}/{code}")
     take_seat(chromium, MARKUP)
     window(chromium, f"{served.url}/{code}")
+    take_seat(
+        chromium, MARKUP.upper(), seated=False
+    )  # taken (names differ ignoring case): the form asks again
+    until(lambda: "already called" in find(chromium, ".problem").text, "the refusal")
     take_seat(chromium, IMAGE)
     until(
         lambda: IMAGE in find(chromium, ".scores").text and MARKUP in find(chromium, ".scores").text,

@@ -34,6 +34,7 @@ export class RoomView {
 
   connect(name) {
     this.problem = "";
+    this.over = false;
     this.link = new Link(this.code, name, {
       message: (message) => this.heard(message),
       open: (again) => { if (again) say(_("Reconnected.")); this.lost = false; this.render(); },
@@ -43,7 +44,11 @@ export class RoomView {
         this.lost = true;
         this.render();
       },
-      over: () => { this.over = true; this.render(); },
+      over: () => {
+        this.over = true;
+        if (!this.state) this.link = null; // refused before it was seated (a name taken): ask again
+        this.render();
+      },
     });
     this.link.open();
   }
@@ -246,6 +251,7 @@ export class RoomView {
           el("button", { type: "submit", class: "primary" }, _("Take a seat")),
           el("button", { type: "button", onclick: watch }, _("Watch")))),
       this.problem ? el("p", { class: "problem", role: "alert" }, this.problem) : null,
+      el("p", {}, el("a", { href: "/" }, _("Back to the lobby"))),
     ];
   }
 
