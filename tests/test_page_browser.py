@@ -299,6 +299,9 @@ def test_two_windows_play_a_whole_game_a_third_watches_one_reloads(served, chrom
             assert "Bo (you)" in find(chromium, ".scores").text
         until(lambda: find(chromium, ".status").text.startswith("Your turn"), f"{cell}: the mover's turn")
         tap(chromium, cell, letter)
+        if cell == "c1":  # said as --plain says it, then drawn in Ana's colour and mark
+            assert "SOS for Ana: a1, b1, c1, across." in said(chromium)
+            assert [line.get_attribute("class") for line in find_all(chromium, ".lines line")] == ["p0"]
     chromium.switch_to.window(watcher)
     until(lambda: "Game over" in find(chromium, ".status").text, "the end, for the watcher")
     assert "Game over: a draw between Ana and Bo." in said(chromium)

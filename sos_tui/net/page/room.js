@@ -1,9 +1,10 @@
 // A room's page (/CODE): join or watch, then the board (an ARIA grid), the scoreboard, the moves,
 // the votes, and a live region that says each event as `sos-tui --plain` does.
-import { cellName, MARKS, replay } from "./engine.js";
-import { el, redraw, say, svg } from "./dom.js";
+import { cellName, replay } from "./engine.js";
+import { el, redraw, say } from "./dom.js";
 import { _, format, said } from "./i18n.js";
 import { forgetSeat, keepSeat, Link, seatOf } from "./socket.js";
+import * as panels from "./panels.js";
 import * as words from "./words.js";
 
 const KEYS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -128,47 +129,11 @@ export class RoomView {
     this.state = message;
     this.record = record;
     this.game = game;
-    this.announce(message, before, first);
+    for (const sentence of words.told(message, game, before, first, this.names())) say(sentence);
   }
 
   names() {
     return (this.state?.seats || []).map((seat, i) => String(seat?.name ?? format(_("seat {number}"), { number: i + 1 })));
-  }
-
-  announce(message, before, first) {
-    const game = this.game;
-    const names = this.names();
-    const change = message.change;
-    if (!game) {
-      if (first) say(_("Joined. The game starts when every seat is taken."));
-      return;
-    }
-    let scored = false;
-    if (first || change === "start" || change === "rematch" || !before) {
-      say(words.start(game, names));
-      if (game.moves.length) say(words.score(game, names));
-    } else if (change === "move" && game.moves.length) {
-      const last = game.moves.length - 1;
-      say(words.wrote(names, game.movers[last], game.moves[last]));
-      for (const line of game.lines.filter((l) => l.move === last)) {
-        say(words.sos(names, line));
-        scored = true;
-      }
-      if (scored || game.over) say(words.score(game, names));
-    } else if (change === "undo") {
-      say([_("Undone."), words.score(game, names)].join(" "));
-    } else if (change === "leave" || change === "quit") {
-      const away = (message.waiting_for || []).map(String);
-      if (away.length) say(format(_("waiting for {names} to reconnect"), { names: words.listed(away) }));
-      return;
-    } else {
-      return;
-    }
-    if (game.over) say(words.result(game, names));
-    else if (Number.isInteger(message.to_move)) {
-      const seat = message.seats?.[message.to_move];
-      say(words.nextUp(names, message.to_move, scored, seat?.kind === "computer"));
-    }
   }
 
   // -- what this tab does -----------------------------------------------------------------
@@ -269,9 +234,12 @@ export class RoomView {
         el("span", { class: "subtle" }, format(_("{size} by {size}, {mode} mode"), { size: state.size, mode: words.modeName(state.mode) }))),
       el("p", { class: "status" }, this.status(names)),
       el("div", { class: "room" },
-        el("div", { class: "play" }, this.game ? this.board() : el("p", {}, _("The game starts when every seat is taken.")),
+        el("div", { class: "play" }, this.game
+          ? panels.board(this.game, this.cursor, (row, col) => this.tap(row, col), (event) => this.key(event))
+          : el("p", {}, _("The game starts when every seat is taken.")),
           this.chooser(), this.actions()),
-        el("div", { class: "side" }, this.scoreboard(names), this.moveList(names), this.share())),
+        el("div", { class: "side" }, panels.scoreboard(this.state, this.game, this.seats, names),
+          panels.moveList(this.game, names), this.share())),
     ];
   }
 
@@ -284,42 +252,6 @@ export class RoomView {
     if ((state.waiting_for || []).length) return format(_("waiting for {names} to reconnect"), { names: words.listed(state.waiting_for.map(String)) });
     if (this.mine()) return _("Your turn: choose a cell, then S or O.");
     return Number.isInteger(state.to_move) ? words.nextUp(names, state.to_move, false, state.seats?.[state.to_move]?.kind === "computer") : "";
-  }
-
-  board() {
-    const game = this.game;
-    const size = game.size;
-    const [cr, cc] = this.cursor;
-    const rows = [];
-    for (let row = 0; row < size; row++) {
-      const cells = [];
-      for (let col = 0; col < size; col++) {
-        const letter = game.cell(row, col);
-        const name = cellName(row, col);
-        cells.push(el("div", { role: "gridcell", class: `cell${letter ? "" : " empty"}`, tabIndex: row === cr && col === cc ? 0 : -1,
-          "aria-label": [name, letter || _("empty")].join(", "), "data-cell": `${row},${col}`,
-          onclick: () => this.tap(row, col) }, letter || ""));
-      }
-      rows.push(el("div", { role: "row", class: "row" }, el("span", { class: "rownum", "aria-hidden": "true" }, String(row + 1)), cells));
-    }
-    const heading = el("div", { class: "cols", "aria-hidden": "true" }, el("span", { class: "rownum" }),
-      [...Array(size).keys()].map((col) => el("span", {}, cellName(0, col)[0])));
-    const grid = el("div", { role: "grid", class: "grid", "aria-label": _("Board"), "aria-rowcount": size,
-      "aria-colcount": size, onkeydown: (event) => this.key(event) }, rows);
-    const lines = svg("svg", { class: "lines", viewBox: `0 0 ${size} ${size}`, "aria-hidden": "true", preserveAspectRatio: "none" });
-    for (const line of game.lines) {
-      const [[r1, c1], , [r3, c3]] = line.cells;
-      const player = line.player % MARKS.length;
-      lines.append(svg("line", { x1: c1 + 0.5, y1: r1 + 0.5, x2: c3 + 0.5, y2: r3 + 0.5, class: `p${player}` }));
-      for (const t of [0.25, 0.75]) {
-        const mark = svg("text", { x: c1 + 0.5 + (c3 - c1) * t, y: r1 + 0.5 + (r3 - r1) * t, class: `mark p${player}` });
-        mark.textContent = MARKS[player];
-        lines.append(mark);
-      }
-    }
-    const board = el("div", { class: "board" }, heading, el("div", { class: "field" }, grid, lines));
-    board.style.setProperty("--n", String(size)); // CSSOM, not a style attribute: the CSP allows it
-    return board;
   }
 
   chooser() {
@@ -362,33 +294,6 @@ export class RoomView {
     forgetSeat(this.code);
     this.link.close();
     location.assign("/");
-  }
-
-  scoreboard(names) {
-    const state = this.state;
-    const items = (state.seats || []).map((seat, i) => {
-      const notes = [];
-      if (this.seats.includes(i)) notes.push(_("you"));
-      if (seat?.kind === "computer") notes.push(format(_("computer, {level}"), { level: words.levelName(seat.level) }));
-      else if (seat?.name === null || seat?.name === undefined) notes.push(_("open seat"));
-      else if (!seat?.connected) notes.push(_("away"));
-      const turn = state.phase === "playing" && state.to_move === i;
-      return el("li", { class: `seat p${i % MARKS.length}${turn ? " turn" : ""}`, "aria-current": turn ? "true" : null },
-        el("span", { class: "mark", "aria-hidden": "true" }, MARKS[i % MARKS.length]),
-        el("span", { class: "who" }, names[i], notes.length ? el("span", { class: "subtle" }, ` (${notes.join(", ")})`) : null),
-        el("span", { class: "points" }, String(this.game?.scores[i] ?? 0)));
-    });
-    const watching = Number.isInteger(state.spectators) && state.spectators > 0
-      ? el("p", { class: "subtle" }, format(_("{n} watching"), { n: state.spectators })) : null;
-    return el("section", { "aria-labelledby": "score-heading" }, el("h3", { id: "score-heading" }, _("Score")),
-      el("ul", { class: "scores" }, items), watching);
-  }
-
-  moveList(names) {
-    const game = this.game;
-    const items = game ? game.moves.map((_move, i) => el("li", {}, words.moveLine(game, names, i))) : [];
-    return el("section", { "aria-labelledby": "moves-heading" }, el("h3", { id: "moves-heading" }, _("Moves")),
-      items.length ? el("ol", { class: "moves", tabIndex: 0 }, items.reverse()) : el("p", { class: "subtle" }, _("No move yet.")));
   }
 
   share() {

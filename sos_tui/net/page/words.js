@@ -3,11 +3,8 @@
 import { cellName } from "./engine.js";
 import { _, format, ngettext } from "./i18n.js";
 
-const DIRECTIONS = { "0,1": "across", "1,0": "down", "1,1": "diagonally down to the right",
-  "1,-1": "diagonally down to the left" };
-const WAY_WORDS = () => ({ across: _("across"), down: _("down"),
-  "diagonally down to the right": _("diagonally down to the right"),
-  "diagonally down to the left": _("diagonally down to the left") });
+const DIRECTIONS = { "0,1": () => _("across"), "1,0": () => _("down"),
+  "1,1": () => _("diagonally down to the right"), "1,-1": () => _("diagonally down to the left") };
 
 export function modeName(mode) {
   return mode === "simple" ? _("simple") : mode === "general" ? _("general") : String(mode);
@@ -36,9 +33,8 @@ export function wrote(names, mover, move) {
 
 export function sosCells(line) {
   const [[r1, c1], , [r3, c3]] = line.cells;
-  const way = DIRECTIONS[`${Math.sign(r3 - r1)},${Math.sign(c3 - c1)}`];
-  return format(_("{cells}, {direction}"),
-    { cells: line.cells.map(([r, c]) => cellName(r, c)).join(", "), direction: WAY_WORDS()[way] });
+  const direction = DIRECTIONS[`${Math.sign(r3 - r1)},${Math.sign(c3 - c1)}`]();
+  return format(_("{cells}, {direction}"), { cells: line.cells.map(([r, c]) => cellName(r, c)).join(", "), direction });
 }
 
 export function sos(names, line) {
@@ -69,4 +65,37 @@ export function moveLine(game, names, index) {
   const points = game.lines.filter((line) => line.move === index).length;
   if (points) text += " " + format(ngettext("It made {n} SOS.", "It made {n} SOS.", points), { n: points });
   return text;
+}
+
+// What to say of a `state` (the sentences `--plain` says of the same change): `game` as it leaves
+// the game, `before` the game held until then (null: none), `first` the first state heard.
+export function told(message, game, before, first, names) {
+  const change = message.change;
+  if (!game) return first ? [_("Joined. The game starts when every seat is taken.")] : [];
+  const out = [];
+  let scored = false;
+  if (first || change === "start" || change === "rematch" || !before) {
+    out.push(start(game, names));
+    if (game.moves.length) out.push(score(game, names));
+  } else if (change === "move" && game.moves.length) {
+    const last = game.moves.length - 1;
+    out.push(wrote(names, game.movers[last], game.moves[last]));
+    for (const line of game.lines.filter((l) => l.move === last)) {
+      out.push(sos(names, line));
+      scored = true;
+    }
+    if (scored || game.over) out.push(score(game, names));
+  } else if (change === "undo") {
+    out.push([_("Undone."), score(game, names)].join(" "));
+  } else if (change === "leave" || change === "quit") {
+    const away = (message.waiting_for || []).map(String);
+    return away.length ? [format(_("waiting for {names} to reconnect"), { names: listed(away) })] : [];
+  } else {
+    return [];
+  }
+  if (game.over) out.push(result(game, names));
+  else if (Number.isInteger(message.to_move)) {
+    out.push(nextUp(names, message.to_move, scored, message.seats?.[message.to_move]?.kind === "computer"));
+  }
+  return out;
 }
