@@ -4,9 +4,15 @@ game's own port, beside the WebSockets. tests/test_page_browser.py plays it in C
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from sos_tui.net import Limits, webpage
 
@@ -217,3 +223,67 @@ def test_sos_tui_server_says_where_browsers_play_and_serves_the_page_there(tmp_p
             assert answer.status == 200 and b"<title>SOS</title>" in answer.read()
     finally:
         server.stop()
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node to run the page's engine.js outside a browser")
+def test_the_pages_rules_follow_the_engines_on_random_games(tmp_path):
+    """engine.js (the page's replay of a record) and words.js find the same SOS lines, scores,
+    movers, end and winners as sos_tui.engine, and say each SOS as --plain does."""
+    from sos_tui.engine import GameState
+    from sos_tui.plain import words
+
+    chooser = random.Random(44)
+    games, expected = [], []
+    for number in range(120):
+        size, mode, players = (
+            chooser.randint(3, 7),
+            chooser.choice(["general", "simple"]),
+            chooser.randint(2, 4),
+        )
+        state = GameState.new(size, mode, players)
+        while not state.is_over and (number % 3 or state.move_count < size * 2):
+            state = state.play(chooser.choice(state.legal_moves()))
+        games.append(
+            {"size": size, "mode": mode, "players": [{}] * players, "moves": [str(m) for m in state.moves]}
+        )
+        expected.append(
+            {
+                "scores": list(state.scores),
+                "movers": list(state.movers),
+                "over": state.is_over,
+                "winners": list(state.outcome.winners) if state.is_over else None,
+                "lines": [
+                    [line.player, line.move_index, [list(c) for c in line.cells]] for line in state.lines
+                ],
+                "said": sorted(words.sos_cells(line) for line in state.lines),
+            }
+        )
+    runner = tmp_path / "replay.mjs"
+    runner.write_text(
+        f"""
+        const engine = await import("{(PAGE / "engine.js").as_uri()}");
+        const words = await import("{(PAGE / "words.js").as_uri()}");
+        const games = JSON.parse(await (await import("node:fs/promises")).readFile(process.argv[2], "utf8"));
+        console.log(JSON.stringify(games.map((record) => {{
+          const game = engine.replay(record);
+          return {{ scores: game.scores, movers: game.movers, over: game.over,
+            winners: game.over ? game.winners() : null,
+            lines: game.lines.map((line) => [line.player, line.move, line.cells]),
+            said: game.lines.map((line) => words.sosCells(line)).sort() }};
+        }})));
+        """
+    )
+    (tmp_path / "games.json").write_text(json.dumps(games))
+    out = subprocess.run(
+        [NODE, str(runner), str(tmp_path / "games.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    found = json.loads(out.stdout)
+    for number, (js, py) in enumerate(zip(found, expected, strict=True)):
+        assert {**js, "lines": sorted(js["lines"])} == {**py, "lines": sorted(py["lines"])}, games[number]
