@@ -273,7 +273,10 @@ def test_two_windows_play_a_whole_game_a_third_watches_one_reloads(served, chrom
         lambda: find_all(chromium, "[role=grid]") or "starts when" in find(chromium, "main").text,
         "Ana seated",
     )
-    bo = window(chromium, link)
+    bo = window(chromium, served.url)  # Bo finds the game in the lobby's open games
+    code = link.rsplit("/", 1)[1]
+    until(lambda: find(chromium, f"a[href='/{code}']"), "the game listed").click()
+    until(lambda: chromium.current_url == link, "its room")
     take_seat(chromium, "Bo")
     watcher = window(chromium, link)
     until(lambda: find(chromium, "form.join"), "the join form")
