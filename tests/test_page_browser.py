@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shutil
+import subprocess
 import threading
 import time
 
@@ -16,7 +18,7 @@ import pytest
 
 from sos_tui.net import Limits, Server
 
-from .helpers import FirstMove
+from .helpers import SOS, FirstMove
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
@@ -41,8 +43,8 @@ class Served:
         self.thread.start()
         limits = Limits(connect_burst=500, connects_per_second=100)  # every window is one address
         self.server = Server(limits, computer=FirstMove(), allow_create=True)
-        port = self.call(self.server.start("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{port}"
+        self.port = self.call(self.server.start("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.port}"
 
     def call(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(TIMEOUT)
@@ -169,7 +171,7 @@ def test_keyboard_moves_aria_grid_and_a_python_client_in_the_same_room(served, c
     chromium.get(f"{served.url}/{code}")
     assert "SOS" in chromium.title
     take_seat(chromium, "Ana")
-    with connect(f"ws://127.0.0.1:{served.url.rsplit(':', 1)[1]}/{code}") as other:
+    with connect(f"ws://127.0.0.1:{served.port}/{code}") as other:
         other.send(json.dumps({"type": "hello", "protocol": 1, "minor": 2, "name": HOSTILE, "token": None}))
         assert json.loads(other.recv(TIMEOUT))["type"] == "welcome"
         until(
@@ -312,3 +314,46 @@ def test_two_windows_play_a_whole_game_a_third_watches_one_reloads(served, chrom
     chromium.switch_to.window(ana)
     until(lambda: find(chromium, ".actions button.primary"), "the rematch button")
     assert "Game over" in find(chromium, ".status").text
+
+
+def test_the_page_says_what_a_plain_joiner_in_the_same_room_says(served, chromium, tmp_path):
+    """A browser and ``sos-tui join --plain`` play each other: the page's live region says each
+    event with the very sentences the line mode prints."""
+    code = served.room()
+    chromium.get(f"{served.url}/{code}")
+    take_seat(chromium, "Ana")
+    env = {
+        **os.environ,
+        "SOS_TUI_DATA_DIR": str(tmp_path / "data"),
+        "SOS_TUI_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    joiner = subprocess.Popen(
+        [SOS, "join", f"ws://127.0.0.1:{served.port}/{code}", "--name", "Bo", "--plain", "--lang", "en"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    lines: list[str] = []
+    threading.Thread(
+        target=lambda: lines.extend(line.rstrip("\n") for line in joiner.stdout), daemon=True
+    ).start()
+    try:
+        until(lambda: find(chromium, ".status").text.startswith("Your turn"), "the game to start")
+        tap(chromium, "a1", "S")
+        until(lambda: "Bo to move." in lines, "the joiner's turn")
+        joiner.stdin.write("O b1\n")
+        joiner.stdin.flush()
+        until(lambda: find(chromium, ".status").text.startswith("Your turn"), "Ana's turn again")
+        tap(chromium, "c1", "S")
+        until(lambda: "Ana moves again." in lines, "the joiner to hear the SOS")
+        assert lines == [
+            "A 3 by 3 game, general mode: Ana and Bo.", "Ana to move.", "Ana wrote S at a1.", "Bo to move.",
+            "Bo wrote O at b1.", "Ana to move.", "Ana wrote S at c1.", "SOS for Ana: a1, b1, c1, across.",
+            "Score: Ana 1, Bo 0.", "Ana moves again.",
+        ]  # fmt: skip
+        assert said(chromium).splitlines() == lines[-6:]  # the page shows its last six
+    finally:
+        joiner.kill()
+        joiner.wait(TIMEOUT)
