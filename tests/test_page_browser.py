@@ -210,6 +210,8 @@ def test_keyboard_moves_aria_grid_and_a_python_client_in_the_same_room(served, c
         served.drop(code, seat=0)  # the connection drops: the page comes back by itself, seated
         until(lambda: "Reconnected." in said(chromium), "the page to reconnect")
         assert "Ana (you)" in find(chromium, ".scores").text and "a2, O" in labels(chromium)
+    problems = [entry["message"] for entry in chromium.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not problems  # no script error, nothing the Content-Security-Policy refused
 
 
 def test_a_hostile_name_is_shown_literally_and_the_page_speaks_malay(served, chromium):
@@ -227,6 +229,20 @@ def test_a_hostile_name_is_shown_literally_and_the_page_speaks_malay(served, chr
         "both names in the scoreboard",
     )
     assert not find_all(chromium, "main img") and not find_all(chromium, "main b")
+    chromium.get_log("browser")  # what came before
+    chromium.execute_script(  # what an injected script would try: the policy refuses both
+        "const s = document.createElement('script'); s.textContent = 'window.ran = true';"
+        "document.body.append(s); new WebSocket('ws://127.0.0.1:9/elsewhere');"
+    )
+    refused: list[str] = []  # the console's messages, gathered (each read of the log empties it)
+    until(
+        lambda: (
+            refused.extend(e["message"] for e in chromium.get_log("browser"))
+            or (any("script-src" in m for m in refused) and any("connect-src" in m for m in refused))
+        ),
+        "the policy's refusals of the script and of the connection elsewhere",
+    )
+    assert chromium.execute_script("return window.ran === undefined")
     from selenium.webdriver.support.ui import Select
 
     Select(find(chromium, "#language")).select_by_value("ms")
