@@ -192,6 +192,8 @@ def test_keyboard_moves_aria_grid_and_a_python_client_in_the_same_room(served, c
         )
         chromium.switch_to.active_element.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_DOWN, "s")
         until(lambda: "b2, S" in labels(chromium), "S on b2")
+        chromium.switch_to.active_element.send_keys("o")  # not Ana's turn: said at once, nothing sent
+        until(lambda: f"it is {HOSTILE}'s turn" in said(chromium), "why not")
         heard = []
         until(
             lambda: (

@@ -145,13 +145,30 @@ export class RoomView {
   write(letter, row, col) {
     const chosen = this.choosing !== null;
     this.choosing = null;
-    if (this.mine() && this.game && this.game.cell(row, col) === null) {
-      this.link.send({ type: "move", move: `${letter} ${cellName(row, col)}`, version: this.state.version });
-    }
+    if (!this.game) return;
+    const move = `${letter} ${cellName(row, col)}`;
+    const why = this.refusal(move, row, col);
+    if (why) say(why); // said here, as the server would refuse it (no message sent for nothing)
+    else this.link.send({ type: "move", move, version: this.state.version });
     if (chosen) { // back to the board, on the cell chosen
       this.render();
       this.focusCursor();
     }
+  }
+
+  // Why `move` cannot be played now, in the server's own words; null when it can.
+  refusal(move, row, col) {
+    const state = this.state;
+    const taken = this.game.cell(row, col);
+    if (!this.seats.length) return _("spectators cannot move");
+    if (state.phase === "over") return _("the game is over");
+    if (this.lost) return _("Connection lost: trying again…");
+    if ((state.waiting_for || []).length) {
+      return format(_("waiting for {names} to reconnect"), { names: words.listed(state.waiting_for.map(String)) });
+    }
+    if (!this.seats.includes(state.to_move)) return format(_("it is {name}'s turn"), { name: this.names()[state.to_move] });
+    if (taken) return format(_("cannot play {move}: {cell} already holds {letter}"), { move, cell: cellName(row, col), letter: taken });
+    return null;
   }
 
   move(dr, dc) {
