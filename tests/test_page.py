@@ -212,13 +212,16 @@ def test_every_text_colour_has_4_5_to_1_in_light_and_dark():
         assert contrast(Color.parse(colours["accent-fg"]), Color.parse(colours["accent"])) >= 4.5
 
 
-def test_sos_tui_server_says_where_browsers_play_and_serves_the_page_there(tmp_path):
+@pytest.mark.parametrize("command", [("server",), ("host", "--headless", "--players", "remote,remote")])
+def test_server_and_host_say_where_browsers_play_and_serve_the_page_there(tmp_path, command):
     import urllib.request
 
-    server = Process("server", "--port", "0", env_dir=tmp_path)
+    server = Process(*command, "--port", "0", env_dir=tmp_path)
     try:
+        game = server.line("ws://").split()[-1].rstrip(".")
         line = server.line("http://")
         url = line[line.index("http://") :]
+        assert url == "http" + game.removeprefix("ws") or url == "http" + game.removeprefix("ws") + "/"
         with urllib.request.urlopen(url, timeout=WAIT) as answer:
             assert answer.status == 200 and b"<title>SOS</title>" in answer.read()
     finally:

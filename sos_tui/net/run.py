@@ -77,6 +77,12 @@ def reachable_host(bind: str) -> str:
     return "127.0.0.1"
 
 
+def page_url(url: str) -> str:
+    """The web page's address for a game's (or a server's) ``ws://`` or ``wss://`` address: the same
+    host, port and code over http or https (sos_tui/net/webpage.py)."""
+    return "http" + url.removeprefix("ws") if url.startswith("ws") else url
+
+
 def _stop_on_signals(stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -116,6 +122,7 @@ async def host_headless(size: int, mode: str, seats: list[SeatSpec], bind: str, 
         url = host.url(reachable_host(bind))
         say(url)  # the first line: scripts read it
         say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
+        say(_("or play in a browser: {url}").format(url=page_url(url)))
         host.server.on_event = lambda room, text: say(printable(text))
         stopped = await _until(stop, room.finished.wait())
     finally:
@@ -135,6 +142,7 @@ async def host_on_server(server_url: str, size: int, mode: str, seats: list[Seat
     url, _token, _seats = await create_room(server_url, size, mode, seats, public=public)
     say(url)
     say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
+    say(_("or play in a browser: {url}").format(url=page_url(url)))
     watcher = RemoteGame(url, None, tokens=TokenStore())
     await watcher.connect()
 
@@ -183,7 +191,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
         say(f"ws://{reachable_host(bind)}:{server.port}")
         say(_("create games with: sos-tui host --server {url} ...").format(
             url=f"ws://{reachable_host(bind)}:{server.port}"))
-        say(_("or play in a browser: {url}").format(url=f"http://{reachable_host(bind)}:{server.port}/"))
+        say(_("or play in a browser: {url}").format(url=page_url(f"ws://{reachable_host(bind)}:{server.port}/")))
         await stop.wait()
     finally:
         await server.restart()
