@@ -6,7 +6,8 @@
     .venv/bin/python tools/catalog.py part OUT.po FILE...  # the messages of some files, to translate
     .venv/bin/python tools/catalog.py merge PART.po...     # their translations into the ms catalog
 
-Marked strings are the first arguments of ``_``, ``N_``, ``ngettext`` (both forms), ``pgettext``,
+Marked strings (in the Python code, and in the web page's scripts, sos_tui/net/page/*.js) are the
+first arguments of ``_``, ``N_``, ``ngettext`` (both forms), ``pgettext``,
 the engine's ``tr`` and its errors (``RuleError`` and subclasses, ``Phrase``), which carry their
 English template. ``tests/test_i18n.py`` runs the same check. Reinstall (``pip install -e .``)
 to compile an edited .po into the .mo the game reads.
@@ -32,6 +33,9 @@ KEYWORDS = {
     "InvalidMoveError": None, "SeatError": None, "ClockError": None, "TimeUpError": None, "EndingError": None,
     "Phrase": None,
 }  # fmt: skip
+METHODS = [("**.py", "python"), ("net/page/**.js", "javascript")]
+"""The code's files and how to read them: the web page's scripts mark their words as Python does
+(``_("...")``, ``ngettext("...", "...", n)``; sos_tui/net/webpage.py serves them from the catalogs)."""
 # argparse's own words (usage, headings, its error messages), looked up in our domain
 ARGPARSE = [
     "usage: ", "positional arguments", "options", "show this help message and exit",
@@ -49,7 +53,7 @@ def extract() -> Catalog:
     """Every marked message in the package, with where it is used."""
     catalog = Catalog(project="sos-tui", domain="sos_tui", charset="utf-8", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS,
+            str(PACKAGE), method_map=METHODS, keywords=KEYWORDS,
             comment_tags=("Translators:",), strip_comment_tags=True):
         catalog.add(message, None, [(f"sos_tui/{filename}", lineno)], auto_comments=comments,
                     context=context)

@@ -14,6 +14,7 @@ from http import HTTPStatus
 from websockets.asyncio.server import ServerConnection
 
 from .limits import Limits
+from .webpage import answer as page_answer
 
 
 @dataclass(eq=False)
@@ -69,7 +70,7 @@ class Door:
 
     def admit(self, connection: ServerConnection, request):
         """The websockets library's ``process_request``: None lets the connection in, else the
-        HTTP answer that refuses it."""
+        HTTP answer that refuses it, or a page the browser asked for."""
         address, limits = address_of(connection), self.limits
         if sum(self.connections.values()) >= limits.max_connections:
             return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the server is full\n")
@@ -79,7 +80,7 @@ class Door:
         if not self._connects.take(source(address)):
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many new connections from your address: wait a moment\n")
-        return None
+        return page_answer(request)  # a browser's GET of the page (webpage.py); None: a WebSocket
 
     def entered(self, address: str) -> None:
         self.connections[address] += 1

@@ -13,7 +13,7 @@ from sos_tui.i18n import N_, _, explain
 from .host import Host
 from .netsession import NetSession
 from .protocol import ServerMessage, StateMessage
-from .run import HostPlan, Say, reachable_host, stop_on_signals, until
+from .run import HostPlan, Say, page_url, reachable_host, stop_on_signals, until
 from .tokens import TokenStore
 
 
@@ -74,3 +74,4 @@ async def host_on_server(plan: HostPlan, say: Say, stop: asyncio.Event | None = 
 def _say_url(say: Say, url: str) -> None:
     say(url)  # the first line: scripts read it
     say(_("friends join with: sos-tui join {url} --name NAME").format(url=url))
+    say(_("or play in a browser: {url}").format(url=page_url(url)))

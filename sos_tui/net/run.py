@@ -73,6 +73,12 @@ def reachable_host(bind: str) -> str:
     return "127.0.0.1"
 
 
+def page_url(url: str) -> str:
+    """The web page's address for a game's (or a server's) ``ws://`` or ``wss://`` address: the same
+    host, port and code over http or https (sos_tui/net/webpage.py)."""
+    return "http" + url.removeprefix("ws") if url.startswith("ws") else url
+
+
 def stop_on_signals(stop: asyncio.Event) -> None:
     """Set ``stop`` on ctrl+c (SIGINT) and SIGTERM."""
     loop = asyncio.get_running_loop()
@@ -123,6 +129,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
         say(f"ws://{reachable_host(bind)}:{server.port}")
         say(_("create games with: sos-tui host --server {url} ...").format(
             url=f"ws://{reachable_host(bind)}:{server.port}"))
+        say(_("or play in a browser: {url}").format(url=page_url(f"ws://{reachable_host(bind)}:{server.port}/")))
         await stop.wait()
     finally:
         await server.restart()
