@@ -98,7 +98,7 @@ def filled(data, utc):
     """A history holding the sample games of tests/games.py."""
     from sos_tui.storage import History
 
-    from .games import sample_games
+    from .support.games import sample_games
 
     with History() as history:
         for record in sample_games():
@@ -111,7 +111,7 @@ def saved(tmp_path):
     """A saved, finished random 3x3 game: (path, record)."""
     from sos_tui.engine import GameRecord
 
-    from .games import random_game
+    from .support.games import random_game
 
     path = tmp_path / "game.json"
     record = GameRecord.for_state(random_game(3, "general", 3))

@@ -32,8 +32,8 @@ from sos_tui.storage import (
     transcript_path,
 )
 
-from .games import ANA, BO, DRAW_4X4, EASY, P1_SWEEP, P2_SWEEP, SIMPLE_P1, game, two_saves
-from .helpers import ScreenHost, footer_keys, loaded, make_app, recording, wait_for
+from .support.games import ANA, BO, DRAW_4X4, EASY, P1_SWEEP, P2_SWEEP, SIMPLE_P1, game, two_saves
+from .support.helpers import ScreenHost, footer_keys, loaded, make_app, recording, wait_for
 
 SIZE = (100, 32)
 def text_of(widget) -> str:

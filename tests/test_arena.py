@@ -15,7 +15,7 @@ import pytest
 from sos_tui.ai.arena import Match, Tally, play_game, run
 from sos_tui.cli import main
 
-from .helpers import alive, children
+from .support.helpers import alive, children
 
 
 def test_a_match_runs_game_by_game_and_tallies():

@@ -27,8 +27,8 @@ from sos_tui.i18n import level_name, mode_name
 from sos_tui.net import SeatSpec
 from sos_tui.net.run import HostPlan
 
-from .games import GAME, GAME_KEYS
-from .helpers import make_app, recording, scoreboard_text, screen_lines, screen_text, wait_for
+from .support.games import GAME, GAME_KEYS
+from .support.helpers import make_app, recording, scoreboard_text, screen_lines, screen_text, wait_for
 
 # English a player could meet on these screens; none may be left when the game speaks Malay.
 ENGLISH = [

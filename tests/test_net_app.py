@@ -22,7 +22,7 @@ from sos_tui.net import NetError, RemoteGame, SeatSpec, Server, TokenStore
 from sos_tui.net.protocol import new_code
 from sos_tui.net.run import HostPlan, JoinPlan
 
-from .helpers import FirstMove, footer_shows, recording, running, wait_for
+from .support.helpers import FirstMove, footer_shows, recording, running, wait_for
 
 if TYPE_CHECKING:
     from sos_tui.net.room import Room

@@ -30,7 +30,7 @@ from sos_tui.net.cluster import Cluster
 from sos_tui.net.errors import GONE
 from sos_tui.net.protocol import ClosedMessage, MoveMessage
 
-from .helpers import WAIT, Player, Process, free_port, play, seated
+from .support.helpers import WAIT, Player, Process, free_port, play, seated
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server; .ci/run "

@@ -24,7 +24,7 @@ from sos_tui.net.protocol import ErrorMessage, ProtocolError, UndoResultMessage
 from sos_tui.net.server import source
 from sos_tui.net.store import RoomStoreError, SqliteRoomStore
 
-from .helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw
+from .support.helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw
 
 
 # -- restart -------------------------------------------------------------------------------------

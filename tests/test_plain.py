@@ -239,7 +239,7 @@ async def test_a_hint_is_worked_out_once_per_position(monkeypatch, capsys):
     from sos_tui.plain.front import play_local
     from sos_tui.session import ComputerPool, GameSession
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     searched = []
 
@@ -384,7 +384,7 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
     from sos_tui.net import SeatSpec
     from sos_tui.net.run import HostPlan
 
-    from .helpers import wait_for
+    from .support.helpers import wait_for
 
     plan = HostPlan(3, "general", (SeatSpec("human", "Ana"), SeatSpec("remote")), port=0)
     app = SosApp(network=plan, computer_delay=0)
@@ -454,7 +454,7 @@ async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkey
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     async with Server(allow_create=True) as server:
         port = await server.start()
@@ -574,7 +574,7 @@ async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys)
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     async with Server(allow_create=True) as server:
         port = await server.start()
@@ -607,7 +607,7 @@ async def test_a_plain_joiner_whose_connection_drops_is_told_comes_back_by_itsel
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import FirstMove, Keyboard
+    from .support.helpers import FirstMove, Keyboard
 
     async with Server(computer=FirstMove(), computer_delay=0) as server:
         await server.start()
@@ -639,7 +639,7 @@ async def test_a_plain_player_offered_a_rematch_is_asked_about_a_rematch_and_yes
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     async with Server() as server:
         await server.start()
@@ -681,7 +681,7 @@ async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     said = []
 

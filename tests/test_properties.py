@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
-from .games import lines, threats_made
+from .support.games import lines, threats_made
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -49,7 +49,18 @@ from sos_tui.storage import (
 from sos_tui.storage import paths as paths_module
 from sos_tui.storage.history import longest_chain
 
-from .games import ANA, BO, DRAW_4X4, EASY, HARD, P1_SWEEP, P2_SWEEP, SIMPLE_P1, make_record, sample_games
+from .support.games import (
+    ANA,
+    BO,
+    DRAW_4X4,
+    EASY,
+    HARD,
+    P1_SWEEP,
+    P2_SWEEP,
+    SIMPLE_P1,
+    make_record,
+    sample_games,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,9 +22,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from sos_tui.cli import main
 
-from . import webpage
-from .helpers import alive, children, free_port
-from .webpage import (
+from .support import webpage
+from .support.helpers import alive, children, free_port
+from .support.webpage import (
     ESCAPE,
     SETUP,
     SOS,

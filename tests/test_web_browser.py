@@ -20,8 +20,8 @@ import time
 
 import pytest
 
-from .helpers import children
-from .webpage import (
+from .support.helpers import children
+from .support.webpage import (
     ESCAPE,
     SOS,
     TIMEOUT,
