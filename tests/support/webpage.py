@@ -29,18 +29,50 @@ TOKEN = re.compile(rf"\x1b\[(\d+);(\d+)H|(?P<escape>{ESCAPE.pattern})|(?P<char>.
 """A cursor position (row, column), another escape sequence, or a character drawn."""
 
 
+WHOLE = re.compile(r"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[^\[\]])", re.DOTALL)
+"""An escape sequence that has all of its bytes."""
+
+
+class Terminal:
+    """The screen a terminal shows after the output fed to it so far, read as it arrives: each
+    byte is read once (an escape sequence cut short at the end of a piece waits for the next).
+    ``cells``: the characters by (row, column), both from 1. Textual places each run of text with
+    a cursor position (CSI row;col H); other escapes do not move it."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], str] = {}
+        self._row = self._column = 1
+        self._rest = ""
+
+    def feed(self, output: str) -> Terminal:
+        text = self._rest + output
+        whole = _whole(text)
+        self._rest = text[whole:]
+        for match in TOKEN.finditer(text, 0, whole):
+            if match[1]:
+                self._row, self._column = int(match[1]), int(match[2])
+            elif match["char"] is not None and match["char"] >= " ":
+                self.cells[self._row, self._column] = match["char"]
+                self._column += 1
+        return self
+
+
+def _whole(text: str) -> int:
+    """How much of ``text`` is whole: all of it, or up to an escape sequence cut short at its end."""
+    end = len(text)
+    command = text.rfind("\x1b]")  # an operating system command (a title, a colour) runs to BEL or ST
+    if command >= 0 and not WHOLE.match(text, command):
+        end = command
+    last = text.rfind("\x1b", 0, end)
+    if last >= 0 and not WHOLE.match(text, last, end):
+        end = last
+    return end
+
+
 def cells_of(stream: str) -> dict[tuple[int, int], str]:
     """The characters on the screen by (row, column), both from 1, after the terminal output
-    ``stream``: Textual places each run of text with a cursor position (CSI row;col H); other
-    escapes do not move it."""
-    cells, row, column = {}, 1, 1
-    for match in TOKEN.finditer(stream):
-        if match[1]:
-            row, column = int(match[1]), int(match[2])
-        elif match["char"] is not None and match["char"] >= " ":
-            cells[row, column] = match["char"]
-            column += 1
-    return cells
+    ``stream`` (all of it at once: see ``Terminal``)."""
+    return Terminal().feed(stream).cells
 
 
 def board_cell(cells: dict[tuple[int, int], str], name: str) -> tuple[int, int]:
