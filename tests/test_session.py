@@ -27,6 +27,8 @@ from sos_tui.session import (
     SeatKind,
 )
 
+from .support.examples import nightly
+
 ANA, BO = PlayerInfo("Ana"), PlayerInfo("Bo")
 BOT = PlayerInfo("Bot", "computer", "easy")
 
@@ -244,8 +246,7 @@ class SessionMachine(RuleBasedStateMachine):
 TestSessionMachine = SessionMachine.TestCase
 # 25 runs of 40 steps on every run; the full 150 under the Hypothesis profile "slow" (pytest --runslow)
 TestSessionMachine.settings = settings(
-    max_examples=150 if settings.get_current_profile_name() == "slow" else 25,
-    stateful_step_count=40, deadline=None)
+    max_examples=150 if nightly() else 25, stateful_step_count=40, deadline=None)
 
 
 # -- the keeper ------------------------------------------------------------------------------
