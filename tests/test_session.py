@@ -28,6 +28,7 @@ from sos_tui.session import (
 )
 
 from .support.examples import nightly
+from .support.helpers import wait_for
 
 ANA, BO = PlayerInfo("Ana"), PlayerInfo("Bo")
 BOT = PlayerInfo("Bot", "computer", "easy")
@@ -390,11 +391,8 @@ def test_a_killed_search_process_is_replaced_and_the_search_tried_again():
 
     async def run():
         task = asyncio.ensure_future(pool.choose("expert", state, on_retry=retries.append))
-        for _ in range(200):  # until the process is there
-            await asyncio.sleep(0.05)
-            if pool.pids():
-                break
-        os.kill(pool.pids()[0], signal.SIGKILL)  # as the OOM killer would
+        pids = await wait_for(None, pool.pids, what="the search process")
+        os.kill(pids[0], signal.SIGKILL)  # as the OOM killer would
         return await asyncio.wait_for(task, 60)
 
     try:
@@ -415,11 +413,7 @@ def test_a_search_that_cannot_answer_fails_with_a_message_instead_of_hanging():
 
 
 async def _until_running(pool: ComputerPool) -> list[int]:
-    for _ in range(400):  # until the process is there
-        await asyncio.sleep(0.05)
-        if pool.pids():
-            return pool.pids()
-    raise AssertionError("no search process started")
+    return await wait_for(None, pool.pids, what="the search process")
 
 
 def test_cancelling_a_search_stops_its_process():

@@ -12,12 +12,11 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .helpers import free_port
+from .helpers import free_port, until
 
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 TIMEOUT = 20.0
@@ -108,15 +107,6 @@ def where(cells, text: str, on_row_with: str = "") -> tuple[int, int]:
 def empty_cells(cells, size: int) -> list[str]:
     return [f"{letter}{number}" for number in range(1, size + 1) for letter in "abcdefgh"[:size]
             if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
-
-
-def until(check, what: str, timeout: float = TIMEOUT):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if value := check():
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Web:
