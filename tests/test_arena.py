@@ -120,11 +120,11 @@ def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     until(lambda: jobs == 1 or len(children(proc.pid)) >= jobs, "the workers to start", 30)
     workers = children(proc.pid)
-    # well into the first games: each process that plays has had a second of CPU (its imports take
-    # a third of one), however busy the machine
+    # well into the first games: each process that plays has had half a second of CPU (its start-up,
+    # imports included, takes about 0.13 s), however busy the machine
     players = {proc.pid} if jobs == 1 else {pid for pid in workers if "resource_tracker" not in cmdline(pid)}
     with contextlib.suppress(AssertionError):  # a player that ended meanwhile: the test says so
-        until(lambda: min(cpu_seconds(pid) for pid in players) >= 1.0, "a second of CPU for each player", 30)
+        until(lambda: min(cpu_seconds(pid) for pid in players) >= 0.5, "0.5 s of CPU for each player", 30)
     return proc, workers | children(proc.pid)
 
 
