@@ -31,8 +31,8 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.helpers import children, free_port  # noqa: E402
-from tests.webpage import ESCAPE, SETUP, until  # noqa: E402
+from tests.support.helpers import children, free_port  # noqa: E402
+from tests.support.webpage import ESCAPE, SETUP, until  # noqa: E402
 
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 BARE_APP = '''

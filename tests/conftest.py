@@ -19,12 +19,13 @@ gc.set_threshold(50_000, 20, 20)
 
 
 # The nightly run: `pytest --runslow` runs the tests marked `slow` too (whole-game AI ladders), and
-# loads the Hypothesis profile "slow", under which the session state machine (test_session.py)
-# runs its full count of examples. Every other run skips them, to keep the suite fast.
+# loads the Hypothesis profile "slow", under which every property test draws its full count of
+# examples (tests/support/examples.py: a test that names its count asks for `examples(count)`).
+# Every other run skips the slow tests and draws a third of the examples, to keep the suite fast.
 settings.register_profile("slow", max_examples=150)
 # Every other run draws the same examples each time (no example database): a test that fails,
 # fails on every machine and every run, not once in a while.
-settings.register_profile("deterministic", derandomize=True, database=None)
+settings.register_profile("deterministic", max_examples=150 // 3, derandomize=True, database=None)
 settings.load_profile("deterministic")
 
 
@@ -98,7 +99,7 @@ def filled(data, utc):
     """A history holding the sample games of tests/games.py."""
     from sos_tui.storage import History
 
-    from .games import sample_games
+    from .support.games import sample_games
 
     with History() as history:
         for record in sample_games():
@@ -111,7 +112,7 @@ def saved(tmp_path):
     """A saved, finished random 3x3 game: (path, record)."""
     from sos_tui.engine import GameRecord
 
-    from .games import random_game
+    from .support.games import random_game
 
     path = tmp_path / "game.json"
     record = GameRecord.for_state(random_game(3, "general", 3))

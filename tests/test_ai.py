@@ -19,7 +19,7 @@ from sos_tui.ai.solver import Solver
 from sos_tui.ai.symmetry import canonical, symmetries
 from sos_tui.engine import GameState, Move
 
-from .games import position, threats_made
+from .support.games import position, threats_made
 
 
 def offers_and_safe(state: GameState) -> tuple[bool, list[Move]]:

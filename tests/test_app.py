@@ -13,8 +13,8 @@ from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameState, Move
 
-from .games import GAME, GAME_KEYS
-from .helpers import (
+from .support.games import GAME, GAME_KEYS
+from .support.helpers import (
     board_of,
     board_text,
     click_offset,

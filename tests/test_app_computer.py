@@ -12,7 +12,7 @@ from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.engine import GameState, Move
 
-from .helpers import board_of, click_offset, make_app, scoreboard_text, wait_for
+from .support.helpers import board_of, click_offset, make_app, scoreboard_text, wait_for
 
 
 async def wait_for_human(app, pilot, seconds: float = 20) -> None:

@@ -26,7 +26,7 @@ from sos_tui.net import RemoteGame, Server, TokenStore
 from sos_tui.net.run import HostPlan, JoinPlan
 from sos_tui.storage import save_record, saves_dir
 
-from .helpers import make_app, wait_for
+from .support.helpers import make_app, wait_for
 
 # 3x3, general: the last move fills the board.
 MOVES = ["S a1", "S c3", "S c1", "S a3", "O b2", "O b1", "O b3", "O a2"]

@@ -22,7 +22,7 @@ from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 from sos_tui.i18n import _, level_name
 from sos_tui.storage import History, autosaves_dir, save_record
 
-from .helpers import drawn_cells, footer_line, wait_for
+from .support.helpers import drawn_cells, footer_line, wait_for
 
 SIZES = ((80, 24), (100, 30))
 LANGUAGES = ("en", "ms")

@@ -15,7 +15,7 @@ from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.engine import GameRecord, GameState, PlayerInfo
 
-from .helpers import make_app, wait_for
+from .support.helpers import make_app, wait_for
 
 # A 3x3 game with an inaccuracy, a mistake and blunders (exact verdicts: see test_review.py).
 MOVES = ["O a2", "S c1", "O b2", "O b3", "O a3", "O a1", "S c3", "S b1", "O c2"]
@@ -124,7 +124,7 @@ async def test_history_review_opens_the_replay_with_the_review_running():
     from sos_tui.app.screens.history import HistoryScreen
     from sos_tui.storage import History
 
-    from .helpers import ScreenHost, loaded
+    from .support.helpers import ScreenHost, loaded
 
     with History() as history:
         assert history.record_game(known_game())

@@ -17,7 +17,7 @@ from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
 from sos_tui.storage import History, history_db_path
 
-from .helpers import make_app, recording, scoreboard_text, wait_for
+from .support.helpers import make_app, recording, scoreboard_text, wait_for
 
 SIMPLE_WIN = ["s", "right", "o", "right", "s"]  # 3x3 simple: S a1, O b1, S c1 wins for Ana
 

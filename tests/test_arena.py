@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ import pytest
 from sos_tui.ai.arena import Match, Tally, play_game, run
 from sos_tui.cli import main
 
-from .helpers import alive, children
+from .support.helpers import alive, children, until
 
 
 def test_a_match_runs_game_by_game_and_tallies():
@@ -118,18 +118,13 @@ def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
     proc = subprocess.Popen([sys.executable, "-m", "sos_tui", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    workers: set[int] = set()
-    for _ in range(300):
-        workers = children(proc.pid)
-        if len(workers) >= jobs or jobs == 1:
-            break
-        time.sleep(0.1)
-    # well into the first games: each process that plays has had a second of CPU (its imports take
-    # a third of one), however busy the machine
+    until(lambda: jobs == 1 or len(children(proc.pid)) >= jobs, "the workers to start", 30)
+    workers = children(proc.pid)
+    # well into the first games: each process that plays has had half a second of CPU (its start-up,
+    # imports included, takes about 0.13 s), however busy the machine
     players = {proc.pid} if jobs == 1 else {pid for pid in workers if "resource_tracker" not in cmdline(pid)}
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and min(cpu_seconds(pid) for pid in players) < 1.0:
-        time.sleep(0.05)
+    with contextlib.suppress(AssertionError):  # a player that ended meanwhile: the test says so
+        until(lambda: min(cpu_seconds(pid) for pid in players) >= 0.5, "0.5 s of CPU for each player", 30)
     return proc, workers | children(proc.pid)
 
 
@@ -141,9 +136,9 @@ def cmdline(pid: int) -> str:
 
 
 def wait_gone(pids: set[int], seconds: float = 5) -> set[int]:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and any(alive(p) for p in pids):
-        time.sleep(0.05)
+    """The processes of ``pids`` still alive after at most ``seconds``."""
+    with contextlib.suppress(AssertionError):
+        until(lambda: not any(alive(p) for p in pids), "the processes to end", seconds)
     return {p for p in pids if alive(p)}
 
 

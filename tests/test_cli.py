@@ -15,7 +15,7 @@ from sos_tui.cli.history import format_history
 from sos_tui.cli.play import game_from_args
 from sos_tui.engine import PlayerInfo
 
-from .games import sample_games
+from .support.games import sample_games
 
 
 def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:

@@ -17,8 +17,8 @@ from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
-from .games import two_saves
-from .helpers import board_of, click_offset, drawn_cells, loaded, wait_for
+from .support.games import two_saves
+from .support.helpers import board_of, click_offset, drawn_cells, loaded, wait_for
 
 TEXT, DECORATION = 4.5, 3.0
 
@@ -232,7 +232,7 @@ async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme(themes):
     from sos_tui.app.dialogs import JoinDialog
     from sos_tui.net import Server
 
-    from .helpers import FirstMove
+    from .support.helpers import FirstMove
 
     server = Server(computer=FirstMove(), allow_create=True)
     await server.start("127.0.0.1", 0)

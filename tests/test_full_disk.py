@@ -219,7 +219,7 @@ def test_a_full_disk_is_one_notice_and_saving_again_is_another():
 
 
 async def test_the_app_shows_one_not_saved_notice_while_the_disk_is_full():
-    from tests.helpers import make_app
+    from .support.helpers import make_app
 
     store = FlakyStore()
     store.full = True
@@ -307,7 +307,7 @@ def test_the_cli_tells_on_the_terminal_of_a_game_it_could_not_keep_whole(monkeyp
 
 async def test_the_app_hands_what_it_could_not_keep_to_the_cli_at_exit(data, disk, temp_folder):
     no_temp_folder(temp_folder)
-    from tests.helpers import make_app
+    from .support.helpers import make_app
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -328,7 +328,7 @@ async def test_the_keeper_tells_the_player_without_waiting_for_the_screen():
     for 10 s whenever those writes failed or worked again."""
     import threading
 
-    from tests.helpers import make_app, wait_for
+    from .support.helpers import make_app, wait_for
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:

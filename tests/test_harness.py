@@ -6,7 +6,7 @@ import pytest
 
 from sos_tui.app.widgets.scoreboard import Scoreboard
 
-from .helpers import make_app, wait_for
+from .support.helpers import make_app, wait_for
 
 
 async def test_a_widget_that_cannot_draw_fails_the_app_test_that_leaves_it_on_screen(monkeypatch):

@@ -23,6 +23,8 @@ from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 from sos_tui.session import GameSession, Keeper, StorageStore
 from sos_tui.storage import History, files, history_db_path, load_record
 
+from .support.examples import examples
+
 # 3x3 general: four S in the corners, then Ana's O in the middle starts her sweep of six SOS
 OPENING = ["S a1", "S c3", "S c1", "S a3"]
 ENDING = ["O b2", "O b1", "O b3", "O a2", "O c2"]
@@ -85,7 +87,7 @@ def test_history_json_holds_the_moves_of_a_game_played_through_the_session(data,
     assert again.result_text() == game["result"] == "Ana wins"
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10**6), size=st.integers(3, 5), mode=st.sampled_from(["general", "simple"]),
        players=st.integers(2, 4))
 def test_every_games_json_moves_replay_to_its_stored_result(seed, size, mode, players):

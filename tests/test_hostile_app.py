@@ -54,7 +54,7 @@ from sos_tui.engine import (
 )
 from sos_tui.storage import History, autosave, autosaves_dir, save_record, saves_dir
 
-from .helpers import recording, wait_for
+from .support.helpers import recording, wait_for
 
 SIZE = (150, 45)
 

@@ -24,7 +24,7 @@ from sos_tui.cli.history import format_history, result_text
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.storage import LoadError
 
-from .games import random_game
+from .support.games import random_game
 
 COMMANDS = ("play", "history", "review", "arena", "host", "join", "server")
 ENGLISH_WORDS = {

@@ -26,8 +26,8 @@ from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, Seat, 
 from sos_tui.i18n import level_name, mode_name
 from sos_tui.net.run import HostPlan
 
-from .games import GAME, GAME_KEYS
-from .helpers import make_app, recording, scoreboard_text, screen_lines, screen_text, wait_for
+from .support.games import GAME, GAME_KEYS
+from .support.helpers import make_app, recording, scoreboard_text, screen_lines, screen_text, wait_for
 
 # English a player could meet on these screens; none may be left when the game speaks Malay.
 ENGLISH = [

@@ -44,7 +44,7 @@ from sos_tui.storage import files as files_module
 from sos_tui.storage.errors import history_error
 from sos_tui.storage.history import HistoryEntry
 
-from .helpers import send_raw, wait_for
+from .support.helpers import send_raw, wait_for
 
 
 def _catalog_tool():
@@ -418,7 +418,7 @@ async def test_the_app_shows_a_full_disk_in_malay_at_80x24():
     """The keeper's notice reaches the player as a toast, in Malay, and fits the 80x24 screen."""
     from textual.geometry import Region
 
-    from .helpers import make_app
+    from .support.helpers import make_app
 
     i18n.set_language("ms")
     app = make_app(store=FullDisk(), settings={"language": "ms"})

@@ -24,8 +24,8 @@ from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, check_name
 from sos_tui.storage import History, LoadError, load_settings, save_record, saves_dir
 
-from .games import ANA, BO, DRAW_4X4, P2_SWEEP, SIMPLE_P1, game
-from .helpers import screen_strips, wait_for
+from .support.games import ANA, BO, DRAW_4X4, P2_SWEEP, SIMPLE_P1, game
+from .support.helpers import screen_strips, wait_for
 
 SIZE = (80, 24)
 

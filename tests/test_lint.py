@@ -24,9 +24,10 @@ def test_modules_imported_from_another_module(tmp_path):
 
 
 def test_no_test_module_imports_another_test_module():
-    """Shared helpers live in modules of their own (helpers.py, games.py, webpage.py): importing a
-    test module runs its fixtures and tests' collection twice and ties two files together."""
+    """Shared helpers live in tests/support/ (helpers, games, webpage): importing a test module
+    runs its fixtures and tests' collection twice and ties two files together."""
     assert imported_test_modules(Path(__file__).parent) == {}
+    assert imported_test_modules(Path(__file__).parent / "support") == {}
 
 
 def imported_test_modules(folder: Path) -> dict[str, list[str]]:

@@ -36,7 +36,7 @@ from sos_tui.net.protocol import (
 )
 from sos_tui.session import NotYourTurnError, SeatKind
 
-from .helpers import WAIT, FirstMove, Player, raw_client, running, send_raw
+from .support.helpers import WAIT, FirstMove, Player, raw_client, running, send_raw
 
 
 async def play_out(players: list[Player]) -> None:

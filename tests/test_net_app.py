@@ -6,8 +6,12 @@ test (or by the app's screen when it closes)."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pytest
+from textual.pilot import Pilot
 from textual.worker import WorkerState
 
 from sos_tui.app import SosApp
@@ -18,7 +22,10 @@ from sos_tui.net import NetError, RemoteGame, Server, TokenStore
 from sos_tui.net.protocol import new_code
 from sos_tui.net.run import HostPlan, JoinPlan
 
-from .helpers import FirstMove, footer_shows, recording, wait_for
+from .support.helpers import FirstMove, footer_shows, recording, running, wait_for
+
+if TYPE_CHECKING:
+    from sos_tui.net.room import Room
 
 
 class Friend:
@@ -50,6 +57,43 @@ class Friend:
 def status(app) -> str:
     screen = next(s for s in app.screen_stack if isinstance(s, NetGameScreen))
     return str(screen.query_one("#net-status").render())
+
+
+@dataclass
+class Table:
+    """A network game the app joined (``joined``): its server and room, the friends seated
+    before it (by name), the app and its pilot, and the network screen."""
+
+    server: Server
+    room: Room
+    friends: dict[str, Friend]
+    app: SosApp
+    pilot: Pilot
+    screen: NetGameScreen
+
+
+@asynccontextmanager
+async def joined(me: str = "Bo", friends: tuple[str, ...] = ("Ana",), size: tuple[int, int] = (100, 32)):
+    """A server (port 0) with a 3x3 game of two remote seats, ``friends`` joined first, then the
+    app joined as ``me`` (a spectator when the seats are taken), shown once the game is being
+    played. The friends leave and the server stops afterwards."""
+    async with running() as server:
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        seated = {name: await Friend(server.url(room), name).join() for name in friends}
+        try:
+            app = recording(SosApp(network=JoinPlan(server.url(room), me)))
+            async with app.run_test(size=size) as pilot:
+
+                def playing() -> bool:
+                    screen = app.screen
+                    return (isinstance(screen, NetGameScreen) and screen.game is not None
+                            and screen.state is not None and screen.game.phase == "playing")
+
+                await wait_for(pilot, playing)
+                yield Table(server, room, seated, app, pilot, app.screen)
+        finally:
+            for friend in seated.values():
+                await friend.leave()
 
 
 async def test_host_plays_its_seat_here_while_a_friend_joins_asks_to_undo_and_drops():
@@ -208,48 +252,26 @@ async def test_a_wrong_code_typed_in_the_join_dialog_is_said_plainly_and_the_app
 
 
 async def test_a_spectator_watches_and_its_keys_do_nothing():
-    server = Server(computer=FirstMove())
-    await server.start("127.0.0.1", 0)
-    try:
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        ana, bo = await Friend(server.url(room), "Ana").join(), await Friend(server.url(room), "Bo").join()
-        app = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
-        async with app.run_test(size=(100, 32)) as pilot:
-            await wait_for(
-                pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-            )
-            assert "You are watching" in status(app)
-            await pilot.press("s")
-            assert app.screen.state.moves == () and not app.notices  # no letter keys for a spectator
-            await ana.game.play(Move.parse("S b2"))
-            await wait_for(pilot, lambda: len(app.screen.state.moves) == 1)
-        await ana.leave()
-        await bo.leave()
-    finally:
-        await server.stop()
+    async with joined("Cy", ("Ana", "Bo")) as table:
+        app, pilot = table.app, table.pilot
+        assert "You are watching" in status(app)
+        await pilot.press("s")
+        assert app.screen.state.moves == () and not app.notices  # no letter keys for a spectator
+        await table.friends["Ana"].game.play(Move.parse("S b2"))
+        await wait_for(pilot, lambda: len(app.screen.state.moves) == 1)
 
 
 async def test_the_players_see_how_many_people_watch():
-    server = Server(computer=FirstMove())
-    await server.start("127.0.0.1", 0)
-    try:
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        bo = await Friend(server.url(room), "Bo").join()
-        app = recording(SosApp(network=JoinPlan(server.url(room), "Ana")))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(
-                pilot, lambda: isinstance(app.screen, NetGameScreen) and "Bo's turn" in status(app)
-            )
-            assert "watching" not in status(app)
-            watchers = [await Friend(server.url(room), None).join() for _ in range(2)]
-            await wait_for(pilot, lambda: "Bo's turn.  2 people are watching." in status(app))
-            await watchers[0].leave()
-            await wait_for(pilot, lambda: "Bo's turn.  1 person is watching." in status(app))
-            await watchers[1].leave()
-            await wait_for(pilot, lambda: "watching" not in status(app))
-        await bo.leave()
-    finally:
-        await server.stop()
+    async with joined("Ana", ("Bo",), size=(80, 24)) as table:
+        app, pilot, url = table.app, table.pilot, table.server.url(table.room)
+        await wait_for(pilot, lambda: "Bo's turn" in status(app))
+        assert "watching" not in status(app)
+        watchers = [await Friend(url, None).join() for _ in range(2)]
+        await wait_for(pilot, lambda: "Bo's turn.  2 people are watching." in status(app))
+        await watchers[0].leave()
+        await wait_for(pilot, lambda: "Bo's turn.  1 person is watching." in status(app))
+        await watchers[1].leave()
+        await wait_for(pilot, lambda: "watching" not in status(app))
 
 
 async def test_the_setup_screen_offers_host_and_join():
@@ -383,43 +405,28 @@ async def test_a_public_web_servers_tab_hosts_for_its_other_tabs_only(monkeypatc
 async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectator_fewer():
     from sos_tui.app.screens.help import HelpScreen
 
-    server = Server(computer=FirstMove())
-    await server.start("127.0.0.1", 0)
-    try:
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        bo = await Friend(server.url(room), "Bo").join()
-        app = recording(SosApp(network=JoinPlan(server.url(room), "Ana")))
-        async with app.run_test(size=(100, 32)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
-                           and app.screen.game is not None and app.screen.game.my_seats)
-            footer = await footer_shows(pilot, app, "Undo")
-            assert "Leave" in footer and "S↔O" in footer and "Hint" not in footer, footer
-            await pilot.press("H")  # bound to nothing here: no "not here" notice either
-            assert not app.notices
-            await pilot.press("question_mark")
-            described = {description for _, description in app.screen.keys}
-            assert isinstance(app.screen, HelpScreen) and {"Undo", "Leave"} <= described
-            assert not described & {"Hint", "Redo", "Pause / resume the computers", "Rematch"}
-            await pilot.press("escape")
-            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen))
-            offered = {command.title for command in app.get_system_commands(app.screen)}
-            assert "Undo" in offered and not offered & {"Redo", "Rematch", "Replay"}, offered  # palette
-        await bo.leave()
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        bo, di = await Friend(server.url(room), "Bo").join(), await Friend(server.url(room), "Di").join()
-        cy = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
-        async with cy.run_test(size=(100, 32)) as pilot:
-            await wait_for(pilot, lambda: isinstance(cy.screen, NetGameScreen) and cy.screen.game is not None
-                        and cy.screen.state is not None)
-            assert not cy.screen.game.my_seats  # both seats are taken: Cy watches
-            footer = await footer_shows(pilot, cy, "Leave")
-            assert not any(key in footer for key in ("Undo", "Hint", "S↔O")), footer
-            await pilot.press("s")  # a spectator's letter keys write nothing
-            assert cy.screen.state.moves == () and not cy.notices
-        await bo.leave()
-        await di.leave()
-    finally:
-        await server.stop()
+    async with joined("Ana", ("Bo",)) as table:
+        app, pilot = table.app, table.pilot
+        assert app.screen.game.my_seats
+        footer = await footer_shows(pilot, app, "Undo")
+        assert "Leave" in footer and "S↔O" in footer and "Hint" not in footer, footer
+        await pilot.press("H")  # bound to nothing here: no "not here" notice either
+        assert not app.notices
+        await pilot.press("question_mark")
+        described = {description for _, description in app.screen.keys}
+        assert isinstance(app.screen, HelpScreen) and {"Undo", "Leave"} <= described
+        assert not described & {"Hint", "Redo", "Pause / resume the computers", "Rematch"}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen))
+        offered = {command.title for command in app.get_system_commands(app.screen)}
+        assert "Undo" in offered and not offered & {"Redo", "Rematch", "Replay"}, offered  # palette
+    async with joined("Cy", ("Bo", "Di")) as table:
+        cy, pilot = table.app, table.pilot
+        assert not cy.screen.game.my_seats  # both seats are taken: Cy watches
+        footer = await footer_shows(pilot, cy, "Leave")
+        assert not any(key in footer for key in ("Undo", "Hint", "S↔O")), footer
+        await pilot.press("s")  # a spectator's letter keys write nothing
+        assert cy.screen.state.moves == () and not cy.notices
 
 
 async def test_a_network_game_ends_and_rematches_with_the_other_player_starting():
@@ -470,60 +477,40 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
 async def test_a_joiner_is_asked_before_leaving_and_told_when_the_other_player_quits():
     from sos_tui.app.screens.setup import SetupScreen
 
-    server = Server(computer=FirstMove())
-    await server.start("127.0.0.1", 0)
-    try:
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        ana = await Friend(server.url(room), "Ana").join()
-        app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
-        async with app.run_test(size=(100, 32)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
-                           and app.screen.game is not None and app.screen.game.phase == "playing")
-            screen = app.screen
-            await pilot.press("ctrl+l")
-            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
-            assert "Your seat stays open" in app.screen.text
-            await pilot.click("#no")  # stay
-            await wait_for(pilot, lambda: app.screen is screen)
-            await ana.game.leave()  # on purpose: Bo is told, and may wait or leave
-            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
-            assert app.screen.text == ("Ana left the game. Their seat stays open: wait for them to come "
-                                       "back, or leave.")
-            await pilot.click("#no")  # wait
-            await wait_for(
-                pilot, lambda: app.screen is screen and "Waiting for Ana to reconnect" in status(app)
-            )
-            assert app.is_running
-            await pilot.press("ctrl+n")  # a new game instead: leaving this one is asked first
-            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
-            await pilot.click("#yes")
-            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
-            assert not any(isinstance(s, NetGameScreen) for s in app.screen_stack)
-        await ana.leave()
-    finally:
-        await server.stop()
+    async with joined() as table:
+        app, pilot, screen = table.app, table.pilot, table.screen
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
+        assert "Your seat stays open" in app.screen.text
+        await pilot.click("#no")  # stay
+        await wait_for(pilot, lambda: app.screen is screen)
+        await table.friends["Ana"].game.leave()  # on purpose: Bo is told, and may wait or leave
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
+        assert app.screen.text == ("Ana left the game. Their seat stays open: wait for them to come "
+                                   "back, or leave.")
+        await pilot.click("#no")  # wait
+        await wait_for(pilot, lambda: app.screen is screen and "Waiting for Ana to reconnect" in status(app))
+        assert app.is_running
+        await pilot.press("ctrl+n")  # a new game instead: leaving this one is asked first
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
+        await pilot.click("#yes")
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        assert not any(isinstance(s, NetGameScreen) for s in app.screen_stack)
 
 
 async def test_whoever_asks_for_a_rematch_or_an_undo_is_told_once_and_an_ended_game_says_so():
-    server = Server(computer=FirstMove())
-    await server.start("127.0.0.1", 0)
-    room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-    ana = await Friend(server.url(room), "Ana").join()
-    app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.game is not None
-                    and app.screen.game.phase == "playing")
+    async with joined() as table:
+        app, pilot, ana = table.app, table.pilot, table.friends["Ana"]
         await ana.game.play(Move.parse("S a1"))
         await wait_for(pilot, lambda: "Your turn" in status(app))
         await pilot.press("u")  # Bo asks; Ana is asked, Bo is told once
         await wait_for(pilot, lambda: ana.game.undo_request is not None)
         await pilot.pause()
         assert [n.message for n in app.notices] == ["Asking the others to agree to an undo…"]
-        await server.stop("{name} ended the game", name="Ana")
+        await table.server.stop("{name} ended the game", name="Ana")
         await wait_for(pilot, lambda: isinstance(app.screen, Choice))
         assert app.screen.text == "The game has ended: Ana ended the game."
         assert "The game has ended: Ana ended the game. ctrl+l leaves." in status(app)
-    await ana.leave()
 
 
 async def test_a_host_that_crashed_offers_its_unfinished_game_again_with_the_same_code():
@@ -628,27 +615,16 @@ async def test_a_left_the_game_notice_closes_by_itself_once_the_player_is_back()
 
 
 async def test_a_question_settled_while_this_terminal_was_away_closes_when_it_is_back():
-    server = Server(computer=FirstMove())
-    await server.start("127.0.0.1", 0)
-    try:
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        ana = await Friend(server.url(room), "Ana").join()
-        app = recording(SosApp(network=JoinPlan(server.url(room), "Bo")))
-        async with app.run_test(size=(100, 32)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
-                           and app.screen.game is not None and app.screen.game.phase == "playing")
-            screen = app.screen
-            await ana.game.play(Move.parse("S a1"))
-            await wait_for(pilot, lambda: len(screen.state.moves) == 1)
-            await ana.game.request_undo()
-            await wait_for(pilot, lambda: isinstance(app.screen, Choice))
-            await room.seats[1].client.ws.close()  # Bo's connection drops: the question ends with it
-            await wait_for(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
-            await wait_for(pilot, lambda: app.screen is screen)
-            assert screen.game.undo_request is None and "Your turn" in status(app)
-        await ana.leave()
-    finally:
-        await server.stop()
+    async with joined() as table:
+        app, pilot, screen, ana = table.app, table.pilot, table.screen, table.friends["Ana"]
+        await ana.game.play(Move.parse("S a1"))
+        await wait_for(pilot, lambda: len(screen.state.moves) == 1)
+        await ana.game.request_undo()
+        await wait_for(pilot, lambda: isinstance(app.screen, Choice))
+        await table.room.seats[1].client.ws.close()  # Bo's connection drops: the question ends with it
+        await wait_for(pilot, lambda: "Reconnected." in [n.message for n in app.notices])
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.game.undo_request is None and "Your turn" in status(app)
 
 
 @pytest.mark.parametrize("part", ["#board", "#scoreboard", "#log"])

@@ -12,7 +12,7 @@ import pytest
 from sos_tui.cli import main
 from sos_tui.net import NetError, RemoteGame, TokenStore
 
-from .helpers import Process, wait_for
+from .support.helpers import Process, wait_for
 
 
 @pytest.mark.parametrize(("argv", "message"), [

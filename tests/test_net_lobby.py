@@ -15,7 +15,7 @@ from sos_tui.net.client import list_rooms
 from sos_tui.net.protocol import ErrorMessage, RoomsMessage, parse_server
 from sos_tui.net.store import SqliteRoomStore
 
-from .helpers import seated
+from .support.helpers import seated
 
 
 async def first_reply(url: str, message: dict):

@@ -13,7 +13,7 @@ from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.net import Server
 
-from .helpers import FirstMove, screen_text, wait_for
+from .support.helpers import FirstMove, screen_text, wait_for
 
 
 async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():

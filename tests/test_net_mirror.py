@@ -22,7 +22,7 @@ from sos_tui.net.protocol import (
     parse_server,
 )
 
-from .helpers import Player, raw_client, running
+from .support.helpers import Player, raw_client, running
 
 
 async def _hello(raw, name: str, minor: int | None) -> None:

@@ -30,7 +30,7 @@ from sos_tui.net.cluster import Cluster
 from sos_tui.net.errors import GONE
 from sos_tui.net.protocol import ClosedMessage, MoveMessage
 
-from .helpers import WAIT, Player, Process, free_port, play, seated
+from .support.helpers import WAIT, Player, Process, free_port, play, seated, until, wait_for
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server; .ci/run "
@@ -53,13 +53,14 @@ class RedisServer:
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *keep,
              "--protected-mode", "yes", "--loglevel", "warning"], stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while True:
+        def listening() -> bool:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-                return
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                pytest.fail("redis-server did not start")
-            time.sleep(0.02)
+                return True
+            return self.process.poll() is not None  # it ended: no use waiting
+
+        until(listening, "redis-server to listen", 10)
+        if self.process.poll() is not None:
+            pytest.fail("redis-server did not start")
 
     def stop(self) -> None:
         if self.process is not None:
@@ -170,11 +171,8 @@ async def test_an_owner_whose_lease_ran_out_is_fenced_off_and_the_game_goes_on_e
             await play(bo, [ana], "O b1")
             for task in one.cluster._tasks:  # process one stops renewing, as if paused
                 task.cancel()
-            for _i in range(100):  # its lease (1 s) runs out; two's scan takes the room
-                if code in two.rooms:
-                    break
-                await asyncio.sleep(0.1)
-            assert code in two.rooms
+            # its lease (1 s) runs out; two's scan takes the room
+            await wait_for(None, lambda: code in two.rooms, 10)
             await ana.game.play(ana.game.state.legal_moves()[0])  # one cannot write it any more
             await asyncio.wait_for(ana._task, 5)
             assert code not in one.rooms and ana.lost is not None  # sent away, to come back

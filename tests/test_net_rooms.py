@@ -24,7 +24,7 @@ from sos_tui.net.protocol import ErrorMessage, ProtocolError, UndoResultMessage
 from sos_tui.net.server import source
 from sos_tui.net.store import RoomStoreError, SqliteRoomStore
 
-from .helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw
+from .support.helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw, wait_for
 
 
 # -- restart -------------------------------------------------------------------------------------
@@ -200,11 +200,15 @@ async def test_a_move_resent_after_a_restart_with_its_version_is_not_applied_twi
 async def gone(server: Server, *urls: str, back: bool = False) -> None:
     """Wait (bounded) until none of the rooms at ``urls`` is on ``server`` (``back``: all are)."""
     codes = {url.rsplit("/", 1)[1] for url in urls}
-    for _ in range(200):
-        if (codes <= set(server.rooms)) if back else not codes & set(server.rooms):
-            return
-        await asyncio.sleep(0.025)
-    raise AssertionError(f"{'not' if back else 'still'} open: {codes ^ set(server.rooms) & codes}")
+
+    def done() -> bool:
+        return codes <= set(server.rooms) if back else not codes & set(server.rooms)
+
+    try:
+        await wait_for(None, done, 5)
+    except AssertionError:
+        left = codes ^ set(server.rooms) & codes
+        raise AssertionError(f"{'not' if back else 'still'} open: {left}") from None
 
 
 HOST_SEATS = [{"kind": "human", "name": "Ana"}, {"kind": "remote"}]

@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,8 @@ import pytest
 from sos_tui.app.screens.game_over import result_line
 from sos_tui.engine import GameRecord, GameState, Move, PlayerInfo
 from sos_tui.storage import History
+
+from .support.helpers import until
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -42,13 +43,11 @@ class Host:
             self.lines.append(line.rstrip("\n"))
 
     def wait_line(self, text: str, timeout: float = 20.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            for line in self.lines:
-                if text in line:
-                    return line
-            time.sleep(0.05)
-        raise AssertionError(f"the host never said {text!r}; it said:\n" + "\n".join(self.lines))
+        try:
+            return until(lambda: next((line for line in self.lines if text in line), None), repr(text),
+                         timeout)
+        except AssertionError as stuck:
+            raise AssertionError(f"{stuck}; the host said:\n" + "\n".join(self.lines)) from None
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -73,27 +72,25 @@ class Tmux:
         return self("capture-pane", "-p", "-t", name)
 
     def wait_screen(self, name: str, text: str, timeout: float = 20.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            screen = self.screen(name)
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{name}'s screen never showed {text!r}:\n{self.screen(name)}")
+        try:
+            return until(lambda: next((screen for screen in [self.screen(name)] if text in screen), None),
+                         f"{text!r} on {name}'s screen", timeout)
+        except AssertionError as stuck:
+            raise AssertionError(f"{stuck}:\n{self.screen(name)}") from None
 
 
 def in_history(path: Path, timeout: float = 10.0) -> list[tuple[str, ...]]:
     """The moves of every game in the history at ``path`` (waiting for the first to be written)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if path.exists():
-            with History(path) as history:
-                games = [tuple(str(m) for m in GameRecord.from_json(g.record_json).moves)
-                         for g in history.games()]
-            if games:
-                return games
-        time.sleep(0.1)
-    return []
+    def games() -> list[tuple[str, ...]]:
+        if not path.exists():
+            return []
+        with History(path) as history:
+            return [tuple(str(m) for m in GameRecord.from_json(g.record_json).moves) for g in history.games()]
+
+    try:
+        return until(games, f"a game in {path}", timeout)
+    except AssertionError:
+        return []
 
 
 def test_two_terminals_play_a_whole_game_through_host_and_join_with_a_drop(tmp_path):

@@ -17,7 +17,7 @@ from sos_tui.net.protocol import StateMessage
 from sos_tui.net.vocabulary import Phase
 from sos_tui.session import ChangeKind
 
-from .helpers import WAIT, FirstMove, free_port, running
+from .support.helpers import WAIT, FirstMove, free_port, running
 
 
 def quick(attempt: int) -> float:

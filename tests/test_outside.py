@@ -18,7 +18,7 @@ from sos_tui.ai.arena import Match, play_game
 from sos_tui.ai.outside import OUTSIDE, Board, Negamax, SafeGreedy, _Negamax, outside_player
 from sos_tui.engine import GameState, Move
 
-from .games import position
+from .support.games import position
 
 BENCH = Path(__file__).parent.parent / "benchmarks"
 

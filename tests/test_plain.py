@@ -13,6 +13,8 @@ import pytest
 
 from sos_tui.engine import Mode, Move, PlayerInfo, Seat, SeatKind
 
+from .support.helpers import wait_for
+
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 HOT_SEAT = ["--size", "3", "--players", "Ana,Bo"]
 
@@ -239,7 +241,7 @@ async def test_a_hint_is_worked_out_once_per_position(monkeypatch, capsys):
     from sos_tui.plain.front import play_local
     from sos_tui.session import ComputerPool, GameSession
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     searched = []
 
@@ -385,7 +387,6 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
     from sos_tui.app.screens.net_game import NetGameScreen
     from sos_tui.net.run import HostPlan
 
-    from .helpers import wait_for
 
     plan = HostPlan(3, "general", (Seat("Ana"), Seat(None, SeatKind.REMOTE)), port=0)
     app = SosApp(network=plan, computer_delay=0)
@@ -411,17 +412,6 @@ async def test_a_plain_joiner_plays_a_host_at_a_full_screen_terminal(tmp_path):
         said = checked(b"".join(lines), status)
         assert {"Ana wrote S at a1.", "Bo wrote O at b1.", "Ana wrote S at c1."} <= set(said)
         assert [str(m) for m in screen.state.moves] == ["S a1", "O b1", "S c1"]
-
-
-async def wait_until(condition, seconds: float = 20.0) -> None:
-    """Until ``condition()`` holds (a bounded wait: a test fails, it does not hang)."""
-    import asyncio
-
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(poll(), seconds)
 
 
 AFTER_THE_END = """\
@@ -455,7 +445,7 @@ async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkey
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     async with Server(allow_create=True) as server:
         port = await server.start()
@@ -470,13 +460,13 @@ async def test_after_a_network_game_ends_the_line_mode_answers_until_quit(monkey
         keyboard.type("x9 s", "O b1", "O b2", "O c2", "O a3")  # each waits for Bo's turn
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
         for move in ("S a1", "S c1", "S a2", "S c3", "O b3"):
-            await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
+            await wait_for(None, lambda: ana.phase == "playing" and ana.my_turn)
             version = ana.version
             await ana.play(Move.parse(move))
-            await wait_until(lambda v=version: ana.version > v)
-        await wait_until(lambda: bo.state.is_over)
+            await wait_for(None, lambda v=version: ana.version > v)
+        await wait_for(None, lambda: bo.state.is_over)
         await server.close_room(server.rooms[url.rsplit("/", 1)[1]], N_("the game is over"))
-        await wait_until(lambda: not bo.connected)
+        await wait_for(None, lambda: not bo.connected)
         path = tmp_path / "game.json"
         keyboard.type("board", "moves", f"save {path}", "review", "S a1", "quit", "board")
         assert await asyncio.wait_for(playing, 20) == 0
@@ -540,12 +530,12 @@ async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_
             await dee.connect()
             listening = asyncio.ensure_future(_drain(dee))
             await asyncio.to_thread(reader.until, "Dee to move.")
-            await wait_until(lambda: dee.phase == "playing")
+            await wait_for(None, lambda: dee.phase == "playing")
             await dee.play(Move.parse("S a1"))
             await asyncio.to_thread(reader.until, "Bo to move.")
             bo.stdin.write(b"b2 o\nquit\n")
             bo.stdin.flush()
-            await wait_until(lambda: [str(m) for m in dee.state.moves] == ["S a1", "O b2"])
+            await wait_for(None, lambda: [str(m) for m in dee.state.moves] == ["S a1", "O b2"])
         finally:
             bo.stdin.close()
             status = await asyncio.to_thread(bo.wait, 20)
@@ -575,7 +565,7 @@ async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys)
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     async with Server(allow_create=True) as server:
         port = await server.start()
@@ -608,7 +598,7 @@ async def test_a_plain_joiner_whose_connection_drops_is_told_comes_back_by_itsel
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import FirstMove, Keyboard
+    from .support.helpers import FirstMove, Keyboard
 
     async with Server(computer=FirstMove(), computer_delay=0) as server:
         await server.start()
@@ -618,10 +608,10 @@ async def test_a_plain_joiner_whose_connection_drops_is_told_comes_back_by_itsel
         keyboard = Keyboard(monkeypatch)
         keyboard.type("S a1")
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo, delay=lambda attempt: 0.01)))
-        await wait_until(lambda: len(room.session.state.moves) == 2)  # Bo's S, the computer's answer
+        await wait_for(None, lambda: len(room.session.state.moves) == 2)  # Bo's S, the computer's answer
         dropped = room.seats[0].client
         await dropped.ws.close()  # the connection drops; the room and the seat stay
-        await wait_until(lambda: room.seats[0].client not in (None, dropped) and bo.connected)
+        await wait_for(None, lambda: room.seats[0].client not in (None, dropped) and bo.connected)
         keyboard.type("O b2", "quit")
         assert await asyncio.wait_for(playing, 10) == 0
         assert [str(m) for m in room.session.state.moves][2] == "O b2"
@@ -640,7 +630,7 @@ async def test_a_plain_player_offered_a_rematch_is_asked_about_a_rematch_and_yes
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     async with Server() as server:
         await server.start()
@@ -653,15 +643,15 @@ async def test_a_plain_player_offered_a_rematch_is_asked_about_a_rematch_and_yes
         keyboard = Keyboard(monkeypatch)
         keyboard.type("O b1")  # waits for Bo's turn
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
-        await wait_until(lambda: ana.phase == "playing" and ana.my_turn)
+        await wait_for(None, lambda: ana.phase == "playing" and ana.my_turn)
         await ana.play(Move.parse("S a1"))
-        await wait_until(lambda: len(room.session.state.moves) == 2)
+        await wait_for(None, lambda: len(room.session.state.moves) == 2)
         await ana.play(Move.parse("S c1"))  # SOS: Ana wins the simple game
-        await wait_until(lambda: bo.state is not None and bo.state.is_over)
+        await wait_for(None, lambda: bo.state is not None and bo.state.is_over)
         await ana.offer_rematch()
-        await wait_until(lambda: bo.rematch_request is not None)
+        await wait_for(None, lambda: bo.rematch_request is not None)
         keyboard.type("yes")
-        await wait_until(lambda: bo.state is not None and not bo.state.is_over)  # the rematch began
+        await wait_for(None, lambda: bo.state is not None and not bo.state.is_over)  # the rematch began
         keyboard.type("quit")
         assert await asyncio.wait_for(playing, 10) == 0
         listening.cancel()
@@ -682,17 +672,19 @@ async def test_a_move_typed_before_ones_turn_is_checked_at_once_and_said_to_wait
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
-    from .helpers import Keyboard
+    from .support.helpers import Keyboard
 
     said = []
 
-    async def until(condition) -> None:  # bounded: 10 s
-        for _ in range(500):
+    async def until(condition) -> None:
+        def heard() -> bool:  # what the line mode said so far, then the condition
             said.extend(capsys.readouterr().out.splitlines())
-            if condition():
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError(said)
+            return condition()
+
+        try:
+            await wait_for(None, heard, 10)
+        except AssertionError as stuck:
+            raise AssertionError(f"{stuck}; the line mode said: {said}") from None
 
     async with Server(allow_create=True) as server:
         port = await server.start()

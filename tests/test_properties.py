@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
-from .games import lines, threats_made
+from .support.examples import examples
+from .support.games import lines, threats_made
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 sizes = st.integers(min_value=3, max_value=8)
 player_counts = st.integers(min_value=2, max_value=4)
@@ -165,7 +166,7 @@ def test_replaying_the_moves_gives_an_equal_state(size, players, mode, seed):
     assert hash(replay) == hash(state)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(size=sizes, players=player_counts, mode=modes, data=st.data())
 def test_points_by_move_and_the_outcome_agree_with_the_scores(size, players, mode, data):
     state = GameState.new(size=size, mode=mode, players=players)

@@ -23,7 +23,7 @@ from sos_tui.ai.review import (
 from sos_tui.cli import main
 from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo
 
-from .games import random_game
+from .support.games import random_game
 
 
 # -- an independent brute force: plain minimax over the engine's states -----------------------

@@ -36,6 +36,9 @@ from sos_tui.session import (
     SeatKind,
 )
 
+from .support.examples import nightly
+from .support.helpers import wait_for
+
 ANA, BO = PlayerInfo("Ana"), PlayerInfo("Bo")
 BOT = PlayerInfo("Bot", "computer", "easy")
 
@@ -253,8 +256,7 @@ class SessionMachine(RuleBasedStateMachine):
 TestSessionMachine = SessionMachine.TestCase
 # 25 runs of 40 steps on every run; the full 150 under the Hypothesis profile "slow" (pytest --runslow)
 TestSessionMachine.settings = settings(
-    max_examples=150 if settings.get_current_profile_name() == "slow" else 25,
-    stateful_step_count=40, deadline=None)
+    max_examples=150 if nightly() else 25, stateful_step_count=40, deadline=None)
 
 
 # -- the keeper ------------------------------------------------------------------------------
@@ -398,11 +400,8 @@ def test_a_killed_search_process_is_replaced_and_the_search_tried_again():
 
     async def run():
         task = asyncio.ensure_future(pool.choose("expert", state, on_retry=retries.append))
-        for _ in range(200):  # until the process is there
-            await asyncio.sleep(0.05)
-            if pool.pids():
-                break
-        os.kill(pool.pids()[0], signal.SIGKILL)  # as the OOM killer would
+        pids = await wait_for(None, pool.pids, what="the search process")
+        os.kill(pids[0], signal.SIGKILL)  # as the OOM killer would
         return await asyncio.wait_for(task, 60)
 
     try:
@@ -423,11 +422,7 @@ def test_a_search_that_cannot_answer_fails_with_a_message_instead_of_hanging():
 
 
 async def _until_running(pool: ComputerPool) -> list[int]:
-    for _ in range(400):  # until the process is there
-        await asyncio.sleep(0.05)
-        if pool.pids():
-            return pool.pids()
-    raise AssertionError("no search process started")
+    return await wait_for(None, pool.pids, what="the search process")
 
 
 def test_cancelling_a_search_stops_its_process():

@@ -51,7 +51,18 @@ from sos_tui.storage.history import longest_chain
 from sos_tui.storage.history import schema as schema_module
 from sos_tui.storage.history.facts import game_facts
 
-from .games import ANA, BO, DRAW_4X4, EASY, HARD, P1_SWEEP, P2_SWEEP, SIMPLE_P1, make_record, sample_games
+from .support.games import (
+    ANA,
+    BO,
+    DRAW_4X4,
+    EASY,
+    HARD,
+    P1_SWEEP,
+    P2_SWEEP,
+    SIMPLE_P1,
+    make_record,
+    sample_games,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,10 +6,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from .support.helpers import until
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -21,14 +22,17 @@ def tmux(*args: str) -> str:
 
 
 def wait_for(session: str, text: str, seconds: float = 20) -> str:
-    deadline = time.monotonic() + seconds
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-p", "-t", session)
-        if text in screen:
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
+    """The screen of ``session`` once it shows ``text``."""
+    screens = [""]
+
+    def shown() -> str | None:
+        screens.append(tmux("capture-pane", "-p", "-t", session))
+        return screens[-1] if text in screens[-1] else None
+
+    try:
+        return until(shown, f"{text!r} on the screen", seconds)
+    except AssertionError as stuck:
+        raise AssertionError(f"{stuck}; the screen was:\n{screens[-1]}") from None
 
 
 @pytest.fixture
@@ -44,13 +48,12 @@ def session(tmp_path):
 @pytest.mark.skipif(not SOS_TUI.exists(), reason="sos-tui is not installed beside this Python")
 def test_play_a_scoring_move_in_a_real_terminal(session, tmp_path):
     wait_for(session, "Ana to move")
-    for key in ("s", "Right", "o", "Right", "s"):
-        tmux("send-keys", "-t", session, key)
-        time.sleep(0.15)
+    tmux("send-keys", "-t", session, "s", "Right", "o", "Right", "s")  # in order, as typed
     screen = wait_for(session, "S─●─O─●─S")
     assert "Ana scored 1" in screen and "move again" in screen
     assert "S c1  +1" in screen  # the move log
     tmux("send-keys", "-t", session, "C-q")
-    time.sleep(1)
+    until(lambda: subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode,
+          "the app to quit and its session to end")
     autosaves = list((tmp_path / "autosaves").glob("*.json"))
     assert len(autosaves) == 1 and '"S c1"' in autosaves[0].read_text()  # quitting mid-game keeps it

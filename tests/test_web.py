@@ -22,13 +22,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from sos_tui.cli import main
 
-from . import webpage
-from .helpers import alive, children, free_port
-from .webpage import (
+from .support import webpage
+from .support.helpers import alive, children, free_port
+from .support.webpage import (
     ESCAPE,
     SETUP,
     SOS,
     TIMEOUT,
+    Terminal,
     Web,
     autosaved_moves,
     board_cell,
@@ -59,7 +60,8 @@ class Tab:
     def __init__(self, socket) -> None:
         self.socket = socket
         self.text = ""
-        self.stream = ""  # everything received, escapes and all: ``cells_of`` reads the screen
+        self.stream = ""  # everything received, escapes and all
+        self.terminal = Terminal()  # the screen it draws
 
     async def send(self, keys: str) -> None:
         await self.socket.send(json.dumps(["stdin", keys]))
@@ -76,15 +78,21 @@ class Tab:
                     data = await self.socket.recv()
                     data = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
                     self.stream += data
+                    self.terminal.feed(data)
                     self.text += ESCAPE.sub("", data)
         except TimeoutError:
-            screen = "\n".join(rows_of(cells_of(self.stream)).values())
+            screen = "\n".join(rows_of(self.cells).values())
             raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}") from None
         return value
 
     def shows(self, *texts: str) -> bool:
         """Whether a row of the screen shows all of ``texts``."""
-        return any(all(text in line for text in texts) for line in rows_of(cells_of(self.stream)).values())
+        return any(all(text in line for text in texts) for line in rows_of(self.cells).values())
+
+    @property
+    def cells(self) -> dict[tuple[int, int], str]:
+        """The screen's characters by (row, column), both from 1."""
+        return self.terminal.cells
 
     async def click(self, row: int, column: int) -> None:
         """A left click at the cell (row, column), as xterm.js reports it (SGR: press, release)."""
@@ -92,7 +100,7 @@ class Tab:
 
     async def click_text(self, text: str, on_row_with: str = "") -> None:
         await self.until(lambda: self.shows(text, on_row_with), repr(text))
-        await self.click(*where(cells_of(self.stream), text, on_row_with))
+        await self.click(*where(self.cells, text, on_row_with))
 
     async def screen(self, text: str) -> None:
         self.text = ""
@@ -244,7 +252,7 @@ async def test_a_game_against_the_computer_is_played_to_its_end_with_mouse_repor
         await opened.click_text("Start", on_row_with="Open…")
         await opened.wait_for("Player 1 to move")
         for _turn in range(9):
-            cells = cells_of(opened.stream)
+            cells = dict(opened.cells)
             empty = empty_cells(cells, 3)
             if not empty:  # the board filled by the last move, its end not drawn yet (a busy machine)
                 await opened.until(lambda: opened.shows("Game over"), "the end of a full board")
@@ -252,7 +260,7 @@ async def test_a_game_against_the_computer_is_played_to_its_end_with_mouse_repor
             await opened.click(*board_cell(cells, empty[0]))
 
             def answered(before=len(empty)) -> bool:  # noqa: B008
-                now = len(empty_cells(cells_of(opened.stream), 3))
+                now = len(empty_cells(opened.cells, 3))
                 # an SOS plays again: after one, maybe no answer yet
                 return opened.shows("Game over") or (opened.shows("Player 1 to move") and now < before)
 
@@ -343,6 +351,21 @@ def test_each_tab_runs_this_python_on_the_package_with_the_options_given_here():
     assert app_command(None, "ms", mouse=False) == f"{tab} --lang ms --no-mouse"
 
 
+def test_a_screen_read_piece_by_piece_is_the_screen_read_at_once():
+    """The tests' terminal (tests/support/webpage.py) reads a tab's output as it arrives: an escape
+    sequence split between two pieces is read whole."""
+    stream = ("\x1b[?1049h\x1b]11;#121212\x07\x1b[1;1H\x1b[38;2;1;2;3mSOS\x1b[0m\x1b[2;4Hb2 \u00b7"
+              "\x1b]0;a title\x1b\\\x1b[3;1Hend\x1b[?2026l")
+    whole = cells_of(stream)
+    assert "".join(whole[1, c] for c in (1, 2, 3)) == "SOS" and whole[2, 7] == "·" and whole[3, 3] == "d"
+    for cut in range(len(stream) + 1):
+        assert Terminal().feed(stream[:cut]).feed(stream[cut:]).cells == whole, cut
+    one_by_one = Terminal()
+    for character in stream:
+        one_by_one.feed(character)
+    assert one_by_one.cells == whole
+
+
 def test_malformed_mouse_reports_are_taken_out_of_what_a_tab_types():
     from sos_tui.cli.web_server import tab_input
 
@@ -397,7 +420,7 @@ async def test_no_mouse_turns_the_browsers_mouse_reporting_off_and_clicks_play_n
         assert "\x1b[?1000l" in opened.stream.rpartition("\x1b[?1000h")[2]  # off, after Textual's on
         await start_and_play(opened)  # the keyboard plays
         await asyncio.to_thread(until, lambda: autosaved_moves(data) == ["S a1"], "the autosave of S a1")
-        await opened.click(*board_cell(cells_of(opened.stream), "b2"))
+        await opened.click(*board_cell(opened.cells, "b2"))
         await opened.send("o")  # O where the cursor is (a1 taken: refused), not on the clicked b2
         await opened.wait_for("Move refused")
     await asyncio.to_thread(until, lambda: not children(server.process.pid), "the tab's process to end")
@@ -503,10 +526,10 @@ async def join(opened: Tab, url: str) -> None:
     """The setup screen's Join: the address typed, the name Bo, enter."""
     await opened.click_text("Join a game…")
     await type_into(opened, "the address the host gave you", url)
-    row, column = where(cells_of(opened.stream), "Your name")
+    row, column = where(opened.cells, "Your name")
     await opened.click(row + 1, column)  # the name's field, under its label: a click moves the focus at once
     await opened.send("Bo")
-    await opened.until(lambda: rows_of(cells_of(opened.stream)).get(row + 1, "").strip(" █") == "Bo",
+    await opened.until(lambda: rows_of(opened.cells).get(row + 1, "").strip(" █") == "Bo",
                        "the name")
     await opened.send("\r")
 

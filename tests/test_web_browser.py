@@ -20,8 +20,8 @@ import time
 
 import pytest
 
-from .helpers import children
-from .webpage import (
+from .support.helpers import children
+from .support.webpage import (
     ESCAPE,
     SOS,
     TIMEOUT,
@@ -62,8 +62,11 @@ Object.assign(window.WebSocket, Native);
 """
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
+    """One headless Chromium for the tests of this module (a start costs about a second of CPU):
+    each test opens its page, on a server of its own (an origin of its own), and leaves it for
+    about:blank (its tab's process ends)."""
     selenium = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 

@@ -264,7 +264,6 @@ class OpenDialog(SosModal[GameRecord | None]):
         padding: 1 2;
     }
     OpenDialog #title { width: 1fr; content-align: center middle; text-style: bold; margin-bottom: 1; }
-    OpenDialog #saves { height: auto; max-height: 14; }
     OpenDialog #empty {
         width: 1fr; color: $foreground-muted; text-style: italic; padding: 1 0; display: none;
     }
@@ -310,14 +309,7 @@ class OpenDialog(SosModal[GameRecord | None]):
     def on_mount(self) -> None:
         self._words()
         self.set_class(True, "-empty")
-        # The table's height follows its rows (height: auto): when they are measured (on idle) or it
-        # is shown again, the dialog is laid out again. Left to the table alone, it was seen to stay
-        # 0 lines high, its rows measured, under load (a suite run: 1 in about 4).
-        self.watch(self.query_one("#saves", DataTable), "virtual_size", self._relayout, init=False)
         self.load()
-
-    def _relayout(self) -> None:
-        self.refresh(layout=True)
 
     def _words(self) -> None:
         """The dialog's fixed words in the current language (on mount and on a switch)."""
@@ -360,7 +352,6 @@ class OpenDialog(SosModal[GameRecord | None]):
         self._rows(cursor)
         self.query_one("#empty", Label).update(_(EMPTY_TEXT))
         self.set_class(not listed, "-empty")
-        self.call_after_refresh(self._relayout)  # the table shown again: laid out with its rows
         if error is not None:
             self._show(error)
         if listed:
@@ -382,7 +373,10 @@ class OpenDialog(SosModal[GameRecord | None]):
         natural = [max([cell_len(label)] + [row[column].cell_len for row in rows])
                    for column, label in enumerate(labels)]
         height = max(3, min(TABLE_HEIGHT, self.app.size.height - AROUND_TABLE))
-        table.styles.max_height = height
+        # As high as its rows (one line each, under a line of headings), set here rather than left
+        # to `height: auto`: the table measures its rows later, when idle, and a layout of the
+        # dialog in between (under load) kept its height at 0 lines even once they were measured.
+        table.styles.height = min(len(rows) + 1, height)
         scrollbar = 2 if len(rows) + 1 > height else 0
         room = min(DIALOG_WIDTH, width) - CHROME - scrollbar - 2 * table.cell_padding * len(COLUMNS)
         with self.prevent(DataTable.RowHighlighted):

@@ -106,20 +106,44 @@ def click_offset(board: Board, row: int, col: int) -> Offset:
     return board.cell_offset(row, col) + Offset(board.gutter.left, board.gutter.top)
 
 
-async def wait_for(pilot, condition, seconds: float = 20.0) -> None:
+# -- the one bounded wait ------------------------------------------------------------------------
+# For what has no event to await: look again every POLL seconds until a condition holds, and fail,
+# naming it, after a bound (for a stuck test: never a timing a test relies on). ``wait_for`` in
+# async tests (the app or the event loop runs meanwhile); ``until``, the same wait, where nothing
+# is async (a thread, a process, a terminal, a browser).
+POLL = 0.02
+BOUND = 20.0
+
+
+def _stuck(condition, what: str, seconds: float) -> AssertionError:
+    name = what or getattr(condition, "__name__", repr(condition))
+    return AssertionError(f"timed out after {seconds:g} s waiting for {name}")
+
+
+async def wait_for(pilot, condition, seconds: float = BOUND, what: str = ""):
     """Let the app (``pilot``; None: the event loop, with no app) run until ``condition()`` holds;
-    fail, naming the condition, after ``seconds`` (a bound for a stuck test, never a timing the
-    test relies on). The one bounded wait of the tests for what has no event to await."""
+    its value. Fails after ``seconds``, naming ``what`` (or the condition) and the screen."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
-    while not condition():
+    while not (value := condition()):
         if loop.time() > deadline:
-            name = getattr(condition, "__name__", repr(condition))
-            where = f"; on {pilot.app.screen!r}" if pilot else ""
-            raise AssertionError(f"timed out waiting for {name}{where}")
-        await (pilot.pause(0.02) if pilot else asyncio.sleep(0.02))
+            stuck = _stuck(condition, what, seconds)
+            raise AssertionError(f"{stuck}; on {pilot.app.screen!r}" if pilot else str(stuck))
+        await (pilot.pause(POLL) if pilot else asyncio.sleep(POLL))
     if pilot:
         await pilot.pause()
+    return value
+
+
+def until(condition, what: str = "", seconds: float = BOUND):
+    """``wait_for`` where nothing is async: ``condition()``'s value once it holds (this thread
+    sleeps meanwhile); fails after ``seconds``, naming ``what`` (or the condition)."""
+    deadline = time.monotonic() + seconds
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise _stuck(condition, what, seconds)
+        time.sleep(POLL)
+    return value
 
 
 async def loaded(pilot, app) -> None:
@@ -324,14 +348,9 @@ class Process:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
 
-    def line(self, text: str, timeout: float = 20.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            found = [line for line in self.lines if text in line]
-            if found:
-                return found[0]
-            time.sleep(0.05)
-        raise AssertionError(f"never printed {text!r}: {self.lines}")
+    def line(self, text: str, timeout: float = BOUND) -> str:
+        found = until(lambda: [line for line in self.lines if text in line], f"{text!r} printed", timeout)
+        return found[0]
 
     def stop(self) -> None:
         if self.process.poll() is None:

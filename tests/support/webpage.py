@@ -12,12 +12,11 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .helpers import free_port
+from .helpers import free_port, until
 
 SOS = str(Path(sys.executable).with_name("sos-tui"))
 TIMEOUT = 20.0
@@ -29,18 +28,50 @@ TOKEN = re.compile(rf"\x1b\[(\d+);(\d+)H|(?P<escape>{ESCAPE.pattern})|(?P<char>.
 """A cursor position (row, column), another escape sequence, or a character drawn."""
 
 
+WHOLE = re.compile(r"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[^\[\]])", re.DOTALL)
+"""An escape sequence that has all of its bytes."""
+
+
+class Terminal:
+    """The screen a terminal shows after the output fed to it so far, read as it arrives: each
+    byte is read once (an escape sequence cut short at the end of a piece waits for the next).
+    ``cells``: the characters by (row, column), both from 1. Textual places each run of text with
+    a cursor position (CSI row;col H); other escapes do not move it."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], str] = {}
+        self._row = self._column = 1
+        self._rest = ""
+
+    def feed(self, output: str) -> Terminal:
+        text = self._rest + output
+        whole = _whole(text)
+        self._rest = text[whole:]
+        for match in TOKEN.finditer(text, 0, whole):
+            if match[1]:
+                self._row, self._column = int(match[1]), int(match[2])
+            elif match["char"] is not None and match["char"] >= " ":
+                self.cells[self._row, self._column] = match["char"]
+                self._column += 1
+        return self
+
+
+def _whole(text: str) -> int:
+    """How much of ``text`` is whole: all of it, or up to an escape sequence cut short at its end."""
+    end = len(text)
+    command = text.rfind("\x1b]")  # an operating system command (a title, a colour) runs to BEL or ST
+    if command >= 0 and not WHOLE.match(text, command):
+        end = command
+    last = text.rfind("\x1b", 0, end)
+    if last >= 0 and not WHOLE.match(text, last, end):
+        end = last
+    return end
+
+
 def cells_of(stream: str) -> dict[tuple[int, int], str]:
     """The characters on the screen by (row, column), both from 1, after the terminal output
-    ``stream``: Textual places each run of text with a cursor position (CSI row;col H); other
-    escapes do not move it."""
-    cells, row, column = {}, 1, 1
-    for match in TOKEN.finditer(stream):
-        if match[1]:
-            row, column = int(match[1]), int(match[2])
-        elif match["char"] is not None and match["char"] >= " ":
-            cells[row, column] = match["char"]
-            column += 1
-    return cells
+    ``stream`` (all of it at once: see ``Terminal``)."""
+    return Terminal().feed(stream).cells
 
 
 def board_cell(cells: dict[tuple[int, int], str], name: str) -> tuple[int, int]:
@@ -76,15 +107,6 @@ def where(cells, text: str, on_row_with: str = "") -> tuple[int, int]:
 def empty_cells(cells, size: int) -> list[str]:
     return [f"{letter}{number}" for number in range(1, size + 1) for letter in "abcdefgh"[:size]
             if cells.get(board_cell(cells, f"{letter}{number}")) == "·"]
-
-
-def until(check, what: str, timeout: float = TIMEOUT):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if value := check():
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class Web:
