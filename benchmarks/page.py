@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE.parent))
 from net import spawn  # noqa: E402  (benchmarks/net.py: a server process with the bench limits)
 from web import SOS, one_tab, rss_mib, serving  # noqa: E402
 
-from tests.helpers import free_port  # noqa: E402
+from tests.support.helpers import free_port  # noqa: E402
 
 SIZE = 6
 

@@ -16,7 +16,7 @@ import pytest
 
 from sos_tui.net import Limits, webpage
 
-from .helpers import WAIT, Player, Process, running
+from .support.helpers import WAIT, Player, Process, running
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import catalog

@@ -18,7 +18,7 @@ import pytest
 
 from sos_tui.net import Limits, Server
 
-from .helpers import SOS, FirstMove
+from .support.helpers import SOS, FirstMove
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
