@@ -12,21 +12,10 @@ from sos_tui.engine import GameRecord, Mode, Move, Seat, SeatKind, Termination
 from sos_tui.engine.clock import TimeControl
 from sos_tui.session import ChangeKind, GameSession, OutOfTimeError, computer_move
 
+from .helpers import FakeTime
+
 ANA, BO, CY = Seat("Ana"), Seat("Bo"), Seat("Cy")
 BOT = Seat("Bot", SeatKind.COMPUTER, "easy")
-
-
-class FakeTime:
-    """A time source the test moves on by hand."""
-
-    def __init__(self) -> None:
-        self.ms = 1_000
-
-    def __call__(self) -> int:
-        return self.ms
-
-    def wait(self, ms: int) -> None:
-        self.ms += ms
 
 
 def timed(clock: str = "1+2", seats=(ANA, BO), size: int = 4, mode: Mode = Mode.GENERAL) -> GameRecord:
