@@ -1,6 +1,8 @@
 """The clock text a seat's time is shown in (sos_tui.app.widgets.clock), on a tiny app: the time
-as the scoreboard will show it, low time marked by a sign and a colour legible in light and dark
-themes. Time is given, never waited for."""
+as the scoreboard shows it, low time marked by a sign and a colour legible in light and dark
+themes. Then a timed game in the app (``SosApp(now=...)``): the scoreboard shows each seat's time,
+the running one ticks by one timer, and the game ends on time. Time is given, never waited for
+(one test waits, bounded, for the real timer to draw a new time)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,15 @@ from textual.app import App, ComposeResult
 from textual.color import Color
 
 from sos_tui import i18n
+from sos_tui.app import SosApp
 from sos_tui.app.colours import TEXT, contrast
+from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.widgets.clock import LOW_SIGN, ClockText, clock_text, next_change
+from sos_tui.app.widgets.scoreboard import Scoreboard
+from sos_tui.engine import GameRecord, Mode, Move, Seat
 from sos_tui.engine.clock import DAY_MS, Clocks, TimeControl
+
+from .helpers import FakeTime, recording, scoreboard_text, screen_lines, wait_for
 
 
 class ClockApp(App):
@@ -104,3 +112,106 @@ async def test_low_time_is_legible_in_light_and_dark_themes(theme):
         for segment in segments:
             fg, bg = Color(*segment.style.color.triplet), Color(*segment.style.bgcolor.triplet)
             assert contrast(fg, bg) >= TEXT, (theme, segment.text, fg.hex, bg.hex)
+
+
+# -- a timed game in the app --------------------------------------------------------------------
+def timed_app(now=None, clock: str = "1+0", names=("Ana", "Bo"), size: int = 3) -> SosApp:
+    record = GameRecord(
+        size, Mode.GENERAL, tuple(Seat(n) for n in names), clock=TimeControl.parse(clock), spent_ms=()
+    )
+    return recording(SosApp(record, computer_delay=0, now=now))
+
+
+def rows(app) -> list[str]:
+    """The scoreboard's players' rows."""
+    return [row.rstrip() for row in scoreboard_text(app).splitlines()[1 : 1 + len(app.session.seats)]]
+
+
+async def test_the_scoreboard_shows_each_seats_time_and_the_runner_ticks():
+    now = FakeTime()
+    app = timed_app(now)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert [row.split()[-1] for row in rows(app)] == ["1:00", "1:00"]
+        now.wait(3_000)
+        app.game_screen.tick()  # what its timer does
+        await pilot.pause()
+        assert [row.split()[-1] for row in rows(app)] == ["0:57", "1:00"]
+        app.game_screen.apply(Move(0, 0, "S"))
+        now.wait(10_000)
+        app.game_screen.tick()
+        await pilot.pause()
+        assert [row.split()[-1] for row in rows(app)] == ["0:57", "0:50"]
+        assert app.game_screen.check_action("undo", ()) is False  # no takebacks on a clock
+
+
+async def test_the_one_timer_draws_the_running_time_again_by_itself():
+    """A real clock: the time shown changes with no key pressed (the timer set from next_change)."""
+    app = timed_app(clock="0.1+0")  # under ten seconds: tenths
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        first = rows(app)[0]
+        await wait_for(pilot, lambda: rows(app)[0] != first, seconds=5)
+        assert rows(app)[1].split()[-1] == "0:06.0"  # Bo's time does not run
+
+
+async def test_low_time_is_marked_and_a_pause_stops_the_time():
+    now = FakeTime()
+    app = timed_app(now)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        now.wait(54_500)
+        app.game_screen.tick()
+        await pilot.pause()
+        assert rows(app)[0].endswith(f"{LOW_SIGN} 0:05.5") and LOW_SIGN not in rows(app)[1]
+        scoreboard = app.game_screen.query_one(Scoreboard)
+        [low] = [seg for seg in scoreboard.render_line(1) if LOW_SIGN in seg.text]
+        [bo] = [seg for seg in scoreboard.render_line(2) if "1:00" in seg.text]
+        assert low.style.bold and low.style.color != bo.style.color  # a colour, not only a sign
+        await pilot.press("p")
+        assert app.session.paused and "Paused" in scoreboard_text(app)
+        now.wait(3_600_000)
+        app.game_screen.tick()
+        await pilot.pause()
+        assert rows(app)[0].endswith(f"{LOW_SIGN} 0:05.5")
+        await pilot.press("p")
+        now.wait(5_500)
+        app.game_screen.tick()
+        await pilot.pause()
+        assert app.session.state.is_over
+
+
+async def test_the_game_ends_on_time_in_the_status_and_the_game_over_dialog():
+    now = FakeTime()
+    app = timed_app(now)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.game_screen.apply(Move(0, 0, "S"))
+        now.wait(60_000)  # Bo's whole minute
+        app.game_screen.tick()
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), seconds=5)
+        assert "Ana won on time" in "\n".join(screen_lines(app))
+        await pilot.press("escape")
+        text = scoreboard_text(app)
+        assert "Game over: Ana wins" in text and "Ana won on time" in text
+        assert app.session.record.to_dict()["termination"] == "time"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+@pytest.mark.parametrize(
+    "names", [("Ana", "Bo"), ("Alexandrina Long", "Bo", "Cy", "Dee", "Evangeline Name", "Flo")]
+)
+async def test_every_seats_time_is_whole_at_80x24_and_100x30(size, names):
+    now = FakeTime()
+    app = timed_app(now, clock="5+3", names=names, size=8)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        now.wait(1_000)
+        app.game_screen.tick()
+        await pilot.pause()
+        shown = rows(app)
+        assert [row.split()[-1] for row in shown] == ["4:59", *["5:00"] * (len(names) - 1)]
+        for row, name in zip(shown, names, strict=True):
+            assert name[:5] in row
+        assert app.screen.query_one(Scoreboard).region.right <= size[0]
+        assert "to move" in scoreboard_text(app)  # the status is still there, under the rows
