@@ -6,11 +6,14 @@ the running one ticks by one timer, and the game ends on time. Time is given, ne
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 from textual.color import Color
+from textual.widgets import Select
 
 from sos_tui import i18n
 from sos_tui.app import SosApp
@@ -215,3 +218,57 @@ async def test_every_seats_time_is_whole_at_80x24_and_100x30(size, names):
             assert name[:5] in row
         assert app.screen.query_one(Scoreboard).region.right <= size[0]
         assert "to move" in scoreboard_text(app)  # the status is still there, under the rows
+
+
+# -- the setup screen's clock ---------------------------------------------------------------------
+async def test_the_setup_screens_clock_starts_a_timed_game_and_is_remembered():
+    from sos_tui.storage import load_settings
+
+    app = SosApp(computer_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        clock = app.screen.query_one("#clock", Select)
+        assert clock.value == "none"  # untimed by default
+        clock.value = "3+2"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.session is not None, seconds=5)
+        assert str(app.session.record.clock) == "3+2" and app.session.timed
+        assert all(re.fullmatch(r"[23]:[0-5][0-9]", row.split()[-1]) for row in rows(app))  # real time
+    app.keeper.wait(5)
+    settings = load_settings()
+    assert settings["setup"]["clock"] == "3+2"
+    again = SosApp(computer_delay=0, settings=settings)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.screen.query_one("#clock", Select).value == "3+2"
+        again.screen.query_one("#clock", Select).value = "none"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: again.session is not None, seconds=5)
+        assert again.session.record.clock is None and not again.session.timed
+        assert "3:00" not in scoreboard_text(again)
+
+
+async def test_a_clock_from_the_command_line_is_offered_on_the_setup_screen_and_not_hosted():
+    app = timed_app(clock="0.2+0")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        clock = app.screen.query_one("#clock", Select)
+        assert clock.value == "0.2+0"
+        await pilot.click("#host")
+        await pilot.pause()
+        assert "Network games have no clock yet" in str(app.screen.query_one("#setup-message").render())
+        clock.value = "none"
+        await pilot.pause()
+        assert str(app.screen.query_one("#setup-message").render()) == ""
+
+
+def test_a_bad_remembered_clock_is_left_out():
+    from sos_tui.app.screens.setup import remembered
+
+    setup = {"size": 5, "mode": "general", "seats": [{"name": "Ana"}, {"name": "Bo"}]}
+    assert str(remembered({**setup, "clock": "5+3"}).clock) == "5+3"
+    assert remembered({**setup, "clock": "5+"}) is None and remembered({**setup, "clock": 7}) is None
+    assert remembered({**setup, "clock": "2d"}).clock is None
+    assert remembered(setup).clock is None

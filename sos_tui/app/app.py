@@ -191,6 +191,7 @@ class SosApp(App):
             self.settings["setup"] = {
                 "size": record.size, "mode": record.mode.value,
                 "seats": [seat.to_dict() for seat in record.players],
+                **({} if record.clock is None else {"clock": str(record.clock)}),
             }
             self.keeper.save_settings(dict(self.settings))
         self.play_record(record)
