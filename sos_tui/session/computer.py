@@ -172,11 +172,12 @@ async def computer_move(session: GameSession, pool: ComputerPool, delay: float =
     level, version, state = session.computer_level, session.version, session.state
     if level is None:
         return None
-    limit = session.think_limit(pool.time_limit)
+    timed = {}  # an untimed game asks as before (a pool that knows no time limit serves it)
     if session.timed:
-        delay = min(delay, limit)
+        timed["time_limit"] = session.think_limit(pool.time_limit)
+        delay = min(delay, timed["time_limit"])
     loop = asyncio.get_running_loop()
     started = loop.time()
-    move = await pool.choose(level, state, on_retry=on_retry, time_limit=limit)
+    move = await pool.choose(level, state, on_retry=on_retry, **timed)
     await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
     return move if session.version == version else None
