@@ -200,6 +200,25 @@ async def test_the_game_ends_on_time_in_the_status_and_the_game_over_dialog():
         assert app.session.record.to_dict()["termination"] == "time"
 
 
+async def test_with_three_players_the_flagged_seat_drops_out_and_the_next_clock_runs():
+    now = FakeTime()
+    app = timed_app(now, clock="0.1+0", names=("Ana", "Bo", "Cy"), size=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        now.wait(6_000)
+        app.game_screen.tick()
+        await pilot.pause()
+        assert not isinstance(app.screen, GameOverScreen) and app.session.state.is_out(0)
+        assert rows(app)[0].startswith("✗") and rows(app)[1].startswith("▶")
+        assert ("Ana ran out of time: the game goes on without them.", "warning") in [
+            (notice.message, notice.severity) for notice in app.notices
+        ]
+        now.wait(2_500)
+        app.game_screen.tick()
+        await pilot.pause()
+        assert [row.split()[-1] for row in rows(app)] == ["0:00.0", "0:03.5", "0:06.0"]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
 @pytest.mark.parametrize(
     "names", [("Ana", "Bo"), ("Alexandrina Long", "Bo", "Cy", "Dee", "Evangeline Name", "Flo")]

@@ -16,7 +16,15 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 
-from sos_tui.engine import CellTakenError, EndingError, GameRecord, GameState, IllegalMoveError, Move
+from sos_tui.engine import (
+    CellTakenError,
+    EndingError,
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Move,
+    Termination,
+)
 from sos_tui.engine.clock import LOW_SHARE
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
@@ -109,6 +117,10 @@ class GameScreen(PlayScreen):
             self.call_after_refresh(self._ask_draw, change.seat)
         elif change.kind is ChangeKind.DRAW_DECLINED:
             self.notify(_("Draw declined: the game goes on."), timeout=3)
+        elif change.kind is ChangeKind.DROP and change.state.drops[-1].why is Termination.TIME:
+            name = shown(self.session.seats[change.seat].name)  # the others play on: say why a seat is out
+            self.notify(_("{name} ran out of time: the game goes on without them.").format(name=name),
+                        severity="warning", timeout=5, markup=False)
         self._computer_turn()
 
     def _after_game(self, choice: str | None) -> None:
