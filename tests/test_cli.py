@@ -150,6 +150,36 @@ def test_a_bad_name_is_refused_saying_which_rule(players, rule, capsys, launched
     assert launched == []
 
 
+@pytest.mark.parametrize(("clock", "says"), [
+    ("5+", "argument --clock: the increment is missing after '+'"),
+    ("-1+0", "argument --clock: the minutes cannot be negative"),
+    ("abc", "argument --clock: expected minutes+increment like 5+3 or 0.5+0"),
+    ("1000000000+0", "argument --clock: the minutes must be from 0.1 to 1440 (24 hours)"),
+    ("2d", "argument --clock: days per move (2d) are for correspondence rooms on a server"),
+])
+@pytest.mark.parametrize("plain", [[], ["--plain"]])
+def test_a_bad_clock_is_one_line_and_nothing_starts(clock, says, plain, capsys, launched, data_dir):
+    assert main([*plain, "--players", "Ana,Bo", f"--clock={clock}"]) == 2
+    out, err = capsys.readouterr()
+    assert says in err and err.count("\n") == 1 and out == ""
+    assert launched == [] and not data_dir.exists()
+
+
+def test_clock_gives_every_seat_its_time(launched):
+    assert main(["--clock", "0.5+3"]) == 0  # alone, it starts a game: two people, 6x6
+    assert main(["--players", "Ana,Bo,Cy", "--clock", " 5+0 "]) == 0
+    [(first, _), (second, _)] = launched
+    assert (str(first.clock), first.spent_ms, first.size) == ("0.5+3", (), 6)
+    assert (str(second.clock), len(second.players)) == ("5+0", 3)
+    assert main(["--size", "5"]) == 0 and launched[-1][0].clock is None  # untimed by default
+
+
+def test_clock_with_load_is_refused(tmp_path, capsys, launched):
+    assert main(["--load", str(tmp_path / "x.json"), "--clock", "5+3"]) == 2
+    assert "--load cannot be combined with --size, --mode, --players or --clock" in capsys.readouterr().err
+    assert launched == []
+
+
 def test_names_are_trimmed_not_cut(launched):
     assert main(["--players", " Ana , Bo "]) == 0
     assert [p.name for p in launched[0][0].players] == ["Ana", "Bo"]

@@ -415,7 +415,7 @@ async def test_a_network_game_offers_only_the_keys_that_work_there_and_a_spectat
         await pilot.press("question_mark")
         described = {description for _, description in app.screen.keys}
         assert isinstance(app.screen, HelpScreen) and {"Undo", "Leave"} <= described
-        assert not described & {"Hint", "Redo", "Pause / resume the computers", "Rematch"}
+        assert not described & {"Hint", "Redo", "Pause / resume (the computers and the clocks)", "Rematch"}
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen))
         offered = {command.title for command in app.get_system_commands(app.screen)}

@@ -279,7 +279,8 @@ def test_help_lists_the_commands_and_no_name_is_read_as_a_command():
         "Also: hint, undo, redo, save FILE, review after the game, help, quit.",
         "To end a game early: resign (asks first), draw to offer a draw (two players), abort before everyone "
         "has moved."]
-    assert out[6] == "Zoë ☃ wrote S at a1."
+    assert out[6] == "In a timed game: clock says each player's time left."
+    assert out[7] == "Zoë ☃ wrote S at a1."
 
 
 class Reader:

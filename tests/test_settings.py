@@ -76,3 +76,12 @@ def test_an_unwritable_config_folder_is_a_storage_error(config_dir, monkeypatch,
     with pytest.raises(StorageError, match="cannot create the folder"):
         save_settings({"theme": "nord"})
     assert load_settings() == DEFAULTS
+
+
+@pytest.mark.parametrize(("clock", "kept"), [
+    ("5+3", "5+3"), (" 0.5+0 ", "0.5+0"), ("5+", None), ("-1+0", None), ("2d", None), (7, None), (None, None),
+])
+def test_the_setups_clock_is_kept_only_when_a_local_game_can_have_it(config_dir, clock, kept):
+    saved = save_settings({"setup": {**SETUP, "clock": clock}})
+    assert saved["setup"] == {**SETUP, **({"clock": kept} if kept else {})}  # the rest of the setup stays
+    assert load_settings()["setup"] == saved["setup"]

@@ -39,7 +39,8 @@ class SosApp(App):
     """``game`` starts straight away (an empty or part-played record); without it, the setup screen.
 
     ``settings`` is what was remembered from the last launch (theme, last setup); the app reports
-    changes to it through ``keeper``. ``store`` replaces the real disk (tests).
+    changes to it through ``keeper``. ``store`` replaces the real disk, and ``now`` (milliseconds)
+    the clocks' time source (tests).
     """
 
     CSS_PATH = "sos.tcss"
@@ -52,7 +53,7 @@ class SosApp(App):
 
     def __init__(self, game: GameRecord | None = None, *, mouse: bool = True, computer_delay: float = 0.5,
                  time_limit: float | None = 2.0, seed: int | None = None, store: Store | None = None,
-                 settings: dict | None = None, network=None) -> None:
+                 settings: dict | None = None, network=None, now=None) -> None:
         super().__init__()
         self.network = network  # a sos_tui.net.run HostPlan or JoinPlan to play at once
         self.mouse = mouse
@@ -61,7 +62,7 @@ class SosApp(App):
         self.computer = ComputerPool(time_limit, seed)
         self.keeper = Keeper(store, on_error=self._storage_error, on_recovery=self._storage_recovered)
         self.exit_notes: list[str] = []  # after the app stops: finished games that could not be kept
-        self.game_screen = GameScreen(self.computer, self.keeper, computer_delay, mouse=mouse)
+        self.game_screen = GameScreen(self.computer, self.keeper, computer_delay, mouse=mouse, now=now)
         if isinstance(self.settings.get("theme"), str) and self.settings["theme"] in self.available_themes:
             self.theme = self.settings["theme"]
 
@@ -190,6 +191,7 @@ class SosApp(App):
             self.settings["setup"] = {
                 "size": record.size, "mode": record.mode.value,
                 "seats": [seat.to_dict() for seat in record.players],
+                **({} if record.clock is None else {"clock": str(record.clock)}),
             }
             self.keeper.save_settings(dict(self.settings))
         self.play_record(record)

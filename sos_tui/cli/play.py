@@ -26,6 +26,7 @@ from .common import (
     has_terminal,
     seat_error,
     served,
+    time_control,
     told,
     unknown_level,
 )
@@ -72,6 +73,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "{low} to {high} seats; 'computer:LEVEL' for a computer player (levels: {levels}), "
         "e.g. Ana,computer:hard").format(low=MIN_PLAYERS, high=MAX_PLAYERS,
                                          levels=", ".join(COMPUTER_LEVELS)))
+    parser.add_argument("--clock", type=time_control, metavar=_("MIN+INC"), help=_(
+        "a clock for each player: minutes each, plus seconds added after each move (e.g. 5+3, 0.5+0); "
+        "the game is lost on time. Untimed by default"))
     parser.add_argument("--load", metavar=_("FILE"), help=_("open a saved game"))
     parser.add_argument("--no-mouse", action="store_true",
                         help=_("keyboard only (for terminal multiplexers)"))
@@ -82,10 +86,11 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 def game_from_args(args: argparse.Namespace) -> GameRecord | None:
     """The game the options ask for; None (the setup screen) when they ask for none."""
-    if args.size is None and args.mode is None and args.players is None:
+    if args.size is None and args.mode is None and args.players is None and args.clock is None:
         return None
     seats = args.players or tuple(Seat(_("Player {number}").format(number=n)) for n in (1, 2))
-    return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats)
+    return GameRecord(args.size or 6, Mode(args.mode or Mode.GENERAL), seats, clock=args.clock,
+                      spent_ms=None if args.clock is None else ())
 
 
 def default_game() -> GameRecord:
@@ -107,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     if args.load is not None:
         if game is not None:
-            raise UsageError(_("--load cannot be combined with --size, --mode or --players "
+            raise UsageError(_("--load cannot be combined with --size, --mode, --players or --clock "
                                "(the saved game has its own)"))
         try:
             game = load_record(args.load)

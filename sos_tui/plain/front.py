@@ -43,6 +43,7 @@ HELP = (
     N_("Also: hint, undo, redo, save FILE, review after the game, help, quit."),
     N_("To end a game early: resign (asks first), draw to offer a draw (two players), abort before "
        "everyone has moved."),
+    N_("In a timed game: clock says each player's time left."),
 )
 
 
@@ -248,6 +249,16 @@ class Front:
     async def abort(self, rest, line):
         raise Refused(_("Aborting is not possible in this game."))
 
+    async def clock(self, rest, line):
+        raise Refused(_("This game has no clock."))
+
+    def wake_in(self) -> float | None:
+        """Seconds until something happens with no line typed (a clock's flag); None: nothing."""
+        return None
+
+    def on_time(self) -> None:
+        """What the time says now (a flag, a warning), before a line is done or when ``wake_in`` comes."""
+
 
 COMMANDS = {
     "board": Front.board, "row": Front.row, "col": Front.column, "column": Front.column,
@@ -260,6 +271,7 @@ COMMANDS = {
     "resign": lambda self, rest, line: self.resign(rest, line),
     "draw": lambda self, rest, line: self.draw(rest, line),
     "abort": lambda self, rest, line: self.abort(rest, line),
+    "clock": lambda self, rest, line: self.clock(rest, line),
     "yes": lambda self, rest, line: self.answer(True, line),
     "no": lambda self, rest, line: self.answer(False, line),
 }
@@ -281,9 +293,10 @@ async def run_lines(front: Front, ready, lines: asyncio.Queue | None = None) -> 
     lines = lines or read_lines()
     while True:
         await ready()
-        line = await lines.get()
+        line = await _next_line(front, lines)
         if line is None:
             return
+        front.on_time()
         try:
             if await front.handle(line) is QUIT:
                 return
@@ -291,6 +304,19 @@ async def run_lines(front: Front, ready, lines: asyncio.Queue | None = None) -> 
             say(str(refusal))
         except RuleError as error:
             say(explain(error))
+
+
+async def _next_line(front: Front, lines: asyncio.Queue):
+    """The next input line; meanwhile the front is woken when its time says (a flag while the
+    player thinks ends the game then, not at the next line)."""
+    while True:
+        wait = front.wake_in()
+        if wait is None:
+            return await lines.get()
+        try:
+            return await asyncio.wait_for(lines.get(), wait)
+        except TimeoutError:
+            front.on_time()
 
 
 class LocalFront(Front):
@@ -362,12 +388,33 @@ class LocalFront(Front):
         self.session.play_human(move)
 
     async def undo(self, rest, line):
+        if self.session.timed:
+            raise Refused(_("No takebacks in a timed game."))
         if self.session.undo() is None:
             raise Refused(_("Nothing to undo."))
 
     async def redo(self, rest, line):
+        if self.session.timed:
+            raise Refused(_("No takebacks in a timed game."))
         if self.session.redo() is None:
             raise Refused(_("Nothing to redo."))
+
+    async def clock(self, rest, line):
+        session = self.session
+        if not session.timed:
+            raise Refused(_("This game has no clock."))
+        say(words.clocks(session.clocks, self.state, session.seats, session.now()))
+
+    def wake_in(self) -> float | None:
+        waits = [ms for ms in (self.session.when_flag(), self.session.when_low()) if ms is not None]
+        return min(waits) / 1000 if waits else None
+
+    def on_time(self) -> None:
+        session = self.session
+        if session.check_time() is None:
+            seat = session.low_time()
+            if seat is not None:
+                say(words.low_time(session.clocks, session.seats, seat, session.now()))
 
     async def hint(self, rest, line):
         if not self.session.may("hint"):
@@ -379,12 +426,13 @@ class LocalFront(Front):
         say(_("Hint: {letter} at {cell}.").format(letter=move.letter, cell=cell_name(move.row, move.col)))
 
 
-async def play_local(session, pool: ComputerPool) -> None:
+async def play_local(session, pool: ComputerPool, lines: asyncio.Queue | None = None) -> None:
+    """Play ``session`` from ``lines`` (else standard input) until they end or ``quit``."""
     front = LocalFront(session, pool)
     session.subscribe(front.announce)
     session.announce_start()
     try:
-        await run_lines(front, front.computers)
+        await run_lines(front, front.computers, lines)
     finally:
         pool.shutdown()
 

@@ -20,6 +20,7 @@ from sos_tui.engine import (
     shorten,
 )
 from sos_tui.i18n import N_, _, mode_name, ngettext
+from sos_tui.session.timing import clock_text
 
 DIRECTIONS = {(0, 1): N_("across"), (1, 0): N_("down"), (1, 1): N_("diagonally down to the right"),
               (1, -1): N_("diagonally down to the left")}
@@ -96,6 +97,27 @@ def result(state: GameState, seats) -> str:
             names=listed([shown[i] for i in outcome.winners]))
     how = ending_text(state, shown, _)
     return text + " " + _("How it ended: {how}.").format(how=how) if how else text
+
+
+def clocks(clocks, state: GameState, seats, now: int) -> str:
+    """``Time left: Ana 4:59, Bo 5:00 (to move).``: each seat's time, the low ones and those out said."""
+    parts = []
+    for seat, name in enumerate(names(seats)):
+        part = _("{name} {time}").format(name=name, time=clock_text(clocks.remaining(seat, now)))
+        if state.is_out(seat):
+            part += " " + _("(out)")
+        elif not state.is_over and seat == state.to_move:
+            part += " " + (_("(to move, paused)") if clocks.paused else _("(to move)"))
+        elif clocks.low(seat, now):
+            part += " " + _("(low)")
+        parts.append(part)
+    return _("Time left: {times}.").format(times=", ".join(parts))
+
+
+def low_time(clocks, seats, seat: int, now: int) -> str:
+    """The one warning a seat gets when its time is low."""
+    return _("{name}, your time is running out: {time} left.").format(
+        name=names(seats)[seat], time=clock_text(clocks.remaining(seat, now)))
 
 
 DROPPED = {Termination.RESIGN: N_("{name} resigned."), Termination.TIME: N_("{name} ran out of time."),

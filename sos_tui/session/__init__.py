@@ -12,9 +12,10 @@ from .keeper import Keeper, StorageStore, Store
 from .replay import Replay
 from .session import Change, ChangeKind, GameSession, NotYourTurnError
 from .source import Action, GameSource
+from .timing import OutOfTimeError
 
 __all__ = [
     "HINT_LEVEL", "Action", "Change", "ChangeKind", "ComputerFailed", "ComputerPool", "GameSession",
     "GameSource", "Keeper",
-    "NotYourTurnError", "Replay", "SeatKind", "StorageStore", "Store", "computer_move",
+    "NotYourTurnError", "OutOfTimeError", "Replay", "SeatKind", "StorageStore", "Store", "computer_move",
 ]  # fmt: skip

@@ -92,12 +92,13 @@ class ComputerPool:
         return zlib.crc32(f"{self.seed}:{state.board}:{state.to_move}".encode())
 
     async def choose(self, level: str, state: GameState,
-                     on_retry: Callable[[str], None] | None = None) -> Move:
-        """The move the computer of ``level`` plays in ``state``."""
+                     on_retry: Callable[[str], None] | None = None, time_limit: float | None = None) -> Move:
+        """The move the computer of ``level`` plays in ``state``, searched at most ``time_limit``
+        seconds if given (a timed game's share), else the pool's own limit."""
         from sos_tui.ai import choose_move
 
-        return await self.run(choose_move, level, state, self.seed_for(state), self.time_limit,
-                              on_retry=on_retry)
+        limit = self.time_limit if time_limit is None else time_limit
+        return await self.run(choose_move, level, state, self.seed_for(state), limit, on_retry=on_retry)
 
     async def hint(self, state: GameState, on_retry: Callable[[str], None] | None = None) -> Move:
         """The move to suggest to a person in ``state``: searched once for each position (a
@@ -173,12 +174,17 @@ async def computer_move(session: GameSession, pool: ComputerPool, delay: float =
     None when no computer is to move, or when the session changed meanwhile (an undo, a pause):
     a move returned answers the session as it stands, for ``session.play_computer(move,
     session.version)``. ComputerFailed if the computer cannot move; cancel the awaiting task to
-    stop the search (its process with it)."""
+    stop the search (its process with it). In a timed game the computer spends its own clock: the
+    search and the delay are cut to its share of the time left (``session.think_limit``)."""
     level, version, state = session.computer_level, session.version, session.state
     if level is None:
         return None
+    timed = {}  # an untimed game asks as before (a pool that knows no time limit serves it)
+    if session.timed:
+        timed["time_limit"] = session.think_limit(pool.time_limit)
+        delay = min(delay, timed["time_limit"])
     loop = asyncio.get_running_loop()
     started = loop.time()
-    move = await pool.choose(level, state, on_retry=on_retry)
+    move = await pool.choose(level, state, on_retry=on_retry, **timed)
     await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
     return move if session.version == version else None

@@ -113,5 +113,6 @@ class Endings:
         del self._timeline[self._position:]
         self._timeline.append(new)
         self._floor = self._position
+        self._clocks_follow()  # a seat out stops its time; the next seat's runs, or none once over
         return self._changed(kind, seat=seat)
 

@@ -12,7 +12,8 @@ A drop or an end cannot be undone: undo stops at it.
 
 Undo and redo walk the timeline. With both people and computers at the table, they skip the
 positions where a computer is to move, so one undo takes back the computer's reply and your own
-move together; a game of computers only steps one move at a time.
+move together; a game of computers only steps one move at a time. A timed game (its record has a
+``clock``) has no undo or redo: see ``Timing`` for its clocks.
 
 ``version`` goes up with every change. A computer move is computed for one version and applied
 with ``play_computer(move, version)`` only if nothing happened meanwhile, so a search that
@@ -28,6 +29,7 @@ from sos_tui.i18n import N_
 
 from .change import Change, ChangeKind
 from .endings import Endings
+from .timing import Now, Timing
 
 
 class NotYourTurnError(IllegalMoveError):
@@ -40,15 +42,19 @@ class NotYourTurnError(IllegalMoveError):
 Listener = Callable[[Change], None]
 
 
-class GameSession(Endings):
+class GameSession(Endings, Timing):
     """A game in progress. ``record`` may already hold moves (a loaded or resumed game): they are
     replayed into the timeline, so undo reaches back to the empty board.
 
     ``seats``, when given, says who makes the moves of each seat of ``record`` (the same names, one
     seat each): a network game records its players as people (``human``) and computers, while its
-    session knows which people are on other machines (``remote``)."""
+    session knows which people are on other machines (``remote``).
 
-    def __init__(self, record: GameRecord, seats: tuple[Seat, ...] | None = None) -> None:
+    A record with a ``clock`` is a timed game (``Timing``): ``now``, the time source in
+    milliseconds, is a monotonic clock unless given (tests give their own)."""
+
+    def __init__(self, record: GameRecord, seats: tuple[Seat, ...] | None = None,
+                 now: Now | None = None) -> None:
         if seats is not None:
             seats = tuple(seats)
             if [s.name for s in seats] != [p.name for p in record.players]:
@@ -67,6 +73,7 @@ class GameSession(Endings):
         self._listeners: list[Listener] = []
         self._record: GameRecord | None = record
         self.version = 0
+        self._start_clocks(record, now)
 
     # -- what it holds ----------------------------------------------------------------------
     @property
@@ -77,7 +84,8 @@ class GameSession(Endings):
     def record(self) -> GameRecord:
         """The game as it stands (moves up to the current position), stamped when it changed."""
         if self._record is None:
-            self._record = self._base.with_state(self.state)
+            spent = None if self._clocks is None else self._clocks.spent_ms[:len(self.state.moves)]
+            self._record = self._base.with_state(self.state, spent_ms=spent)
         return self._record
 
     @property
@@ -164,10 +172,10 @@ class GameSession(Endings):
         two_in = len(self.state.still_in) == 2
         answers = {
             "move": person_to_move or None,
-            "undo": self.can_undo or None,
-            "redo": self.can_redo or None,
+            "undo": (self.can_undo or None) if not self.timed else False,
+            "redo": (self.can_redo or None) if not self.timed else False,
             "hint": (person_to_move or None) if people else False,
-            "pause": self.has_computer,
+            "pause": self.has_computer or self.timed,
             "rematch": True,
             "replay": bool(self.state.moves) or None,
             "resign": (self.person_seat is not None or None) if people else False,
@@ -211,7 +219,9 @@ class GameSession(Endings):
                 raise NotYourTurnError(N_("it is {name}'s turn, not {other}'s"), name=name,
                                        other=self.seats[next(iter(by))].name)
             raise NotYourTurnError(N_("it is {name}'s turn"), name=name)
+        self._check_before_move()
         new = state.play(move)
+        self._clock_moved(new)
         self._decline_draw()  # a move declines a draw offer
         del self._timeline[self._position + 1:]
         self._timeline.append(new)
@@ -229,7 +239,7 @@ class GameSession(Endings):
     def play_computer(self, move: Move, version: int) -> Change | None:
         """The computer's answer to the position of ``version``; None (dropped) when the session
         has changed since, is paused, or no computer is to move."""
-        if version != self.version or self.computer_level is None:
+        if self.check_time() is not None or version != self.version or self.computer_level is None:
             return None
         return self.play(move)
 
@@ -237,7 +247,7 @@ class GameSession(Endings):
     def _step_target(self, direction: int) -> int | None:
         target = self._position + direction
         last = len(self._timeline) - 1
-        if not self._floor <= target <= last:
+        if self.timed or not self._floor <= target <= last:
             return None
         kinds = {s.kind for s in self.seats}
         if SeatKind.COMPUTER in kinds and kinds != {SeatKind.COMPUTER}:
@@ -264,16 +274,19 @@ class GameSession(Endings):
         return self._changed(ChangeKind.UNDO if direction < 0 else ChangeKind.REDO)
 
     def pause(self) -> Change | None:
-        """Stop the computers (nothing to pause without one, or when paused already)."""
-        if self._paused or not self.has_computer:
+        """Stop the computers and the clocks (nothing to pause in an untimed game without a
+        computer, or when paused already)."""
+        if self._paused or not (self.has_computer or self.timed):
             return None
         self._paused = True
+        self._clocks_follow()
         return self._changed(ChangeKind.PAUSE)
 
     def resume(self) -> Change | None:
         if not self._paused:
             return None
         self._paused = False
+        self._clocks_follow()
         return self._changed(ChangeKind.RESUME)
 
     def toggle_pause(self) -> Change | None:
@@ -282,5 +295,6 @@ class GameSession(Endings):
     # -- the next game ----------------------------------------------------------------------
     def rematch(self) -> GameRecord:
         """A new game with the same board and seats; whoever started this one moves second."""
-        seats = self._base.players
-        return GameRecord(self._base.size, self._base.mode, seats[1:] + seats[:1])
+        seats, clock = self._base.players, self._base.clock
+        return GameRecord(self._base.size, self._base.mode, seats[1:] + seats[:1], clock=clock,
+                          spent_ms=None if clock is None else ())

@@ -26,6 +26,7 @@ from sos_tui.engine import (
     SeatKind,
     check_names,
 )
+from sos_tui.engine.clock import ClockError, TimeControl
 from sos_tui.engine.text import is_hidden
 from sos_tui.i18n import N_
 
@@ -69,8 +70,18 @@ def _language(value) -> str | None:
     return value if isinstance(value, str) and _LANGUAGE.fullmatch(value) else None
 
 
+def _clock(value) -> str | None:
+    """A setup's clock as written (``"5+3"``), if it is one a local game can have."""
+    try:
+        control = TimeControl.parse(value)
+    except ClockError:
+        return None
+    return None if control.per_move else str(control)
+
+
 def _setup(value) -> dict | None:
-    """``{"size": 6, "mode": "general", "seats": [{"name", "kind", "level"}, ...]}`` or None."""
+    """``{"size": 6, "mode": "general", "seats": [{"name", "kind", "level"}, ...]}``, and the
+    ``"clock"`` (``"5+3"``) of a timed game; None if not valid (a bad clock alone is left out)."""
     if not isinstance(value, dict):
         return None
     size, mode, seats = value.get("size"), value.get("mode"), value.get("seats")
@@ -93,7 +104,8 @@ def _setup(value) -> dict | None:
         return None
     for seat, name in zip(clean, names, strict=True):
         seat["name"] = name
-    return {"size": size, "mode": mode, "seats": clean}
+    clock = _clock(value["clock"]) if "clock" in value else None
+    return {"size": size, "mode": mode, "seats": clean, **({"clock": clock} if clock else {})}
 
 
 _CHECKS = {"theme": _theme, "setup": _setup, "language": _language}

@@ -423,3 +423,17 @@ class Keyboard:
         if self._write >= 0:
             os.close(self._write)
             self._write = -1
+
+
+class FakeTime:
+    """A time source in milliseconds that the test moves on by hand (``wait``): a session's
+    ``now`` with no sleeping."""
+
+    def __init__(self) -> None:
+        self.ms = 1_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+    def wait(self, ms: int) -> None:
+        self.ms += ms

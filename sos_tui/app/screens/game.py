@@ -14,8 +14,18 @@ from collections.abc import Callable
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
+from textual.timer import Timer
 
-from sos_tui.engine import CellTakenError, EndingError, GameRecord, GameState, IllegalMoveError, Move
+from sos_tui.engine import (
+    CellTakenError,
+    EndingError,
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Move,
+    Termination,
+)
+from sos_tui.engine.clock import LOW_SHARE
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
     Change,
@@ -28,8 +38,10 @@ from sos_tui.session import (
     SeatKind,
     computer_move,
 )
+from sos_tui.session.timing import Now, next_change
 
 from ..text import shown
+from ..widgets.scoreboard import SeatTime
 from .play import PlayScreen
 
 
@@ -47,7 +59,7 @@ class GameScreen(PlayScreen):
         Binding("H", "hint", N_("Hint"), key_display="H"),
         Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
         Binding("r,ctrl+y", "redo", N_("Redo"), key_display="r", show=False),
-        Binding("p", "pause", N_("Pause / resume the computers"), show=False),
+        Binding("p", "pause", N_("Pause / resume (the computers and the clocks)"), show=False),
         Binding("ctrl+s", "save", N_("Save"), show=False),
         Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
         Binding("ctrl+n", "app.new_game", N_("New game"), show=False),
@@ -65,10 +77,12 @@ class GameScreen(PlayScreen):
             super().__init__()
 
     def __init__(self, computer: ComputerPool, keeper: Keeper | None, computer_delay: float = 0.5,
-                 mouse: bool = True) -> None:
+                 mouse: bool = True, now: Now | None = None) -> None:
         super().__init__(mouse=mouse)
         self.computer = computer
         self.keeper = keeper
+        self.now = now  # the clocks' time source (ms); None: monotonic (tests give their own)
+        self._tick_timer: Timer | None = None
         self.computer_delay = computer_delay  # the shortest a computer move takes, to follow a chain
         self.session: GameSession | None = None
         self._unkeep: Callable[[], None] | None = None  # the keeper stops listening to the last game
@@ -83,7 +97,7 @@ class GameScreen(PlayScreen):
         self.stop_computer()
         if self._unkeep is not None:
             self._unkeep()
-        session = self.session = GameSession(record)
+        session = self.session = GameSession(record, now=self.now)
         self.follow(session)
         if self.keeper is not None:
             self._unkeep = session.subscribe(self.keeper.on_change)
@@ -96,12 +110,17 @@ class GameScreen(PlayScreen):
         self.board.hint = None
         self.paused = self.session.paused
         super().show(change)
+        self.tick()
         if change.finished:
             self.call_after_refresh(self._game_over, change.state)
         elif change.kind is ChangeKind.DRAW_OFFER:
             self.call_after_refresh(self._ask_draw, change.seat)
         elif change.kind is ChangeKind.DRAW_DECLINED:
             self.notify(_("Draw declined: the game goes on."), timeout=3)
+        elif change.kind is ChangeKind.DROP and change.state.drops[-1].why is Termination.TIME:
+            name = shown(self.session.seats[change.seat].name)  # the others play on: say why a seat is out
+            self.notify(_("{name} ran out of time: the game goes on without them.").format(name=name),
+                        severity="warning", timeout=5, markup=False)
         self._computer_turn()
 
     def _after_game(self, choice: str | None) -> None:
@@ -113,6 +132,30 @@ class GameScreen(PlayScreen):
             self.app.call_later(self.app.action_quit)
         elif choice == "review" and self.session is not None:
             self.app.replay(self.session.record, review=True)
+
+    # -- the clocks: one timer, set for the next time the shown time changes ----------------
+    def tick(self) -> None:
+        """Read the clocks: apply a flag (the game ends on time, or the seat drops out), show
+        each seat's time, and set the one timer for when the time shown next changes (a second,
+        a tenth under ten seconds, the time turning low, the flag). No timer while no time runs."""
+        if self._tick_timer is not None:
+            self._tick_timer.stop()
+            self._tick_timer = None
+        session = self.session
+        if session is None or not session.timed:
+            self.times = None
+            return
+        if session.check_time() is not None:
+            return  # the flag's change was shown, and ticked again
+        clocks, now = session.clocks, session.now()
+        self.times = tuple(SeatTime(clocks.remaining(seat, now), clocks.low(seat, now))
+                           for seat in range(clocks.seats))
+        left = session.when_flag()
+        if left is None:
+            return
+        waits = [next_change(left), left, left - clocks.control.initial_ms // LOW_SHARE]
+        wait = min(ms for ms in waits if ms is not None and ms > 0)
+        self._tick_timer = self.set_timer(wait / 1000, self.tick)
 
     # -- moves: every move, from a key, a click or the computer, is played here ---------------
     def on_game_screen_computer_moved(self, message: ComputerMoved) -> None:
@@ -201,7 +244,7 @@ class GameScreen(PlayScreen):
             self.notify(_("Nothing to redo."), timeout=2)
 
     def action_pause(self) -> None:
-        if self.session is not None and self.session.has_computer:
+        if self.session is not None and self.session.may("pause"):
             self.session.toggle_pause()
 
     def action_hint(self) -> None:
@@ -301,4 +344,6 @@ class GameScreen(PlayScreen):
 
     def on_unmount(self) -> None:
         self.stop_computer()
+        if self._tick_timer is not None:
+            self._tick_timer.stop()
 

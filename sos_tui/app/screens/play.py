@@ -22,7 +22,7 @@ from ..widgets.board import Board
 from ..widgets.footer import KeyFooter
 from ..widgets.game_view import GameView
 from ..widgets.move_log import MoveLog
-from ..widgets.scoreboard import Scoreboard
+from ..widgets.scoreboard import Scoreboard, SeatTime
 from .game_over import GameOverScreen
 from .source_screen import SourceScreen
 
@@ -35,6 +35,8 @@ class PlayScreen(SourceScreen):
     paused: reactive[bool] = reactive(False, repaint=False)
     thinking: reactive[bool] = reactive(False, repaint=False)
     letter: reactive[str] = reactive("S", repaint=False)
+    times: reactive[tuple[SeatTime, ...] | None] = reactive(None, repaint=False)
+    """Each seat's time in a timed game (None: untimed), read when it was last drawn."""
 
     def __init__(self, mouse: bool = True) -> None:
         super().__init__()
@@ -50,7 +52,8 @@ class PlayScreen(SourceScreen):
 
     def compose(self) -> ComposeResult:
         yield GameView(mouse=self.mouse).data_bind(
-            PlayScreen.state, PlayScreen.seats, PlayScreen.paused, PlayScreen.thinking, PlayScreen.letter)
+            PlayScreen.state, PlayScreen.seats, PlayScreen.paused, PlayScreen.thinking, PlayScreen.letter,
+            PlayScreen.times)
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -1,4 +1,4 @@
-"""The new-game screen: board size, variant, who sits in each seat and the language. Enter
+"""The new-game screen: board size, variant, clock, who sits in each seat and the language. Enter
 starts at once."""
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
+from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import LANGUAGES, N_, _, explain, language, level_name, mode_name, ngettext
 
 from ..language import SosScreen
@@ -34,6 +35,24 @@ from ..widgets.buttons import ButtonRow
 from ..widgets.footer import KeyFooter
 
 MAX_SEATS = MAX_PLAYERS
+
+CLOCKS = ("1+0", "3+2", "5+3", "10+5", "15+10", "30+0")
+"""The time controls offered (minutes each + seconds a move), after "No clock"."""
+UNTIMED = "none"
+"""The clock choice of an untimed game (a Select value cannot be None)."""
+
+
+def clock_options(chosen: str = UNTIMED) -> list[tuple[str, str]]:
+    """The clock choices: none, the usual ones, and ``chosen`` if it is another (from --clock)."""
+    clocks = CLOCKS if chosen in (UNTIMED, *CLOCKS) else (*CLOCKS, chosen)
+    return [(_("No clock"), UNTIMED),
+            *((_("{minutes} min + {seconds} s a move").format(minutes=minutes, seconds=seconds), text)
+              for text in clocks for minutes, seconds in [text.split("+")])]
+
+
+def clock_choice(control: TimeControl | None) -> str:
+    return UNTIMED if control is None else str(control)
+
 
 def kind_options() -> list[tuple[str, str]]:
     """Who can sit in a seat: a person, or the computer at one of its levels."""
@@ -102,8 +121,13 @@ def remembered(setup) -> GameRecord | None:
         size = int(setup["size"])
         if not MIN_SIZE <= size <= MAX_SIZE:
             return None
-        return GameRecord(size, Mode(setup["mode"]), seats)
-    except (KeyError, TypeError, ValueError):
+        clock = setup.get("clock")
+        control = None if clock is None else TimeControl.parse(clock)
+        if control is not None and control.per_move:
+            control = None
+        return GameRecord(size, Mode(setup["mode"]), seats, clock=control,
+                          spent_ms=None if control is None else ())
+    except (KeyError, TypeError, ValueError):  # a ClockError is a ValueError
         return None
 
 
@@ -141,6 +165,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
             "count": len(seats) if seats else 2,
             "names": [editable_name(seat.name) for seat in seats],
             "kinds": [seat.level if seat.is_computer else SeatKind.HUMAN for seat in seats],
+            "clock": clock_choice(prev.clock if prev else None),
         }
         names = list(form["names"])
         kinds = list(form["kinds"]) + [SeatKind.HUMAN] * (MAX_SEATS - len(form["kinds"]))
@@ -166,6 +191,10 @@ class SetupScreen(SosScreen[GameRecord | None]):
                 yield Select([(_("General: most SOSs wins"), Mode.GENERAL.value),
                               (_("Simple: first SOS wins"), Mode.SIMPLE.value)],
                              value=form["mode"], allow_blank=False, id="mode", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label(_("Clock"), classes="setup-label")
+                yield Select(clock_options(form["clock"]), value=form["clock"], allow_blank=False, id="clock",
+                             compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label(_("Players"), classes="setup-label")
                 yield Select([(str(n), n) for n in range(2, MAX_SEATS + 1)], value=form["count"],
@@ -212,6 +241,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
             "size": self.query_one("#size", Select).value,
             "mode": self.query_one("#mode", Select).value,
             "count": self.query_one("#count", Select).value,
+            "clock": self.query_one("#clock", Select).value,
             "names": [*(row.query_one(Input).value for row in rows), *names[len(rows):]],
             "kinds": [*(row.query_one(Select).value for row in rows), *kinds[len(rows):]],
             "defaults": list(self._defaults),
@@ -242,6 +272,8 @@ class SetupScreen(SosScreen[GameRecord | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":
             self._show_seats(event.value)
+        elif event.select.id == "clock" and self._refused is not None:
+            self._clear_message()  # the refusal to host with a clock no longer applies
         elif event.select.id == "language" and event.value != language():
             self.app.switch_language(event.value)
         elif (event.select.id or "").startswith("kind-"):  # an untouched default name follows the kind
@@ -291,8 +323,11 @@ class SetupScreen(SosScreen[GameRecord | None]):
             for i in range(count)
         )
         check_names(seat.name for seat in seats)
+        clock = self.query_one("#clock", Select).value
+        control = None if clock == UNTIMED else TimeControl.parse(clock)
         return GameRecord(int(self.query_one("#size", Select).value),
-                          Mode(self.query_one("#mode", Select).value), seats)
+                          Mode(self.query_one("#mode", Select).value), seats, clock=control,
+                          spent_ms=None if control is None else ())
 
     def action_start(self) -> None:
         try:
@@ -317,10 +352,13 @@ class SetupScreen(SosScreen[GameRecord | None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         """A name edited since the refusal: the message no longer applies."""
         if self._refused is not None and self._names() != self._refused:
-            self._refused = None
-            label = self.query_one("#setup-message", Label)
-            label.update("")
-            label.remove_class("error")
+            self._clear_message()
+
+    def _clear_message(self) -> None:
+        self._refused = None
+        label = self.query_one("#setup-message", Label)
+        label.update("")
+        label.remove_class("error")
 
     def action_back(self) -> None:
         if self.app.state is not None:  # a game is under way behind this screen
@@ -344,6 +382,9 @@ class SetupScreen(SosScreen[GameRecord | None]):
             record = self.game()
         except ValueError as error:
             self._refuse(explain(error), error.seat if isinstance(error, SeatError) else None)
+            return
+        if record.clock is not None:
+            self._refuse(_("Network games have no clock yet: choose No clock to host."), None)
             return
         self.app.host_game(record)
 

@@ -9,42 +9,18 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from sos_tui.engine.clock import Clocks
-from sos_tui.i18n import _
+from sos_tui.session.timing import TENTHS_BELOW_MS, clock_text, next_change
 
-TENTHS_BELOW_MS = 10_000
-"""Under ten seconds the time shows tenths."""
+__all__ = ["LOW_SIGN", "TENTHS_BELOW_MS", "ClockText", "clock_label", "clock_text", "next_change"]
+
 LOW_SIGN = "!"
 """Before a low time, so it is seen without colour."""
 
 
-def clock_text(ms: int) -> str:
-    """``ms`` of time as a clock shows it, rounded down (it reads 0 only when the time is up).
-
-    >>> [clock_text(ms) for ms in (300_000, 59_999, 10_000, 9_999, 0, 3_723_000, 2 * 86_400_000)]
-    ['5:00', '0:59', '0:10', '0:09.9', '0:00.0', '1:02:03', '2d 00:00']
-    """
-    ms = max(0, ms)
-    if ms < TENTHS_BELOW_MS:
-        return f"0:{ms // 1000:02d}.{ms % 1000 // 100}"
-    minutes, seconds = divmod(ms // 1000, 60)
-    hours, minutes = divmod(minutes, 60)
-    if hours >= 24:
-        days, hours = divmod(hours, 24)
-        return _("{days}d {hours:02d}:{minutes:02d}").format(days=days, hours=hours, minutes=minutes)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
-
-
-def next_change(ms: int) -> int | None:
-    """Milliseconds until ``clock_text`` of a running time ``ms`` shows something else, or the time
-    is up (under 0.1 s): when to draw it again (one timer, no polling). None once it is up."""
-    if ms <= 0:
-        return None
-    if ms < 100:
-        return ms
-    if ms < TENTHS_BELOW_MS:
-        return ms % 100 + 1
-    step = 60_000 if ms >= 24 * 3_600_000 else 1_000
-    return min(ms % step + 1, ms - TENTHS_BELOW_MS + 1)
+def clock_label(ms: int, low: bool) -> str:
+    """A seat's time as shown: ``4:59``, or ``! 0:09.4`` when low."""
+    shown = clock_text(ms)
+    return f"{LOW_SIGN} {shown}" if low else shown
 
 
 class ClockText(Widget):
@@ -77,8 +53,7 @@ class ClockText(Widget):
     @property
     def text(self) -> str:
         """What it shows: the time, after ``LOW_SIGN`` when low."""
-        shown = clock_text(self.remaining_ms)
-        return f"{LOW_SIGN} {shown}" if self.low else shown
+        return clock_label(self.remaining_ms, self.low)
 
     def render(self) -> Content:
         return Content(self.text)

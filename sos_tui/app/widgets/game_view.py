@@ -8,10 +8,11 @@ widget, so the layout rules are written once:
 - too small for one row of cells: a message saying how large the terminal must be, and that the
   game is safe, in place of the game.
 
-Attributes down: the screen sets (or binds) ``state``, ``seats``, ``paused``, ``thinking`` and
-``letter``, and the view passes them on to its widgets. ``live`` is False for a game that is only
-shown (a replay): the board takes no moves and no focus, and no one is "to move". A screen's own
-panel (the replay's review) goes under the log: ``GameView(side=widget)``.
+Attributes down: the screen sets (or binds) ``state``, ``seats``, ``paused``, ``thinking``,
+``letter`` and ``times`` (a timed game's clocks), and the view passes them on to its widgets.
+``live`` is False for a game that is only shown (a replay): the board takes no moves and no
+focus, and no one is "to move". A screen's own panel (the replay's review) goes under the log:
+``GameView(side=widget)``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from sos_tui.i18n import _
 
 from .board import Board
 from .move_log import MoveLog
-from .scoreboard import Scoreboard
+from .scoreboard import Scoreboard, SeatTime
 
 NARROW_BELOW = 78
 # The narrow layout stacks a 9-line side panel under the board, which needs 5 lines (border, column
@@ -41,6 +42,7 @@ class GameView(Widget):
     paused: reactive[bool] = reactive(False, repaint=False)
     thinking: reactive[bool] = reactive(False, repaint=False)
     letter: reactive[str] = reactive("S", repaint=False)
+    times: reactive[tuple[SeatTime, ...] | None] = reactive(None, repaint=False)
 
     def __init__(self, *, live: bool = True, mouse: bool = True, side: Widget | None = None,
                  id: str | None = None) -> None:
@@ -58,7 +60,8 @@ class GameView(Widget):
                 yield board
             with Vertical(id="side"):
                 scoreboard = Scoreboard(id="scoreboard").data_bind(
-                    GameView.seats, GameView.state, GameView.paused, GameView.thinking, GameView.letter)
+                    GameView.seats, GameView.state, GameView.paused, GameView.thinking, GameView.letter,
+                    GameView.times)
                 scoreboard.live = self.live
                 yield scoreboard
                 log = MoveLog(id="log").data_bind(GameView.seats, GameView.state)

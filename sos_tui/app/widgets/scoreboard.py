@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -14,11 +16,25 @@ from sos_tui.i18n import _, level_name, mode_name
 
 from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
+from .clock import clock_label
 from .styles import ThemedStyles
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 OUT = "✗"
 """The sign of a seat that dropped out (resigned, out of time, left), beside its struck-out name."""
+
+
+NAME_WIDTH = 22
+"""The widest a name is shown; with a clock beside it, CLOCK_WIDTH less."""
+CLOCK_WIDTH = 9
+"""A clock's column: a space and ``! 0:09.4`` (a low time) or ``1:00:00``."""
+
+
+class SeatTime(NamedTuple):
+    """A seat's time as the scoreboard shows it: the milliseconds left, and whether that is low."""
+
+    ms: int
+    low: bool
 
 
 def seat_label(seat: PlayerInfo) -> str:
@@ -49,6 +65,7 @@ class Scoreboard(ThemedStyles, Widget):
         "scoreboard--dim",
         "scoreboard--letter",
         "scoreboard--out",
+        "scoreboard--low",
         *(f"scoreboard--player-{i}" for i in range(1, MAX_PLAYER_STYLES + 1)),
     }
 
@@ -61,6 +78,7 @@ class Scoreboard(ThemedStyles, Widget):
     thinking: reactive[bool] = reactive(False, repaint=False)
     paused: reactive[bool] = reactive(False, repaint=False)
     live: reactive[bool] = reactive(True, repaint=False)  # False in a replay: no one is about to move
+    times: reactive[tuple[SeatTime, ...] | None] = reactive(None, repaint=False)  # a timed game's clocks
     _frame: reactive[int] = reactive(0, repaint=False)
 
     def __init__(self, **kwargs) -> None:
@@ -83,7 +101,7 @@ class Scoreboard(ThemedStyles, Widget):
     def _watch_state(self) -> None:
         self._changed()
 
-    _watch_seats = _watch_letter = _watch_paused = _watch_live = _watch__frame = _watch_state
+    _watch_seats = _watch_letter = _watch_paused = _watch_live = _watch__frame = _watch_times = _watch_state
 
     def _spin(self) -> None:
         self._frame += 1
@@ -152,7 +170,8 @@ class Scoreboard(ThemedStyles, Widget):
         text.append(title, self.component("scoreboard--title"))
         over = state.is_over
         labels = [seat_label(seat) for seat in seats]
-        width = min(22, max(cell_len(label) for label in labels))
+        times = self.times if self.times is not None and len(self.times) == len(seats) else None
+        width = min(NAME_WIDTH - (CLOCK_WIDTH if times else 0), max(cell_len(label) for label in labels))
         for i, label in enumerate(labels):
             player_style = self.component(f"scoreboard--player-{i % MAX_PLAYER_STYLES + 1}")
             turn = not over and i == state.to_move
@@ -167,6 +186,10 @@ class Scoreboard(ThemedStyles, Widget):
                 label = set_cell_size(label, width - 1) + "…"
             text.append(set_cell_size(label, width), player_style + bold if turn else player_style)
             text.append(f" {state.scores[i]:>3}", bold if turn else "")
+            if times:
+                low = times[i].low and not state.is_out(i)
+                style = self.component("scoreboard--low") if low else bold if turn else ""
+                text.append(" " + clock_label(times[i].ms, low).rjust(CLOCK_WIDTH - 1), style)
             if over and i in state.winners:
                 text.append(" =" if state.is_draw else " ★", bold)
             text.append("\n")
