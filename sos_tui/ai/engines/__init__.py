@@ -1,0 +1,19 @@
+"""Outside engines: programs that play SOS through the SOS engine protocol
+(``docs/engine-protocol.md``).
+
+- ``protocol``: the protocol's lines, both ways, as values, with a strict parser for each way;
+- ``client``: an engine program as a player (started, asked for moves, stopped), each
+  misbehaviour an ``EngineError`` that says what it did;
+- ``serve``: ``sos-tui engine``, our own levels speaking the protocol;
+- ``forfeit``: the one place where an engine's misbehaviour ends its game.
+"""
+
+PREFIX = "engine:"
+"""A seat or an entrant ``engine:COMMAND`` is the engine program started by COMMAND."""
+
+
+def engine_command(text: str) -> str | None:
+    """The COMMAND of ``engine:COMMAND`` (stripped), or None if ``text`` names no engine."""
+    if text[: len(PREFIX)].lower() != PREFIX:
+        return None
+    return text[len(PREFIX) :].strip()
