@@ -3,6 +3,10 @@ player (every misbehaviour a clear EngineError, the process gone), and ``sos-tui
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sos_tui.ai.engines import engine_command
+from sos_tui.ai.arena import Match, Tally, run
 from sos_tui.ai.engines.client import EngineClient, EngineError, Failure, Limits
 from sos_tui.ai.engines.forfeit import forfeit
 from sos_tui.ai.engines.protocol import (
@@ -33,9 +37,15 @@ from sos_tui.ai.engines.protocol import (
     parse_move,
 )
 from sos_tui.ai.engines.serve import serve
-from sos_tui.engine import GameState, Mode, Move
+from sos_tui.cli import main
+from sos_tui.cli.net import parse_host_players
+from sos_tui.cli.play import parse_players
+from sos_tui.engine import GameRecord, GameState, Mode, Move, Seat, SeatError, SeatKind, engine_command
+from sos_tui.net.seats import check_seats
+from sos_tui.session import ComputerFailed, ComputerPool, GameSession, computer_move
+from sos_tui.session.computer import trust_engine
 
-from .helpers import alive
+from .helpers import alive, children, wait_for
 
 ENGINES = Path(__file__).parent / "engines"
 RAND = f"{sys.executable} {ENGINES / 'rand.py'}"
@@ -308,3 +318,213 @@ def test_sos_tui_engine_reads_bytes_that_are_not_utf8_as_a_bad_line():
     )
     lines = done.stdout.decode().splitlines()
     assert lines[0].startswith("info string error:") and "sosok" in lines and done.returncode == 0
+
+
+# -- a seat engine:COMMAND ----------------------------------------------------------------------
+def test_an_engine_seat_reads_back_from_a_record_and_older_records_are_unchanged():
+    seat = Seat("Random", SeatKind.COMPUTER, None, RAND)
+    record = GameRecord(3, Mode.GENERAL, (Seat("Ana"), seat))
+    assert GameRecord.from_json(record.to_json()).players == record.players
+    assert record.to_dict()["players"][1] == {"name": "Random", "kind": "computer", "engine": RAND}
+    assert "engine" not in seat.to_dict(full=True)  # the wire never carries a command
+    old = {"name": "Deep", "kind": "computer", "level": "hard"}
+    assert Seat.from_dict(old).to_dict() == old and Seat.from_dict(old).engine is None
+    for bad in (
+        {"name": "Ana", "engine": "x"},
+        {"name": "B", "kind": "computer", "engine": " "},
+        {"name": "B", "kind": "computer", "engine": ["x"]},
+    ):
+        with pytest.raises(SeatError, match='bad "engine"'):
+            Seat.from_dict(bad)
+
+
+def test_players_take_an_engine_seat_named_by_its_id_name():
+    seats = parse_players(f"Ana,engine:{RAND},ENGINE: {RAND}")
+    assert [(s.name, s.kind, s.engine) for s in seats] == [
+        ("Ana", SeatKind.HUMAN, None),
+        ("Random", SeatKind.COMPUTER, RAND),
+        ("Engine 3", SeatKind.COMPUTER, RAND),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Ana,engine:", "seat 2: the engine command is empty"),
+        ("Ana,engine:no-such-engine-anywhere", "seat 2: engine no-such-engine-anywhere could not start"),
+        (f"Ana,engine:{sys.executable} -c pass", "seat 2: engine "),
+    ],
+)
+def test_an_engine_seat_that_cannot_play_is_a_one_line_error(text, words):
+    with pytest.raises(argparse.ArgumentTypeError, match=re.escape(words)):
+        parse_players(text)
+
+
+def test_host_takes_an_engine_seat_and_refuses_one_for_another_server():
+    seats = parse_host_players(f"Ana,remote,engine:{RAND}")
+    assert seats[2].engine == RAND
+    assert check_seats(3, "general", seats)[2][2].engine == RAND  # this process's own seat keeps it
+    created = check_seats(3, "general", [s.to_dict(full=True) | {"engine": "rm -rf /"} for s in seats])
+    assert created[2][2].engine is None  # a create message from the network never runs a command
+    assert main(["host", "--players", f"Ana,remote,engine:{RAND}", "--server", "ws://127.0.0.1:1"]) == 2
+
+
+def engine_session(command: str) -> GameSession:
+    trust_engine(command)
+    return GameSession(
+        GameRecord(4, Mode.GENERAL, (Seat("Ana"), Seat("Bot", SeatKind.COMPUTER, None, command)))
+    )
+
+
+async def test_an_engine_seat_moves_in_a_session_and_its_program_stops_with_the_pool():
+    session = engine_session(RAND)
+    pool = ComputerPool(time_limit=0.2)
+    try:
+        session.play_human(Move(0, 0, "S"))
+        while session.computer_level is not None:
+            session.play_computer(await computer_move(session, pool), session.version)
+        assert session.state.move_count >= 2 and session.seat_to_move.name == "Ana"
+        (pid,) = pool.engine_pids()
+    finally:
+        pool.shutdown()
+    assert not alive(pid) and pool.engine_pids() == []
+
+
+@pytest.mark.parametrize("case", ["garbage", "illegal", "crash"])
+async def test_an_engine_that_misbehaves_in_a_session_fails_its_move_saying_why(case):
+    session = engine_session(misbehaving(case))
+    session.play_human(Move(0, 0, "S"))
+    pool = ComputerPool(time_limit=0.2)
+    try:
+        with pytest.raises(ComputerFailed, match=f"engine Misbehave {case}") as caught:
+            await computer_move(session, pool)
+    finally:
+        pool.shutdown()
+    assert caught.value.forfeit.seat == 1 and caught.value.forfeit.winners == (0,)
+    assert pool.engine_pids() == []
+
+
+async def test_a_game_file_names_an_engine_but_does_not_start_it():
+    command = f"{sys.executable} {ENGINES / 'rand.py'} --from-a-file"
+    session = GameSession(
+        GameRecord(3, Mode.GENERAL, (Seat("Bot", SeatKind.COMPUTER, None, command), Seat("Ana")))
+    )
+    pool = ComputerPool()
+    with pytest.raises(ComputerFailed, match="was not given on this command line"):
+        await computer_move(session, pool)
+    assert pool.engine_pids() == []
+
+
+async def test_a_cancelled_engine_search_stops_its_program():
+    session = engine_session(misbehaving("hang"))
+    session.play_human(Move(0, 0, "S"))
+    pool = ComputerPool(time_limit=5.0)
+    task = asyncio.ensure_future(computer_move(session, pool))
+    try:
+        await wait_for(None, lambda: [p for p in children(os.getpid()) if "misbehave" in cmdline(p)])
+        (pid,) = [p for p in children(os.getpid()) if "misbehave" in cmdline(p)]
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await wait_for(None, lambda: not alive(pid))
+    finally:
+        pool.shutdown()
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_plain_plays_an_engine_through_a_pipe():
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("sos-tui")),
+            "--plain",
+            "--size",
+            "3",
+            "--players",
+            f"Ana,engine:{RAND}",
+        ],
+        input=b"S b2\n",
+        capture_output=True,
+        timeout=60,
+    )
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0, done.stderr
+    assert lines[:4] == [
+        "A 3 by 3 game, general mode: Ana and Random.",
+        "Ana to move.",
+        "Ana wrote S at b2.",
+        "Random is thinking.",
+    ]
+    assert lines[4].startswith("Random wrote ")
+
+
+# -- the arena ----------------------------------------------------------------------------------
+def engine_children() -> list[int]:
+    return [pid for pid in children(os.getpid()) if "tests/engines" in cmdline(pid)]
+
+
+def test_an_arena_match_against_the_example_engine_plays_every_game():
+    match = Match(f"engine:{RAND}", "medium", size=3, games=2, time_limit=0.2)
+    tally = Tally(match)
+    for game in run(match):
+        tally.add(game)
+        assert game.forfeit is None and game.a_seconds
+    assert tally.games == 2 and tally.summary()["forfeits"] == [] and engine_children() == []
+
+
+@pytest.mark.parametrize(
+    ("case", "failure"),
+    [
+        ("garbage", Failure.GARBAGE),
+        ("crash", Failure.CRASH),
+        ("hang", Failure.TIME),
+        ("illegal", Failure.ILLEGAL),
+    ],
+)
+def test_an_engine_that_misbehaves_in_the_arena_loses_that_game_and_the_match_goes_on(case, failure):
+    match = Match("easy", f"engine:{misbehaving(case)}", size=3, games=2, time_limit=0.05)
+    games = list(run(match))
+    assert [(g.result, g.forfeit, g.reason.failure) for g in games] == [(1.0, "b", failure)] * 2
+    tally = Tally(match)
+    for game in games:
+        tally.add(game)
+    assert tally.wins == 2 and [f["game"] for f in tally.summary()["forfeits"]] == [1, 2]
+    assert f"engine Misbehave {case}" in tally.summary()["forfeits"][0]["reason"]
+    assert engine_children() == []
+
+
+def test_the_arena_says_in_one_line_that_an_engine_cannot_play(capsys):
+    assert main(["arena", "engine:no-such-engine-anywhere", "easy"]) == 2
+    assert capsys.readouterr().err == (
+        "sos-tui arena: engine:no-such-engine-anywhere: engine no-such-engine-anywhere could not start: "
+        "No such file or directory\n"
+    )
+
+
+def test_the_arena_prints_an_engines_forfeit_as_text(capsys):
+    assert (
+        main(
+            [
+                "arena",
+                "easy",
+                f"engine:{misbehaving('garbage')}",
+                "--games",
+                "1",
+                "--size",
+                "3",
+                "--time-limit",
+                "0.1",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("game 1: easy first, won 0-0")
+    assert out[1].endswith(
+        "loses by forfeit: engine Misbehave garbage broke the protocol: I is not an answer of the protocol"
+    )

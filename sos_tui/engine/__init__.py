@@ -20,6 +20,7 @@ from .rules import (
 )
 from .seat import (
     COMPUTER_LEVELS,
+    ENGINE_PREFIX,
     MAX_NAME,
     RECORDED_KINDS,
     PlayerInfo,
@@ -28,13 +29,15 @@ from .seat import (
     SeatKind,
     check_name,
     check_names,
+    engine_command,
 )
 from .text import printable, shorten
 
 __all__ = [
-    "COLUMNS", "COMPUTER_LEVELS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE", "MIN_PLAYERS",
+    "COLUMNS", "COMPUTER_LEVELS", "ENGINE_PREFIX", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE",
+    "MIN_PLAYERS",
     "MIN_SIZE", "RECORDED_KINDS", "VERSION", "CellTakenError", "GameRecord", "GameState", "IllegalMoveError",
     "InvalidMoveError", "Mode", "Move", "Outcome", "PlayerInfo", "RecordError", "Seat", "SeatError",
     "SeatKind", "SosLine", "cell_name",
-    "check_name", "check_names", "parse_cell", "printable", "shorten", "transcript",
+    "check_name", "check_names", "engine_command", "parse_cell", "printable", "shorten", "transcript",
 ]  # fmt: skip

@@ -7,13 +7,3 @@
 - ``serve``: ``sos-tui engine``, our own levels speaking the protocol;
 - ``forfeit``: the one place where an engine's misbehaviour ends its game.
 """
-
-PREFIX = "engine:"
-"""A seat or an entrant ``engine:COMMAND`` is the engine program started by COMMAND."""
-
-
-def engine_command(text: str) -> str | None:
-    """The COMMAND of ``engine:COMMAND`` (stripped), or None if ``text`` names no engine."""
-    if text[: len(PREFIX)].lower() != PREFIX:
-        return None
-    return text[len(PREFIX) :].strip()

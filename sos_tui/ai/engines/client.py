@@ -322,3 +322,28 @@ class EngineClient:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def probe(command: str, limits: Limits = Limits()) -> str | None:
+    """Start the engine program ``command``, shake hands and stop it: its ``id name`` (None if it
+    gave none). EngineError if it cannot play, so that a command line is checked before a game."""
+    with EngineClient(command, limits) as engine:
+        return engine.name
+
+
+class EnginePlayer:
+    """An engine program as a computer player of the arena (``choose_move``), asked with ``go
+    movetime`` ``movetime`` ms: started on its first move, stopped by ``close``."""
+
+    def __init__(self, command: str, movetime: int, limits: Limits = Limits()) -> None:
+        self.command, self.movetime, self.limits = command, movetime, limits
+        self.client: EngineClient | None = None
+
+    def choose_move(self, state: GameState) -> Move:
+        if self.client is None:
+            self.client = EngineClient(self.command, self.limits)
+        return self.client.best_move(state, self.movetime)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
