@@ -191,11 +191,14 @@ def _report(tournament, standings, played: int, as_json: bool, interrupted: bool
         games=played, planned=tournament.planned, seed=tournament.seed))
     tie = _("SB") if tournament.format == "round-robin" else _("Buchholz")
     width = max(len(_name(row["entrant"])) for row in rows)
-    entrant, points, won, drew, lost = _("Entrant"), _("Points"), _("W"), _("D"), _("L")
-    print(f"{'#':>3}  {entrant:<{width}}  {points:>6}  {tie:>8}  {won:>3} {drew:>3} {lost:>3}")
+    swiss = tournament.format == "swiss"  # a bye scores without a game: its column says how many
+    entrant, points, won, drew, lost, byes = _("Entrant"), _("Points"), _("W"), _("D"), _("L"), _("Byes")
+    print(f"{'#':>3}  {entrant:<{width}}  {points:>6}  {tie:>8}  {won:>3} {drew:>3} {lost:>3}"
+          + (f" {byes:>5}" if swiss else ""))
     for row in rows:
         print(f"{row['rank']:>3}  {_name(row['entrant']):<{width}}  {row['points']:>6g}  "
-              f"{row[standings.tie_break_name]:>8g}  {row['wins']:>3} {row['draws']:>3} {row['losses']:>3}")
+              f"{row[standings.tie_break_name]:>8g}  {row['wins']:>3} {row['draws']:>3} {row['losses']:>3}"
+              + (f" {row['byes']:>5}" if swiss else ""))
     print(_("Crosstable (points against each, by rank):"))
     print(f"{'#':>3}  {'':<{width}}  " + " ".join(f"{rank:>4}" for rank in range(1, len(rows) + 1)))
     for row in rows:
