@@ -235,3 +235,19 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
     except OSError:
         return ""
+
+
+@pytest.mark.parametrize("form", ["round-robin", "swiss"])
+def test_a_tournament_resumed_after_any_game_plays_the_same_games(form):
+    t = Tournament(
+        form,
+        ("easy", "medium", "outside:greedy", "outside:negamax3", "outside:negamax2"),
+        size=3,
+        games_per_pair=1,
+        rounds=3 if form == "swiss" else None,
+        seed=5,
+    )
+    games = list(api.run(t))
+    assert len(games) == t.planned
+    for cut in range(len(games)):
+        assert list(api.run(t, games[:cut])) == games[cut:]
