@@ -160,25 +160,18 @@ class ComputerPool:
             raise ComputerFailed(N_("the engine {command} was not given on this command line: a game file "
                                     "does not start programs"), command=command)
         movetime = max(1, round((self.time_limit or ENGINE_MOVETIME) * 1000))
-        engine = self._engines.pop(key, None)
-        holder = [engine]
-
-        def ask() -> Move:
-            if holder[0] is None:
-                holder[0] = EngineClient(command)
-            return holder[0].best_move(state, movetime)
-
         try:
-            move = await asyncio.to_thread(ask)
+            # started here, its handshake in the thread: a cancel while it waits can stop it
+            engine = self._engines.pop(key, None) or EngineClient(command, greet=False)
+            move = await asyncio.to_thread(engine.best_move, state, movetime)
         except asyncio.CancelledError:
-            if holder[0] is not None:
-                threading.Thread(target=holder[0].close, daemon=True).start()
+            threading.Thread(target=engine.close, args=(False,), daemon=True).start()
             raise
         except EngineError as error:
             failed = ComputerFailed("{error}", error=error)
             failed.forfeit = forfeit(state, state.to_move, error)
             raise failed from None
-        self._engines[key] = holder[0]
+        self._engines[key] = engine
         while len(self._engines) > ENGINES_KEPT:
             self._engines.pop(next(iter(self._engines))).close()
         return move

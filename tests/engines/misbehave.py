@@ -11,6 +11,7 @@ of sos_tui/ai/engines/client.py.
     mute     never answers sos (the handshake hangs)
     silent   exits at once
     spawn    starts a child that sleeps, then hangs on go (the child must die with it)
+    flood    answers go with 20,000 info lines before its move
 """
 
 import subprocess
@@ -53,6 +54,8 @@ for line in sys.stdin:
             time.sleep(60)
         elif case == "crash":
             sys.exit(1)
+        elif case == "flood":
+            sys.stdout.write("info string thinking\n" * 20_000)
         taken = {move[1:] for move in moves}
         free = [
             f"{c}{r}"

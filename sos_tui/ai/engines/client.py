@@ -84,6 +84,8 @@ def _rebuild(failure, template, params):
 
 
 _EOF = object()
+MAX_INFO = 10_000
+"""The most ``info`` lines an engine may send before one answer: past that it is flooding."""
 
 
 def _shown(text: str, limit: int = 60) -> str:
@@ -92,21 +94,31 @@ def _shown(text: str, limit: int = 60) -> str:
 
 class EngineClient:
     """The engine program ``command`` (split as a shell would, run without one), started and
-    through its handshake on creation: ``name`` and ``author`` are what it said about itself.
+    through its handshake on creation (with ``greet=False``, by ``greet()`` or the first
+    ``best_move``: the process is there at once, to be stopped from another thread while the
+    handshake waits): ``name`` and ``author`` are what it said about itself.
     ``best_move(state, movetime_ms)`` asks for a move; ``close()`` stops it (also on ``with``)."""
 
-    def __init__(self, command: str, limits: Limits = Limits()) -> None:
+    def __init__(self, command: str, limits: Limits = Limits(), greet: bool = True) -> None:
         self.command, self.limits = command, limits
         self.name = self.author = None
         self._lines: queue.Queue = queue.Queue()
         self._out: queue.Queue = queue.Queue()
         self._game: NewGame | None = None
+        self._greeted = False
         self.process = self._start()
-        try:
-            self._handshake()
-        except BaseException:
-            self.close()
-            raise
+        if greet:
+            self.greet()
+
+    def greet(self) -> None:
+        """The handshake, once (EngineError, the engine stopped, if it fails)."""
+        if not self._greeted:
+            try:
+                self._handshake()
+            except BaseException:
+                self.close(polite=False)
+                raise
+            self._greeted = True
 
     @property
     def pid(self) -> int:
@@ -182,7 +194,9 @@ class EngineClient:
 
     def _answer(self, deadline: float, on_timeout: EngineError):
         """The engine's next answer that is not ``info`` (blank lines skipped), by ``deadline``
-        (``time.monotonic``); raises ``on_timeout`` past it, and EngineError for garbage or an end."""
+        (``time.monotonic``); raises ``on_timeout`` past it, and EngineError for garbage, a flood
+        of ``info`` or an end."""
+        skipped = 0
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -200,6 +214,9 @@ class EngineClient:
                 raise self._garbage(error) from None
             if not isinstance(answer, Info):
                 return answer
+            skipped += 1
+            if skipped > MAX_INFO:
+                raise self._garbage(ProtocolError(N_("more than {most} info lines in a row"), most=MAX_INFO))
 
     def _crashed(self) -> EngineError:
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -259,10 +276,11 @@ class EngineClient:
         """The engine's move in ``state`` (a game not over), asked with ``go movetime`` (ms): a
         ``newgame`` first when the game is not the one it was told of, then ``position``.
         EngineError (the engine stopped) if it fails in any way."""
+        self.greet()
         try:
             return self._best_move(state, movetime)
-        except EngineError:
-            self.close()
+        except BaseException:  # misbehaved, or interrupted (ctrl+c) mid-search
+            self.close(polite=False)
             raise
 
     def _best_move(self, state: GameState, movetime: int) -> Move:
@@ -297,14 +315,15 @@ class EngineClient:
             ) from None
         return move
 
-    def close(self) -> None:
-        """Stop the engine: ``quit``, then, past the grace, the whole process group killed. Every
-        process it started is gone when this returns."""
+    def close(self, polite: bool = True) -> None:
+        """Stop the engine: ``quit`` (if ``polite``: not to an engine that misbehaved or is being
+        dropped mid-search), then, past the grace, the whole process group killed. Every process
+        it started is gone when this returns."""
         process = self.process
         if getattr(self, "_closed", False):
             return
         self._closed = True
-        if process.poll() is None:
+        if polite and process.poll() is None:
             self._send(Quit())
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(self.limits.quit_grace)
