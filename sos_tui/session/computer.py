@@ -41,7 +41,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from sos_tui.engine import GameState, Move
+from sos_tui.engine import GameState, Move, printable, shorten
 from sos_tui.i18n import N_, _, explain
 
 from .session import GameSession
@@ -158,7 +158,7 @@ class ComputerPool:
 
         if command not in _TRUSTED:
             raise ComputerFailed(N_("the engine {command} was not given on this command line: a game file "
-                                    "does not start programs"), command=command)
+                                    "does not start programs"), command=shorten(printable(command), 60))
         movetime = max(1, round((self.time_limit or ENGINE_MOVETIME) * 1000))
         try:
             # started here, its handshake in the thread: a cancel while it waits can stop it
@@ -173,7 +173,7 @@ class ComputerPool:
             raise failed from None
         self._engines[key] = engine
         while len(self._engines) > ENGINES_KEPT:
-            self._engines.pop(next(iter(self._engines))).close()
+            self._engines.pop(next(iter(self._engines))).close(polite=False)  # never blocks the loop
         return move
 
     def engine_pids(self) -> list[int]:
