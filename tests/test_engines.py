@@ -7,8 +7,10 @@ import argparse
 import asyncio
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -529,3 +531,46 @@ def test_the_arena_prints_an_engines_forfeit_as_text(capsys):
     assert out[1].endswith(
         "loses by forfeit: engine Misbehave garbage broke the protocol: I is not an answer of the protocol"
     )
+
+
+def descendants(pid: int) -> set[int]:
+    found = set()
+    for child in children(pid):
+        found |= {child, *descendants(child)}
+    return found
+
+
+def test_ctrl_c_on_an_arena_on_several_processes_leaves_no_engine_behind():
+    process = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("sos-tui")),
+            "arena",
+            "easy",
+            f"engine:{misbehaving('hang')}",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--size",
+            "3",
+            "--time-limit",
+            "30",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline, engines = time.monotonic() + 20, []
+        while len(engines) < 2 and time.monotonic() < deadline:  # a bound for a stuck test only
+            engines = [pid for pid in descendants(process.pid) if "misbehave" in cmdline(pid)]
+            time.sleep(0.02)
+        assert len(engines) == 2  # one hung engine in each worker
+        process.send_signal(signal.SIGINT)
+        assert process.wait(20) == 130
+    finally:
+        process.kill()
+        process.communicate()
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in engines) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(alive(pid) for pid in engines)

@@ -37,7 +37,7 @@ from sos_tui.engine import engine_command
 from sos_tui.engine.rules import MAX_SIZE, MIN_SIZE, GameState, Mode
 from sos_tui.i18n import _
 
-from .engines.client import EngineError, EnginePlayer
+from .engines.client import EngineError, EnginePlayer, stop_all
 from .engines.forfeit import forfeit
 from .levels import LEVELS
 from .outside import OUTSIDE, outside_player
@@ -139,13 +139,20 @@ def play_game(match: Match, number: int) -> GameResult:
 
 def _watch_parent(parent: int):
     """In a worker: ignore ctrl+c (the parent stops the run) and exit as soon as the parent
-    is gone, however it died (SIGTERM, SIGKILL)."""
+    is gone, however it died (SIGTERM, SIGKILL), or when told to (SIGTERM); its engine programs
+    are stopped first (they run in sessions of their own: nothing else would stop them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def end(*_args):
+        stop_all()
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, end)
 
     def watch():
         while os.getppid() == parent:
             time.sleep(0.1)
-        os._exit(1)
+        end()
 
     threading.Thread(target=watch, daemon=True).start()
 

@@ -23,6 +23,7 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -84,6 +85,8 @@ def _rebuild(failure, template, params):
 
 
 _EOF = object()
+_LIVE: weakref.WeakSet = weakref.WeakSet()
+"""The engines this process started and has not stopped yet (``stop_all``)."""
 MAX_INFO = 10_000
 """The most ``info`` lines an engine may send before one answer: past that it is flooding."""
 
@@ -107,6 +110,7 @@ class EngineClient:
         self._game: NewGame | None = None
         self._greeted = False
         self.process = self._start()
+        _LIVE.add(self)
         if greet:
             self.greet()
 
@@ -323,6 +327,7 @@ class EngineClient:
         if getattr(self, "_closed", False):
             return
         self._closed = True
+        _LIVE.discard(self)
         if polite and process.poll() is None:
             self._send(Quit())
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -341,6 +346,13 @@ class EngineClient:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def stop_all() -> None:
+    """Kill every engine this process started and has not stopped, with their processes: for a
+    worker process told to end now (``arena.py``), whose ``finally`` clauses will not run."""
+    for engine in list(_LIVE):
+        engine.close(polite=False)
 
 
 def probe(command: str, limits: Limits = Limits()) -> str | None:
