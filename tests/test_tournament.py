@@ -154,7 +154,7 @@ def test_an_engine_entrant_that_misbehaves_loses_its_games_with_the_reason_kept(
     )
     text = capsys.readouterr().out
     assert "loses by forfeit: engine Misbehave crash stopped (exit status 1)" in text
-    assert [pid for pid in children(os.getpid()) if alive(pid)] == []
+    assert [pid for pid in children(os.getpid()) if alive(pid) and "tests/engines" in _cmdline(pid)] == []
 
 
 @pytest.mark.parametrize(
