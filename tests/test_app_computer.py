@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import multiprocessing
+import sys
+from pathlib import Path
 
 import pytest
 
+from sos_tui.app import SosApp
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.setup import SetupScreen
 from sos_tui.app.widgets.board import Board
 from sos_tui.app.widgets.move_log import MoveLog
-from sos_tui.engine import GameState, Move
+from sos_tui.engine import GameRecord, GameState, Mode, Move, Seat, SeatKind
+from sos_tui.session.computer import trust_engine
 
-from .support.helpers import board_of, click_offset, make_app, scoreboard_text, wait_for
+from .support.helpers import alive, board_of, click_offset, make_app, recording, scoreboard_text, wait_for
 
 
 async def wait_for_human(app, pilot, seconds: float = 20) -> None:
@@ -158,3 +162,37 @@ async def test_enter_or_a_click_after_a_hint_plays_the_hinted_letter_not_the_sel
         await pilot.pause()
         assert app.state.moves[-1] == Move(0, 1, "O"), keys  # the hint, not the selected S
         assert app.state.scores == (1, 0)
+
+
+ENGINES = Path(__file__).parent / "engines"
+
+
+def engine_app(command: str) -> SosApp:
+    trust_engine(command)
+    seats = (Seat("Ana"), Seat("Random", SeatKind.COMPUTER, None, command))
+    return recording(SosApp(GameRecord(3, Mode.GENERAL, seats), computer_delay=0, time_limit=0.5))
+
+
+async def test_a_person_plays_an_engine_program_in_the_app_and_its_process_ends_with_the_app():
+    app = engine_app(f"{sys.executable} {ENGINES / 'rand.py'}")
+    async with app.run_test(size=(100, 30)) as pilot:
+        while not app.state.is_over:
+            empty = next(i for i, ch in enumerate(app.state.board) if ch == ".")
+            board_of(app).cursor = divmod(empty, 3)
+            await pilot.press("o")
+            await wait_for_human(app, pilot)
+        assert set(app.state.movers) == {0, 1} and "Random" in scoreboard_text(app)
+        engines = app.computer.engine_pids()
+    assert engines and not any(alive(pid) for pid in engines)  # stopped with the app
+
+
+async def test_an_engine_that_plays_an_illegal_move_stops_the_game_saying_why():
+    app = engine_app(f"{sys.executable} {ENGINES / 'misbehave.py'} illegal")
+    async with app.run_test(size=(100, 30)) as pilot:
+        board_of(app).cursor = (0, 0)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: app.notices and app.notices[-1].severity == "error")
+        notice = app.notices[-1]
+        assert notice.title == "Computer stopped"
+        assert "engine Misbehave illegal played an illegal move Sa1" in notice.message
+        assert app.session.paused and app.state.move_count == 1

@@ -9,6 +9,10 @@ Pure: no argument parsing and no printing (``sos-tui arena`` in ``cli/arena.py``
 >>> tally.games, tally.summary()["games"]
 (2, 2)
 
+A player is one of our levels, an outside-style bot (``outside.py``) or an engine program,
+``engine:COMMAND`` (``engines/``): an engine that misbehaves loses that game by forfeit (the
+reason is in the result) and the match goes on.
+
 Game ``k`` of a match has seed ``match.seed + k``, and A moves first in the even games, so a
 game's result depends only on its number: a run cut short and a longer one agree on the games
 both played.
@@ -29,15 +33,20 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from sos_tui.engine import engine_command
 from sos_tui.engine.rules import MAX_SIZE, MIN_SIZE, GameState, Mode
 from sos_tui.i18n import _
 
+from .engines.client import EngineError, EnginePlayer, stop_all
+from .engines.forfeit import forfeit
 from .levels import LEVELS
 from .outside import OUTSIDE, outside_player
 from .players import ComputerPlayer
 from .processes import terminate
 
 MAX_GAMES = 100_000
+ENGINE_MOVETIME = 1000
+"""Milliseconds per move for an engine program when the match has no time limit."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,7 @@ class Match:
 
     def __post_init__(self):
         for level in (self.level_a, self.level_b):
-            if level not in LEVELS and level not in OUTSIDE:
+            if level not in LEVELS and level not in OUTSIDE and engine_command(level) is None:
                 raise ValueError(_("unknown level {level!r} (choose {levels})").format(
                     level=level, levels=", ".join((*LEVELS, *OUTSIDE))))
         if not MIN_SIZE <= self.size <= MAX_SIZE:
@@ -74,13 +83,19 @@ class GameResult(NamedTuple):
     a_first: bool
     result: float  # for A: win 1, draw 1/2, loss 0
     scores: tuple[int, int]  # A's, B's
-    a_seconds: tuple[float, ...]  # CPU seconds of each of A's moves
+    a_seconds: tuple[float, ...]  # CPU seconds of each of A's moves (an engine's: wall-clock seconds)
     b_seconds: tuple[float, ...]
+    forfeit: str | None = None  # "a" or "b": that player's engine lost the game by misbehaving
+    reason: EngineError | None = None  # why
 
 
 def player(level: str, seed: int, time_limit: float | None):
-    """One of our levels (with the time limit), or an outside-style bot (``outside.py``, which
-    keeps no clock)."""
+    """One of our levels (with the time limit), an outside-style bot (``outside.py``, which
+    keeps no clock) or an engine program (``engine:COMMAND``, given the time limit per move)."""
+    command = engine_command(level)
+    if command is not None:
+        movetime = ENGINE_MOVETIME if time_limit is None else max(1, round(time_limit * 1000))
+        return EnginePlayer(command, movetime)
     if level in OUTSIDE:
         return outside_player(level, seed)
     return ComputerPlayer(level, seed, time_limit)
@@ -93,28 +108,51 @@ def play_game(match: Match, number: int) -> GameResult:
     b = player(match.level_b, seed * 2 + 1, match.time_limit)
     seats = (a, b) if a_first else (b, a)
     times: tuple[list[float], list[float]] = ([], [])
-    state = GameState.new(match.size, match.mode, 2)
-    while not state.is_over:
-        seat = state.to_move
-        start = time.process_time()  # CPU seconds, as the players' clock (budget.py): not the load
-        move = seats[seat].choose_move(state)
-        times[seat].append(time.process_time() - start)
-        state = state.play(move)
+    state, lost = GameState.new(match.size, match.mode, 2), None
+    try:
+        while not state.is_over:
+            seat = state.to_move
+            # CPU seconds, as the players' clock (budget.py): not the load; an engine's are elsewhere
+            clock = time.perf_counter if isinstance(seats[seat], EnginePlayer) else time.process_time
+            start = clock()
+            try:
+                move = seats[seat].choose_move(state)
+            except EngineError as error:
+                lost = forfeit(state, seat, error)
+                break
+            times[seat].append(clock() - start)
+            state = state.play(move)
+    finally:
+        for each in (a, b):
+            if isinstance(each, EnginePlayer):
+                each.close()
     a_seat = 0 if a_first else 1
-    result = 0.5 if state.is_draw else (1.0 if state.winners == (a_seat,) else 0.0)
+    if lost is not None:
+        result = 1.0 if a_seat in lost.winners else 0.0
+    else:
+        result = 0.5 if state.is_draw else (1.0 if state.winners == (a_seat,) else 0.0)
     return GameResult(number, a_first, result, (state.scores[a_seat], state.scores[1 - a_seat]),
-                      tuple(times[a_seat]), tuple(times[1 - a_seat]))
+                      tuple(times[a_seat]), tuple(times[1 - a_seat]),
+                      None if lost is None else ("a" if lost.seat == a_seat else "b"),
+                      None if lost is None else lost.reason)
 
 
 def _watch_parent(parent: int):
     """In a worker: ignore ctrl+c (the parent stops the run) and exit as soon as the parent
-    is gone, however it died (SIGTERM, SIGKILL)."""
+    is gone, however it died (SIGTERM, SIGKILL), or when told to (SIGTERM); its engine programs
+    are stopped first (they run in sessions of their own: nothing else would stop them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def end(*_args):
+        stop_all()
+        os._exit(1)
+
+    signal.signal(signal.SIGTERM, end)
 
     def watch():
         while os.getppid() == parent:
             time.sleep(0.1)
-        os._exit(1)
+        end()
 
     threading.Thread(target=watch, daemon=True).start()
 
@@ -187,8 +225,12 @@ class Tally:
     losses: int = 0
     a_seconds: list[float] = field(default_factory=list)
     b_seconds: list[float] = field(default_factory=list)
+    forfeits: list[dict] = field(default_factory=list)  # {"game", "player" ("a" or "b"), "reason"}
 
     def add(self, game: GameResult):
+        if game.forfeit is not None:
+            self.forfeits.append({"game": game.number + 1, "player": game.forfeit,
+                                  "reason": str(game.reason)})
         if game.result == 1:
             self.wins += 1
         elif game.result == 0.5:
@@ -226,4 +268,5 @@ class Tally:
             "wins": self.wins, "draws": self.draws, "losses": self.losses,
             "score_rate": self.rate, "ci95": list(self.interval()),
             "a_seconds_per_move": seconds(self.a_seconds), "b_seconds_per_move": seconds(self.b_seconds),
+            "forfeits": self.forfeits,
         }  # fmt: skip

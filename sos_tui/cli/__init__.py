@@ -11,6 +11,9 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui join ws://HOST:PORT/CODE [--name NAME]
     sos-tui server [--bind ADDR] [--port N]
     sos-tui web [--bind ADDR] [--port N] [--public-url URL] [--max-sessions N]
+    sos-tui engine [--level LEVEL]
+    sos-tui tournament --format round-robin|swiss --entrants A,B,C [...]
+    sos-tui bot ws://HOST:PORT --engine COMMAND [--name NAME] [--games N]
 
 One error policy for all of them, here in ``main``: a bad argument, an unreadable file or an
 unusable history prints one line on stderr and exits 2, never a traceback. Text from outside
@@ -37,10 +40,11 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, history, net, play, review, web
+from . import arena, bot, engine, history, net, play, review, tournament, web
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
-COMMANDS = ("play", "history", "review", "arena", "host", "join", "server", "web")
+COMMANDS = ("play", "history", "review", "arena", "host", "join", "server", "web", "engine", "tournament",
+            "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
             choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
     parser.set_defaults(run=play.run)
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
-    for command in (play, history, review, arena, net, web):
+    for command in (play, history, review, arena, net, web, engine, tournament, bot):
         command.add_parser(commands)
     return parser
 

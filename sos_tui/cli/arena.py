@@ -7,9 +7,9 @@ import json
 import sys
 
 from sos_tui.engine import COMPUTER_LEVELS, Mode
-from sos_tui.i18n import N_, _, explain, level_name, mode_name, ngettext
+from sos_tui.i18n import N_, _, explain, mode_name, ngettext
 
-from .common import board_size_help, fail
+from .common import board_size_help, check_engines, entrant_name, fail, forfeit_line
 
 ARENA_GAME_LINES = {
     (True, 1): N_("game {number}: {level} first, won {score}; so far {points}/{games} = {rate}"),
@@ -32,10 +32,10 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     from sos_tui.ai.arena import MAX_GAMES  # the AI: only when the arena runs (or shows its --help)
     from sos_tui.ai.outside import OUTSIDE
 
-    choices = [*COMPUTER_LEVELS, *OUTSIDE]  # and the outside-style bots of sos_tui/ai/outside.py
-    levels = " | ".join(choices)
-    parser.add_argument("level_a", metavar=_("LEVEL_A"), choices=choices, help=levels)
-    parser.add_argument("level_b", metavar=_("LEVEL_B"), choices=choices, help=levels)
+    # and the outside-style bots of sos_tui/ai/outside.py, and engine programs (checked by Match)
+    levels = " | ".join([*COMPUTER_LEVELS, *OUTSIDE, "engine:COMMAND"])
+    parser.add_argument("level_a", metavar=_("LEVEL_A"), help=levels)
+    parser.add_argument("level_b", metavar=_("LEVEL_B"), help=levels)
     parser.add_argument("--size", type=int, default=6, metavar="N", help=board_size_help())
     parser.add_argument("--mode", choices=[m.value for m in Mode], default="general",
                         help=_("general or simple; default general"))
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         match = arena_api.Match(args.level_a, args.level_b, args.size, args.mode, args.games, args.seed,
                                 args.time_limit)
+        check_engines((match.level_a, match.level_b))
         results = arena_api.run(match, args.jobs)
     except ValueError as error:
         return fail("arena", explain(error))
@@ -75,9 +76,12 @@ def run(args: argparse.Namespace) -> int:
                 print("\r\033[K", end="", file=sys.stderr)
             if not args.json:
                 print(_(ARENA_GAME_LINES[(game.a_first, game.result)]).format(
-                    number=game.number + 1, level=level_name(match.level_a),
+                    number=game.number + 1, level=entrant_name(match.level_a),
                     score=f"{game.scores[0]}-{game.scores[1]}", points=f"{tally.points:g}", games=tally.games,
                     rate=_percent(tally.rate)), flush=True)
+                if game.forfeit is not None:
+                    print(forfeit_line(match.level_a if game.forfeit == "a" else match.level_b, game.reason),
+                          flush=True)
             if bar:
                 done = 30 * tally.games // match.games
                 print(f"[{'#' * done}{' ' * (30 - done)}] {tally.games}/{match.games}", end="",
@@ -111,7 +115,7 @@ def _report(tally, as_json: bool, interrupted: bool):
         print(json.dumps({**summary, "interrupted": interrupted}), flush=True)
         return
     m = tally.match
-    a, b = level_name(m.level_a), level_name(m.level_b)
+    a, b = entrant_name(m.level_a), entrant_name(m.level_b)
     limit = f"{m.time_limit}" if m.time_limit else _("none (fixed budgets)")
     print(ngettext("{a} vs {b}: {size}x{size} {mode}, {n} game, seed {seed}, time limit {limit}",
                    "{a} vs {b}: {size}x{size} {mode}, {n} games, seed {seed}, time limit {limit}",

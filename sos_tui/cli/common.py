@@ -6,11 +6,22 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
-from sos_tui.engine import COMPUTER_LEVELS, MAX_SIZE, MIN_SIZE, printable, shorten
+from sos_tui.engine import (
+    COMPUTER_LEVELS,
+    MAX_NAME,
+    MAX_SIZE,
+    MIN_SIZE,
+    Seat,
+    SeatKind,
+    check_name,
+    engine_command,
+    printable,
+    shorten,
+)
 from sos_tui.engine.clock import ClockError, TimeControl
-from sos_tui.i18n import _, explain
+from sos_tui.i18n import _, explain, level_name
 
 PROG = "sos-tui"
 MAX_MESSAGE = 300
@@ -156,3 +167,51 @@ def unknown_level(level: str) -> str:
 
 def seat_error(index: int, error: BaseException | str) -> str:
     return _("seat {number}: {error}").format(number=index + 1, error=explain(error))
+
+
+def engine_seat(index: int, command: str, taken: Collection[str] = ()) -> Seat:
+    """Seat ``index`` played by the engine program ``command`` (of ``engine:COMMAND``). The engine
+    is started once, to check that it speaks the protocol, and stopped: the seat is named by its
+    ``id name`` (else "Engine N", and so when a name in ``taken`` has it, ignoring case).
+    ArgumentTypeError saying what is wrong with the command."""
+    from sos_tui.ai.engines.client import EngineError, probe  # the AI: only for an engine seat
+    from sos_tui.session.computer import trust_engine
+
+    try:
+        name = probe(command)
+    except EngineError as error:
+        raise argparse.ArgumentTypeError(seat_error(index, error)) from None
+    try:
+        name = check_name(shorten(name or "", MAX_NAME))
+    except ValueError:
+        name = None
+    if name is None or name.casefold() in {other.casefold() for other in taken}:
+        name = _("Engine {number}").format(number=index + 1)
+    trust_engine(command)
+    return Seat(name, SeatKind.COMPUTER, None, command)
+
+
+def check_engines(entrants) -> None:
+    """Start each ``engine:COMMAND`` of ``entrants`` once, to check that it plays: ValueError (one
+    line, saying which and why) if one cannot. Levels and bots pass."""
+    from sos_tui.ai.engines.client import EngineError, probe  # the AI: only for an engine
+
+    for entrant in entrants:
+        command = engine_command(entrant)
+        if command is not None:
+            try:
+                probe(command)
+            except EngineError as error:
+                raise ValueError(_("{entrant}: {error}").format(entrant=entrant_name(entrant),
+                                                               error=explain(error))) from None
+
+
+def entrant_name(entrant: str) -> str:
+    """A level in the player's language, or an ``engine:COMMAND`` as text safe for a terminal."""
+    return level_name(entrant) if engine_command(entrant) is None else shorten(printable(entrant), 60)
+
+
+def forfeit_line(entrant: str, reason) -> str:
+    """The line saying that ``entrant``'s engine lost a game by misbehaving, and how."""
+    return _("  {entrant} loses by forfeit: {reason}").format(entrant=entrant_name(entrant),
+                                                             reason=printable(explain(reason)))

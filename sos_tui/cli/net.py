@@ -19,11 +19,22 @@ from sos_tui.engine import (
     SeatKind,
     check_name,
     check_names,
+    engine_command,
 )
 from sos_tui.i18n import _, explain
 from sos_tui.storage import StorageError, load_settings
 
-from .common import UsageError, board_size, fail, has_terminal, int_in, seat_error, told, unknown_level
+from .common import (
+    UsageError,
+    board_size,
+    engine_seat,
+    fail,
+    has_terminal,
+    int_in,
+    seat_error,
+    told,
+    unknown_level,
+)
 
 
 def add_parser(commands) -> None:
@@ -97,7 +108,10 @@ def parse_host_players(text: str):
     seats = []
     for index, part in enumerate(parts):
         kind, _colon, level = part.strip().partition(":")
-        if kind.lower() == SeatKind.REMOTE:
+        command = engine_command(part)
+        if command is not None:
+            seats.append(engine_seat(index, command, [seat.name for seat in seats if seat.name]))
+        elif kind.lower() == SeatKind.REMOTE:
             if level:
                 raise argparse.ArgumentTypeError(seat_error(index, _("'remote' takes nothing after it")))
             seats.append(Seat(None, SeatKind.REMOTE))
@@ -145,6 +159,8 @@ def host(args: argparse.Namespace) -> int:
         seats = parse_host_players("remote,remote" if args.headless else f"{_login_name()},remote")
     if args.headless and any(seat.kind is SeatKind.HUMAN for seat in seats):
         raise UsageError(_("--headless has no seat at this terminal: name every person's seat 'remote'"))
+    if args.server is not None and any(seat.engine for seat in seats):
+        raise UsageError(_("an engine seat is played on this machine: host it here, without --server"))
     if args.server is not None:
         try:
             parse_url(args.server, need_code=False)

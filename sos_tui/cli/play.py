@@ -14,6 +14,7 @@ from sos_tui.engine import (
     SeatKind,
     check_name,
     check_names,
+    engine_command,
 )
 from sos_tui.i18n import _, explain
 from sos_tui.storage import LoadError, load_record, load_settings
@@ -22,6 +23,7 @@ from .common import (
     UsageError,
     board_size,
     board_size_help,
+    engine_seat,
     fail,
     has_terminal,
     seat_error,
@@ -33,8 +35,8 @@ from .common import (
 
 
 def parse_players(text: str) -> tuple[Seat, ...]:
-    """``"Ana,computer:hard"`` -> a human Ana and a hard computer player; ArgumentTypeError
-    saying which seat and which rule otherwise."""
+    """``"Ana,computer:hard"`` -> a human Ana and a hard computer player (``engine:COMMAND``: an
+    outside engine program); ArgumentTypeError saying which seat and which rule otherwise."""
     parts = text.split(",")
     if not MIN_PLAYERS <= len(parts) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(_("needs {low} to {high} names, not {count}").format(
@@ -42,6 +44,10 @@ def parse_players(text: str) -> tuple[Seat, ...]:
     seats = []
     for index, part in enumerate(parts):
         kind, _colon, level = part.strip().partition(":")
+        command = engine_command(part)
+        if command is not None:
+            seats.append(engine_seat(index, command, [seat.name for seat in seats]))
+            continue
         if kind.lower() == SeatKind.COMPUTER:
             level = (level or "medium").lower()
             if level not in COMPUTER_LEVELS:
@@ -71,6 +77,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "general (most SOSs wins) or simple (first SOS wins); default general"))
     parser.add_argument("--players", type=parse_players, metavar=_("NAME[,NAME...]"), help=_(
         "{low} to {high} seats; 'computer:LEVEL' for a computer player (levels: {levels}), "
+        "'engine:COMMAND' for an engine program (docs/engine-protocol.md), "
         "e.g. Ana,computer:hard").format(low=MIN_PLAYERS, high=MAX_PLAYERS,
                                          levels=", ".join(COMPUTER_LEVELS)))
     parser.add_argument("--clock", type=time_control, metavar=_("MIN+INC"), help=_(

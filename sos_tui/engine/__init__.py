@@ -25,6 +25,7 @@ from .rules import (
 )
 from .seat import (
     COMPUTER_LEVELS,
+    ENGINE_PREFIX,
     MAX_NAME,
     RECORDED_KINDS,
     PlayerInfo,
@@ -33,14 +34,15 @@ from .seat import (
     SeatKind,
     check_name,
     check_names,
+    engine_command,
 )
 from .text import printable, shorten
 
 __all__ = [
-    "COLUMNS", "COMPUTER_LEVELS", "DROPS", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS", "MAX_SIZE",
-    "MIN_PLAYERS", "MIN_SIZE", "RECORDED_KINDS", "VERSION", "CellTakenError", "Drop", "Ending",
+    "COLUMNS", "COMPUTER_LEVELS", "DROPS", "ENGINE_PREFIX", "FORMAT", "LETTERS", "MAX_NAME", "MAX_PLAYERS",
+    "MAX_SIZE", "MIN_PLAYERS", "MIN_SIZE", "RECORDED_KINDS", "VERSION", "CellTakenError", "Drop", "Ending",
     "EndingError", "GameRecord", "GameState", "IllegalMoveError", "InvalidMoveError", "Mode", "Move",
     "Outcome", "PlayerInfo", "RecordError", "Seat", "SeatError", "SeatKind", "SosLine", "Termination",
-    "cell_name", "check_name", "check_names", "ending_text", "parse_cell", "printable", "shorten",
-    "transcript",
+    "cell_name", "check_name", "check_names", "ending_text", "engine_command", "parse_cell", "printable",
+    "shorten", "transcript",
 ]  # fmt: skip

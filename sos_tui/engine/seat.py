@@ -2,14 +2,15 @@
 record, the seats of a session, a room to create, a seat in a ``state`` message, a stored room),
 and its conversions to and from JSON.
 
-A seat is a name, a ``SeatKind`` and, for a computer, its level. A ``remote`` seat is a person on
+A seat is a name, a ``SeatKind`` and, for a computer, its level, or the command of the outside
+engine program that plays it (``engine``: see docs/engine-protocol.md). A ``remote`` seat is a person on
 another machine: the record keeps every person as ``human`` (``recorded``), only a session or a
 room knows who plays elsewhere; an open remote seat has no name until someone joins.
 
 >>> Seat("Deep", SeatKind.COMPUTER, "hard").label
 'Deep (hard)'
 >>> Seat.from_dict({"name": "Bot", "kind": "computer", "level": "Hard"})
-Seat(name='Bot', kind=<SeatKind.COMPUTER: 'computer'>, level='hard')
+Seat(name='Bot', kind=<SeatKind.COMPUTER: 'computer'>, level='hard', engine=None)
 """
 
 from __future__ import annotations
@@ -22,7 +23,24 @@ from enum import StrEnum
 from .text import Phrase, RuleError, escape, printable, shorten
 
 MAX_NAME = 24
+MAX_COMMAND = 1000
+"""The longest engine command a seat holds."""
+ENGINE_PREFIX = "engine:"
+"""A seat or an entrant ``engine:COMMAND`` is the engine program started by COMMAND."""
 COMPUTER_LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def engine_command(text: str) -> str | None:
+    """The COMMAND of ``engine:COMMAND`` (stripped; any case of ``engine:``), or None if ``text``
+    names no engine.
+
+    >>> engine_command("Engine: python3 bot.py"), engine_command("hard")
+    ('python3 bot.py', None)
+    """
+    text = text.strip()
+    if text[: len(ENGINE_PREFIX)].lower() != ENGINE_PREFIX:
+        return None
+    return text[len(ENGINE_PREFIX) :].strip()
 
 
 class SeatKind(StrEnum):
@@ -95,12 +113,14 @@ def check_names(names: Iterable[str]) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Seat:
     """Who sits in a seat: a ``name`` (None for an open remote seat), a ``kind`` (given as text,
-    ``"computer"``, it is read as its ``SeatKind``; SeatError for an unknown one) and a computer's
-    ``level`` (None: its default)."""
+    ``"computer"``, it is read as its ``SeatKind``; SeatError for an unknown one), a computer's
+    ``level`` (None: its default) and, for a computer played by an outside engine program, the
+    ``engine`` command that starts it (None: one of our levels plays)."""
 
     name: str | None
     kind: SeatKind = SeatKind.HUMAN
     level: str | None = None
+    engine: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, SeatKind):
@@ -133,11 +153,14 @@ class Seat:
         return self if self.is_computer else Seat(self.name)
 
     def to_dict(self, *, full: bool = False) -> dict:
-        """``{"name", "kind", "level"}``: the game record leaves out a level of None, the wire
-        (``full``) always holds all three."""
+        """``{"name", "kind", "level", "engine"}``: the game record leaves out a level or an engine
+        of None; the wire (``full``) always holds the first three and never the engine (a command
+        of this machine, which no other machine runs)."""
         data = {"name": self.name, "kind": str(self.kind)}
         if full or self.level is not None:
             data["level"] = self.level
+        if not full and self.engine is not None:
+            data["engine"] = self.engine
         return data
 
     @classmethod
@@ -163,7 +186,17 @@ class Seat:
                     levels=", ".join(COMPUTER_LEVELS),
                 )
             level = level.lower()
-        return cls(name, kind, level)
+        engine = data.get("engine")
+        if engine is not None and (
+            kind is not SeatKind.COMPUTER
+            or not isinstance(engine, str)
+            or not engine.strip()
+            or len(engine) > MAX_COMMAND
+        ):
+            raise SeatError(
+                'has a bad "engine" (a computer\'s command, 1 to {most} characters)', most=MAX_COMMAND
+            )
+        return cls(name, kind, level, engine)
 
 
 PlayerInfo = Seat

@@ -48,8 +48,9 @@ def check_seats(size, mode, seats) -> tuple[int, Mode, tuple[Seat, ...]]:
 
 def _check_seat(number: int, seat) -> Seat:
     """Seat ``number`` (from 1), a Seat or a dict with its fields, checked."""
+    engine = None  # only a Seat of this process has an engine: a create message never starts a program
     if isinstance(seat, Seat):
-        kind, name, level = seat.kind, seat.name, seat.level
+        kind, name, level, engine = seat.kind, seat.name, seat.level, seat.engine
     elif isinstance(seat, dict):
         kind, name, level = seat.get("kind"), seat.get("name"), seat.get("level")
     else:
@@ -63,6 +64,8 @@ def _check_seat(number: int, seat) -> Seat:
         return Seat(None, kind)
     if kind is SeatKind.HUMAN:
         return Seat(_name(number, name), kind)
+    if engine is not None:
+        return Seat(_name(number, name), kind, None, engine)
     level = "medium" if level is None else level
     if level not in COMPUTER_LEVELS:
         raise ProtocolError("bad-room", N_("seat {number}: level must be one of {levels}"),

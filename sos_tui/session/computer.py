@@ -18,6 +18,14 @@ and no owner can stop another's search:
   told why); a second failure raises ``ComputerFailed``. A search that raises (a bad level, say)
   fails at once. Nothing ever waits on a process that cannot answer.
 - ``shutdown`` leaves no process behind.
+
+A seat played by an outside engine program (``Seat.engine``, docs/engine-protocol.md) is asked
+by ``engine_move`` instead: its program runs as long as its game, is asked with ``go movetime``
+(the time limit), and is stopped when its search is cancelled (the next move starts it again:
+the whole game is sent each time). An engine that misbehaves loses (``ai.engines.forfeit``);
+until a session can end a game that way, the move fails with a ``ComputerFailed`` that says why
+and carries the forfeit (``.forfeit``). Only a command given to this process (``trust_engine``,
+from its command line) is ever run: a game file names an engine, it does not start one.
 """
 
 from __future__ import annotations
@@ -27,12 +35,13 @@ import contextlib
 import multiprocessing
 import random
 import sys
+import threading
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from sos_tui.engine import GameState, Move
+from sos_tui.engine import GameState, Move, printable, shorten
 from sos_tui.i18n import N_, _, explain
 
 from .session import GameSession
@@ -41,6 +50,16 @@ HINT_LEVEL = "expert"
 HINTS_KEPT = 8
 """Hints remembered, by position: asking again, or after an undo and a redo, costs no search."""
 STOPPED_TWICE = N_("the computer's process stopped twice in a row")
+ENGINES_KEPT = 8
+"""Engine programs left running between moves; past that, the one asked longest ago is stopped."""
+ENGINE_MOVETIME = 2.0
+"""Seconds per move an engine is given when the pool has no time limit."""
+_TRUSTED: set[str] = set()
+
+
+def trust_engine(command: str) -> None:
+    """Let this process run the engine program ``command`` (given on its command line)."""
+    _TRUSTED.add(command)
 
 
 class ComputerFailed(Exception):
@@ -71,6 +90,7 @@ class ComputerPool:
         self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         self._jobs = 0  # searches running or waiting their turn
         self._hints: dict[GameState, Move] = {}  # the last HINTS_KEPT positions' hints, oldest first
+        self._engines: dict[tuple[str, int], object] = {}  # (game id, seat) -> EngineClient, oldest first
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -138,6 +158,36 @@ class ComputerPool:
                 raise ComputerFailed("{error}", error=error) from error
         raise ComputerStopped()
 
+    async def engine_move(self, key: tuple[str, int], command: str, state: GameState) -> Move:
+        """The move of the engine program ``command`` playing seat ``key`` = (game id, seat) in
+        ``state``; its program is started on first use and kept for the next move."""
+        from sos_tui.ai.engines.client import EngineClient, EngineError
+        from sos_tui.ai.engines.forfeit import forfeit
+
+        if command not in _TRUSTED:
+            raise ComputerFailed(N_("the engine {command} was not given on this command line: a game file "
+                                    "does not start programs"), command=shorten(printable(command), 60))
+        movetime = max(1, round((self.time_limit or ENGINE_MOVETIME) * 1000))
+        try:
+            # started here, its handshake in the thread: a cancel while it waits can stop it
+            engine = self._engines.pop(key, None) or EngineClient(command, greet=False)
+            move = await asyncio.to_thread(engine.best_move, state, movetime)
+        except asyncio.CancelledError:
+            threading.Thread(target=engine.close, args=(False,), daemon=True).start()
+            raise
+        except EngineError as error:
+            failed = ComputerFailed("{error}", error=error)
+            failed.forfeit = forfeit(state, state.to_move, error)
+            raise failed from None
+        self._engines[key] = engine
+        while len(self._engines) > ENGINES_KEPT:
+            self._engines.pop(next(iter(self._engines))).close(polite=False)  # never blocks the loop
+        return move
+
+    def engine_pids(self) -> list[int]:
+        """The engine programs now running (for tests)."""
+        return [engine.pid for engine in self._engines.values()]
+
     def pids(self) -> list[int]:
         """The search processes now running (for tests and diagnostics)."""
         processes = getattr(self._executor, "_processes", None) or {}
@@ -154,6 +204,9 @@ class ComputerPool:
         _terminate(pool)
 
     def shutdown(self) -> None:
+        engines, self._engines = list(self._engines.values()), {}
+        for engine in engines:
+            engine.close()
         if self._executor is not None:
             pool, self._executor = self._executor, None
             _terminate(pool)
@@ -185,6 +238,10 @@ async def computer_move(session: GameSession, pool: ComputerPool, delay: float =
         delay = min(delay, timed["time_limit"])
     loop = asyncio.get_running_loop()
     started = loop.time()
-    move = await pool.choose(level, state, on_retry=on_retry, **timed)
+    engine = session.seat_to_move.engine
+    if engine is not None:
+        move = await pool.engine_move((session.game_id, state.to_move), engine, state)
+    else:
+        move = await pool.choose(level, state, on_retry=on_retry, **timed)
     await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
     return move if session.version == version else None
