@@ -186,7 +186,7 @@ async def test_a_person_plays_an_engine_program_in_the_app_and_its_process_ends_
     assert engines and not any(alive(pid) for pid in engines)  # stopped with the app
 
 
-async def test_an_engine_that_plays_an_illegal_move_stops_the_game_saying_why():
+async def test_an_engine_that_plays_an_illegal_move_loses_the_game_saying_why():
     app = engine_app(f"{sys.executable} {ENGINES / 'misbehave.py'} illegal")
     async with app.run_test(size=(100, 30)) as pilot:
         board_of(app).cursor = (0, 0)
@@ -195,4 +195,7 @@ async def test_an_engine_that_plays_an_illegal_move_stops_the_game_saying_why():
         notice = app.notices[-1]
         assert notice.title == "Computer stopped"
         assert "engine Misbehave illegal played an illegal move Sa1" in notice.message
-        assert app.session.paused and app.state.move_count == 1
+        assert "loses" in notice.message
+        await wait_for(pilot, lambda: app.state.is_over)
+        assert app.state.winners == (0,) and app.state.move_count == 1
+        assert app.state.termination == "abandon"

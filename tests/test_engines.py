@@ -275,7 +275,11 @@ def test_an_engine_error_keeps_its_failure_through_a_process_pool():
 def test_a_forfeit_gives_the_game_to_the_others():
     reason = EngineError(Failure.CRASH, "gone")
     assert forfeit(GameState.new(3), 0, reason).winners == (1,)
-    assert forfeit(GameState.new(3, players=3), 1, reason).winners == (0, 2)
+    assert forfeit(GameState.new(3, players=3), 1, reason).winners == (0, 2)  # who plays on
+    late = forfeit(GameState.new(3), 1, EngineError(Failure.TIME, "late"))
+    assert late.after.termination == "time" and late.after.winners == (0,)
+    crashed = forfeit(GameState.new(3, players=3), 1, reason).after
+    assert not crashed.is_over and crashed.still_in == (0, 2) and crashed.drops[0].why == "abandon"
 
 
 # -- sos-tui engine -----------------------------------------------------------------------------
@@ -574,3 +578,17 @@ def test_ctrl_c_on_an_arena_on_several_processes_leaves_no_engine_behind():
     while any(alive(pid) for pid in engines) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not any(alive(pid) for pid in engines)
+
+
+def test_plain_an_engine_that_plays_an_illegal_move_loses_and_the_person_wins(tmp_path):
+    misbehave = f"{sys.executable} {ENGINES / 'misbehave.py'} illegal"
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("sos-tui")), "--plain", "--size", "3", "--players",
+         f"Ana,engine:{misbehave}"],
+        input=b"S a1\n", capture_output=True, timeout=60,
+        env={**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path)},
+    )
+    out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr
+    assert "illegal move Sa1" in out and "Game over: Ana wins." in out, out
+    assert "paused" not in out

@@ -378,6 +378,10 @@ class LocalFront(Front):
                 move = await computer_move(session, self.pool)
             except ComputerFailed as error:
                 say(explain(error))
+                lost = getattr(error, "forfeit", None)  # an engine program that broke the rules loses
+                if lost is not None:
+                    session.drop(lost.seat, lost.why)
+                    continue
                 session.pause()
                 say(_("The game is paused: the computer cannot move."))
                 return

@@ -203,6 +203,12 @@ class GameScreen(PlayScreen):
         except ComputerFailed as error:
             self.thinking = False
             if self.session is not None and self.session.version == version:
+                lost = getattr(error, "forfeit", None)  # an engine program that broke the rules loses
+                if lost is not None:
+                    text = _("{name} loses: {reason}.").format(name=name, reason=explain(error))
+                    self.notify(text, title=_("Computer stopped"), severity="error", timeout=10, markup=False)
+                    self.session.drop(lost.seat, lost.why)  # last: the change it causes cancels this worker
+                    return
                 text = _("{name} could not move: {reason}. Press p to try again.").format(
                     name=name, reason=explain(error))
                 self.notify(text, title=_("Computer stopped"), severity="error", timeout=10, markup=False)
