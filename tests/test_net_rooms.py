@@ -647,3 +647,20 @@ async def test_a_room_that_cannot_be_written_is_not_created(tmp_path):
     finally:
         await server.stop()
         await store.close()
+
+
+async def test_a_hosted_game_brought_back_from_the_store_keeps_its_engine_seats_program():
+    from dataclasses import replace
+
+    from sos_tui.engine import GameRecord, Mode, Seat, SeatKind
+    from sos_tui.net.store import StoredRoom, StoredSeat
+
+    engine = Seat("Bot", SeatKind.COMPUTER, None, "python3 bot.py")
+    record = GameRecord(3, Mode.GENERAL, (Seat("Ana"), engine))
+    kept = StoredRoom("abc234", 3, "general", (StoredSeat(Seat("Ana", SeatKind.REMOTE), "h"),
+                                               StoredSeat(replace(engine, engine=None))),  # as a row keeps it
+                      record, 0, 0.0, 0.0, key="hosted")
+    server = Server(computer=FirstMove())
+    room = server.restore(kept)
+    assert room.session.seats[1].engine == "python3 bot.py"
+    assert room.seats[1].seat.engine == "python3 bot.py"

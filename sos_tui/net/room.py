@@ -391,8 +391,11 @@ class Room:
 
 def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
     """A room brought back from the store: the same code, seats, token hashes and game (at the
-    same version); nobody is connected yet."""
-    seats = [s.seat for s in kept.seats]
+    same version); nobody is connected yet. A stored row does not keep an engine seat's program
+    (``Seat.engine``): the game record does, and a hosted game takes it back from there."""
+    recorded = kept.record.players if kept.record is not None else ()
+    seats = [replace(s.seat, engine=recorded[i].engine) if i < len(recorded) and s.seat.is_computer
+             else s.seat for i, s in enumerate(kept.seats)]
     room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public)
     room.keys.owner, room.created = None, kept.created
     for seat, stored in zip(room.seats, kept.seats, strict=True):
