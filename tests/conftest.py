@@ -17,6 +17,10 @@ from hypothesis import settings
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)
 
+# The example engine programs (tests/engines/) are scripts that read their standard input: run by
+# the tests, never imported as doctest modules.
+collect_ignore_glob = ["engines/*.py"]
+
 
 # The nightly run: `pytest --runslow` runs the tests marked `slow` too (whole-game AI ladders), and
 # loads the Hypothesis profile "slow", under which every property test draws its full count of
