@@ -245,6 +245,11 @@ class Away:
     def claimable(self, now: float | None = None) -> bool:
         return (time.monotonic() if now is None else now) >= self.claim_at
 
+    def gone_for(self, now: float | None = None) -> str:
+        """How long it has been gone, as minutes and seconds: ``1:05``."""
+        seconds = max(0, int((time.monotonic() if now is None else now) - self.since))
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
 
 class RemoteGame:
     """A game played on a server, seen from one terminal.
