@@ -357,6 +357,17 @@ class RemoteGame:
         return any(not self.state.is_out(seat) for seat in self.my_seats) if self.state else False
 
     @property
+    def person_seat(self) -> int | None:
+        """The seat this terminal resigns or offers a draw for now: its seat to move, else its one
+        seat still in; None otherwise (no game under way, or several seats here wait)."""
+        if not self.under_way:
+            return None
+        mine = [seat for seat in self.my_seats if not self.state.is_out(seat)]
+        if self.state.to_move in mine:
+            return self.state.to_move
+        return mine[0] if len(mine) == 1 else None
+
+    @property
     def claimable(self) -> tuple[Away, ...]:
         """The others gone long enough to be claimed now."""
         now = time.monotonic()

@@ -534,13 +534,11 @@ class RemoteFront(Front):
         if state is None or state.is_over or not game.under_way:
             raise Refused(_("The game is over.") if state is not None and state.is_over
                           else _("The game has not started yet."))
-        mine = [seat for seat in game.my_seats if not state.is_out(seat)]
-        if state.to_move in mine:
-            return state.to_move
-        if len(mine) != 1:
-            raise Refused(_("You are out of this game.") if not mine else
-                          _("Wait for your turn: nobody here is to move."))
-        return mine[0]
+        seat = game.person_seat
+        if seat is None:
+            raise Refused(_("Wait for your turn: nobody here is to move.") if game.in_game
+                          else _("You are out of this game."))
+        return seat
 
     async def _told(self, sending) -> None:
         """Send what ``sending()`` sends, and wait until the server says what came of it."""
