@@ -260,6 +260,17 @@ async def test_a_drop_is_kept_across_a_restart_of_the_server(tmp_path):
         await store.close()
 
 
+def test_the_gone_time_is_a_minute_unless_the_host_sets_it():
+    from sos_tui.engine import Seat, SeatKind
+    from sos_tui.net.host import Host
+    from sos_tui.net.run import HostPlan
+
+    assert Limits().claim_after == 60  # as docs/protocol.md and --claim-after's help say
+    seats = (Seat(None, SeatKind.REMOTE), Seat(None, SeatKind.REMOTE))
+    assert Host.of(HostPlan(3, "general", seats, port=0)).server.limits.claim_after == 60
+    assert Host.of(HostPlan(3, "general", seats, port=0, claim_after=5)).server.limits.claim_after == 5
+
+
 class Reader:
     """A ``NetSession`` followed in the background, to wait on."""
 
