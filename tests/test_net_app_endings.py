@@ -66,6 +66,7 @@ async def test_resign_is_asked_first_enter_plays_on_and_yes_resigns_for_everyone
         await bo.until(lambda: bo.game.state.is_over)
         assert bo.game.state.termination is Termination.RESIGN and bo.game.state.winners == (1,)
         assert "Ana resigned" in " ".join(str(label.render()) for label in app.screen.query("Label"))
+        assert "Game over: Bo wins (Ana resigned)" in status(app)
 
 
 async def test_a_draw_offer_is_asked_and_its_dialog_closes_by_itself_when_the_offer_is_gone():

@@ -885,3 +885,41 @@ async def test_a_plain_player_is_told_when_a_player_gone_may_be_claimed_and_clai
     out = said + checked(capsys.readouterr().out.encode(), 0)
     assert "Ana lost the connection; if not back in 1 s, type claim." in out
     assert out[-3:-1] == ["Ana left the game.", "Game over: Bo wins. How it ended: Ana left the game."]
+
+
+async def test_a_plain_player_offers_a_draw_hears_it_declined_and_accepts_the_other_players(
+        monkeypatch, capsys):
+    import asyncio
+
+    from sos_tui.engine import Termination
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .helpers import Keyboard
+
+    async with Server() as server:
+        await server.start()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("draw")
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await wait_until(lambda: ana.draw_offer == 1)
+        await ana.answer_draw(False)
+        await wait_until(lambda: bo.draw_offer is None and room.session.version > 2)
+        await ana.offer_draw()
+        await wait_until(lambda: bo.draw_offer == 0)
+        keyboard.type("yes", "quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        assert room.session.state.termination is Termination.AGREEMENT
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    assert out[2:5] == ["Draw offered to Ana: waiting for the answer.", "The draw offer of Bo is declined.",
+                        "Ana offers a draw. Bo, type yes to accept or no to play on."]
+    assert out[-2] == "Game over: a draw between Ana and Bo. How it ended: drawn by agreement."

@@ -457,10 +457,13 @@ class RemoteFront(Front):
     def announce(self, change: Change) -> None:
         if change.kind is ChangeKind.DRAW_OFFER and change.seat is not None:
             other = next((p for p in change.state.still_in if p != change.seat), None)
-            if other not in self.game.my_seats:  # the offerer, or a spectator: nothing to answer
-                say(_("{name} offers {other} a draw.").format(
-                    name=words.names(self.source.seats)[change.seat],
-                    other=words.names(self.source.seats)[other] if other is not None else "?"))
+            names = words.names(self.source.seats)
+            other_name = names[other] if other is not None else "?"
+            if change.seat in self.game.my_seats:
+                say(_("Draw offered to {other}: waiting for the answer.").format(other=other_name))
+                return
+            if other not in self.game.my_seats:  # a spectator: nothing to answer
+                say(_("{name} offers {other} a draw.").format(name=names[change.seat], other=other_name))
                 return
         super().announce(change)
 

@@ -68,11 +68,13 @@ def _turn(status: NetStatus, game: RemoteGame) -> str:
         waiting = _("Waiting for {names} to reconnect…").format(names=names)
         return " ".join(filter(None, (waiting, gone_text(game))))
     if game.state is not None and game.state.is_over:
-        return (
-            _("Game over: {result}").format(result=printable(game.record.result_text(tr=_)))
-            if game.record
-            else _("Game over")
-        )
+        if not game.record:
+            return _("Game over")
+        result, ending = game.record.result_text(tr=_), game.record.ending_text(tr=_)
+        if ending and game.state.outcome.has_result:  # "Ana wins (Bo resigned)"; aborted says it all
+            text = _("Game over: {result} ({ending})")
+            return text.format(result=printable(result), ending=printable(ending))
+        return _("Game over: {result}").format(result=printable(result))
     if game.my_turn:
         return _("Your turn.")
     if game.seat_to_move is not None:
