@@ -87,6 +87,23 @@ async def test_three_players_one_resigns_and_the_others_play_on_skipping_the_sea
         await close_all(players)
 
 
+async def test_a_seat_out_of_the_game_is_not_asked_about_an_undo():
+    async with running() as server:
+        room = server.create_room(4, "general", THREE)
+        players = ana, bo, cy = await seated_all(server.url(room), "Ana", "Bo", "Cy")
+        await play(ana, [bo, cy], "S a1")
+        await bo.game.resign()
+        await cy.until(lambda: cy.game.state.is_out(1))
+        await play(cy, [ana, bo], "O b2")
+        await ana.game.request_undo()
+        await cy.until(lambda: cy.game.undo_request is not None)
+        assert bo.game.undo_request is None or not bo.game.undo_request.vote  # Bo is out: not asked
+        await cy.game.answer_undo(True)
+        await ana.until(lambda: len(ana.game.state.moves) == 1)  # Cy alone agreed: undone
+        assert ana.game.state.is_out(1)  # the drop stays
+        await close_all(players)
+
+
 async def test_an_abort_before_everyone_moved_ends_the_game_and_puts_it_in_no_history():
     async with running() as server:
         room = server.create_room(3, "general", TWO)
