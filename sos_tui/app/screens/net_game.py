@@ -36,6 +36,7 @@ class NetGameScreen(EndingKeys, PlayScreen):
 
     BINDINGS = [
         Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
+        Binding("ctrl+l", "leave", N_("Leave"), key_display="^l"),
         Binding("g", "resign", N_("Resign"), key_display="g"),
         Binding("d", "offer_draw", N_("Offer a draw"), key_display="d", show=False),
         Binding("A", "abort", N_("Abort the game"), key_display="A", show=False),
@@ -44,7 +45,6 @@ class NetGameScreen(EndingKeys, PlayScreen):
         Binding("ctrl+n", "app.new_game", N_("New game"), show=False),  # leaving this one, asked first
         Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
         Binding("ctrl+r", "reconnect", N_("Reconnect"), show=False),
-        Binding("ctrl+l", "leave", N_("Leave"), key_display="^l"),
     ]
     DEFAULT_CSS = """
     NetGameScreen #net-status { dock: top; height: auto; max-height: 4; padding: 0 1; background: $boost; }
