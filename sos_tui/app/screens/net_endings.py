@@ -37,12 +37,19 @@ class EndingKeys:
             return
         seat = game.person_seat
         if seat is None:
-            self.notify(_("Wait for your turn: nobody here is to move.") if game.in_game
-                        else _("You are out of this game."), timeout=2)
+            self.notify(
+                _("Wait for your turn: nobody here is to move.")
+                if game.in_game
+                else _("You are out of this game."),
+                timeout=2,
+            )
             return
         name = printable(game.seats[seat].name)[:40]
-        self.dialogs.ask(words.resign_asked(name), lambda resign: self._send(game.resign(seat))
-                         if resign and game.under_way else None, lambda: game.under_way)
+        self.dialogs.ask(
+            words.resign_asked(name),
+            lambda resign: self._send(game.resign(seat)) if resign and game.under_way else None,
+            lambda: game.under_way,
+        )
 
     def action_abort(self) -> None:
         game = self._seated()
@@ -51,8 +58,11 @@ class EndingKeys:
         if not game.may("abort"):
             self.notify(_("too late to abort: every player has moved; resign instead"), timeout=3)
             return
-        self.dialogs.ask(words.abort_asked(), lambda abort: self._send(game.abort()) if abort else None,
-                         lambda: bool(game.may("abort")))
+        self.dialogs.ask(
+            words.abort_asked(),
+            lambda abort: self._send(game.abort()) if abort else None,
+            lambda: bool(game.may("abort")),
+        )
 
     def action_offer_draw(self) -> None:
         game = self._seated()
@@ -77,9 +87,13 @@ class EndingKeys:
             if seat in game.my_seats:
                 return  # this player's own offer: said when it was made
             names = [printable(s.name)[:40] for s in game.seats]
-            self.notify(_("{name} offers {other} a draw.").format(name=names[seat], other=names[other]),
-                        timeout=4, markup=False)
+            self.notify(
+                _("{name} offers {other} a draw.").format(name=names[seat], other=names[other]),
+                timeout=4,
+                markup=False,
+            )
             return
         names = [printable(s.name)[:40] for s in game.seats]
-        self._ask(words.draw_asked(names[seat], names[other]), game.answer_draw,
-                  lambda: game.draw_offer == seat)
+        self._ask(
+            words.draw_asked(names[seat], names[other]), game.answer_draw, lambda: game.draw_offer == seat
+        )

@@ -97,25 +97,35 @@ def gone_text(game: RemoteGame) -> str:
     name = printable(game.seats[first.seat].name)[:40]
     if not first.claimable(now):
         return _("{name} has been gone {time}.").format(name=name, time=first.gone_for(now))
-    text = _("{name} has been gone {time}: press c to claim the win.") if len(game.state.still_in) == 2 \
+    text = (
+        _("{name} has been gone {time}: press c to claim the win.")
+        if len(game.state.still_in) == 2
         else _("{name} has been gone {time}: press c to drop them from the game.")
+    )
     return text.format(name=name, time=first.gone_for(now))
 
 
 def resign_asked(name: str) -> Choice:
     """Resign? The dialog opens on "Play on" (enter and escape give it)."""
-    return Choice(lambda: _("{name}, resign this game?").format(name=name), lambda: _("Resign"),
-                  lambda: _("Play on"))
+    return Choice(
+        lambda: _("{name}, resign this game?").format(name=name), lambda: _("Resign"), lambda: _("Play on")
+    )
 
 
 def abort_asked() -> Choice:
-    return Choice(lambda: _("Abort this game? It ends with no result and goes into no history."),
-                  lambda: _("Abort"), lambda: _("Play on"))
+    return Choice(
+        lambda: _("Abort this game? It ends with no result and goes into no history."),
+        lambda: _("Abort"),
+        lambda: _("Play on"),
+    )
 
 
 def draw_asked(name: str, other: str) -> Choice:
-    return Choice(lambda: _("{name} offers a draw. {other}, do you accept?").format(name=name, other=other),
-                  lambda: _("Accept the draw"), lambda: _("Play on"))
+    return Choice(
+        lambda: _("{name} offers a draw. {other}, do you accept?").format(name=name, other=other),
+        lambda: _("Accept the draw"),
+        lambda: _("Play on"),
+    )
 
 
 def ending(problem: NetError, game: RemoteGame | None) -> tuple[Choice, bool]:
