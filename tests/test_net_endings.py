@@ -358,3 +358,62 @@ async def stop_all(readers: list[Reader], histories: list[History]) -> None:
         await reader.stop()
     for history in histories:
         history.keeper.close()
+
+
+async def test_a_server_saying_a_drop_or_an_offer_about_nobody_tells_the_client_nothing_and_breaks_nothing():
+    """A hostile or broken server: a ``drop`` with no drop in its game, a draw offer for a seat that
+    is not there, ``gone`` entries that are not entries. The client takes the game in, tells its
+    listeners nothing of those changes, and lists nobody gone."""
+    import json
+
+    from websockets.asyncio.server import serve
+
+    from sos_tui.net import RemoteGame
+
+    record = {
+        "format": "sos-game",
+        "version": 1,
+        "size": 3,
+        "mode": "general",
+        "players": [{"name": "Ana"}, {"name": "Bo"}],
+        "moves": ["S a1"],
+    }
+    seats = [{"name": "Ana", "kind": "human"}, {"name": "Bo", "kind": "human"}]
+
+    def state(version: int, **fields) -> str:
+        return json.dumps(
+            {
+                "type": "state",
+                "seats": seats,
+                "game": record,
+                "version": version,
+                "phase": "playing",
+                **fields,
+            }
+        )
+
+    async def hostile(ws) -> None:
+        await ws.recv()
+        await ws.send(
+            json.dumps(
+                {"type": "welcome", "protocol": 1, "minor": 4, "room": "x", "seats": [1], "token": "t"}
+            )
+        )
+        await ws.send(state(1, change="join"))
+        await ws.send(state(2, change="drop", seat=None, gone=[{"seat": 9, "for": 1, "claim_in": 0}, "x"]))
+        await ws.send(
+            state(3, change="draw_offer", seat=7, draw_offer=7, gone=[{"seat": 0, "for": -1, "claim_in": 0}])
+        )
+        await ws.wait_closed()
+
+    async with serve(hostile, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        game = RemoteGame(f"ws://127.0.0.1:{port}/abcde-fghjk", "Bo", tokens=TokenStore())
+        changes = []
+        game.subscribe(changes.append)
+        await game.connect()
+        updates = game.updates()
+        for _ in range(2):
+            await asyncio.wait_for(anext(updates), 5)
+        assert game.version == 3 and changes == [] and game.away == () and game.draw_offer is None
+        await game.close()

@@ -231,6 +231,7 @@ _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": Chan
             "undo": ChangeKind.UNDO, "drop": ChangeKind.DROP, "end": ChangeKind.END,
             "draw_offer": ChangeKind.DRAW_OFFER, "draw_declined": ChangeKind.DRAW_DECLINED}
 """The state messages' changes that change the game, as a session reports them."""
+_ABOUT_A_SEAT = (ChangeKind.DROP, ChangeKind.DRAW_OFFER, ChangeKind.DRAW_DECLINED)
 
 
 @dataclass(frozen=True)
@@ -465,8 +466,13 @@ class RemoteGame:
         self.phase = message.phase
         self.waiting_for = message.waiting_for
         self.spectators = message.spectators
+        seat = message.seat
+        if kind is ChangeKind.DROP:  # who dropped: as the game replayed here says, not the field
+            seat = self.state.drops[-1].seat if self.state.drops else None
+        if kind in _ABOUT_A_SEAT and seat is None:
+            kind = None  # a drop or a draw offer about nobody: nothing to tell
         if kind is not None and self.record is not None:
-            change = Change(kind, self.state, self.record, message.move, message.seat)
+            change = Change(kind, self.state, self.record, message.move, seat)
             for listener in list(self._listeners):
                 listener(change)
 
