@@ -107,6 +107,8 @@ async def test_a_player_gone_long_enough_is_shown_with_the_time_and_c_claims_the
         await wait_for(pilot, lambda: "press c to claim the win" in status(app))
         assert "Bo has been gone 0:0" in status(app)
         await footer_shows(pilot, app, "Claim")
+        offered = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"Claim", "Resign", "Offer a draw"} <= offered, offered  # the command palette too
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert room.session.state.termination is Termination.ABANDON
