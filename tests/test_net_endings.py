@@ -417,3 +417,25 @@ async def test_a_server_saying_a_drop_or_an_offer_about_nobody_tells_the_client_
             await asyncio.wait_for(anext(updates), 5)
         assert game.version == 3 and changes == [] and game.away == () and game.draw_offer is None
         await game.close()
+
+
+async def test_a_player_claimed_while_away_hears_how_it_ended_on_coming_back_and_keeps_it():
+    async with running(Limits(claim_after=0)) as server:
+        room = server.create_room(3, "general", TWO)
+        ana, bo = await seated_all(server.url(room), "Ana", "Bo")
+        history = History()
+        NetSession.of(bo.game).keep_in(history.keeper)
+        changes = []
+        bo.game.subscribe(changes.append)
+        await play(ana, [bo], "S a1")
+        await bo.close()  # Bo's connection goes
+        await ana.until(lambda: ana.game.claimable)
+        await ana.game.claim()
+        await over(ana)
+        await bo.game.connect()  # back, with the seat's token: the game ended meanwhile
+        assert bo.game.state.termination is Termination.ABANDON
+        assert changes[-1].kind is ChangeKind.DROP and changes[-1].seat == 1 and changes[-1].finished
+        history.keeper.wait(5)
+        assert [r.termination for r in history.kept] == [Termination.ABANDON]
+        history.keeper.close()
+        await close_all([ana, bo])

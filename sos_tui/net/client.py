@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Seat, SeatKind, printable
+from sos_tui.engine import (
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Move,
+    Seat,
+    SeatKind,
+    Termination,
+    printable,
+)
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import Change, ChangeKind, NotYourTurnError
 
@@ -232,6 +241,11 @@ _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": Chan
             "draw_offer": ChangeKind.DRAW_OFFER, "draw_declined": ChangeKind.DRAW_DECLINED}
 """The state messages' changes that change the game, as a session reports them."""
 _ABOUT_A_SEAT = (ChangeKind.DROP, ChangeKind.DRAW_OFFER, ChangeKind.DRAW_DECLINED)
+_ENDED_BY = {Termination.RESIGN: ChangeKind.DROP, Termination.TIME: ChangeKind.DROP,
+             Termination.ABANDON: ChangeKind.DROP, Termination.AGREEMENT: ChangeKind.END,
+             Termination.ABORT: ChangeKind.END}
+"""How a game that ended while this terminal was away is told: as the change that ended it (a last
+move, for a game that ran to its end)."""
 
 
 @dataclass(frozen=True)
@@ -448,6 +462,8 @@ class RemoteGame:
 
     def _state(self, message: StateMessage) -> None:
         kind = _CHANGES.get(message.change)
+        record, state = self.record, self.state
+        running = record.game_id if record is not None and state is not None and not state.is_over else None
         if message.since is not None:
             mirrored = self._mirrored(message)
             if mirrored is None:  # not the game held here: ask for it whole, tell nobody of this one
@@ -466,6 +482,8 @@ class RemoteGame:
         self.phase = message.phase
         self.waiting_for = message.waiting_for
         self.spectators = message.spectators
+        if kind is None and running is not None and self.record.game_id == running and self.state.is_over:
+            kind = _ENDED_BY.get(self.state.termination, ChangeKind.MOVE)  # it ended while this one was away
         seat = message.seat
         if kind is ChangeKind.DROP:  # who dropped: as the game replayed here says, not the field
             seat = self.state.drops[-1].seat if self.state.drops else None
