@@ -807,3 +807,112 @@ def test_abort_only_before_everyone_moved_and_bad_endings_are_refused(data_dir):
     history = json.loads(subprocess.run([SOS, "history", "--json"], capture_output=True, check=True,
                                         timeout=60).stdout)
     assert history["games"] == []  # an aborted game has no history entry
+
+
+async def test_a_plain_joiner_resigns_through_a_pipe_asked_first_and_the_other_wins(monkeypatch, capsys):
+    """``resign`` in a network game asks first, as at one terminal; ``yes`` resigns on the server,
+    and the game ends with the other player as the winner."""
+    import asyncio
+
+    from sos_tui.engine import Termination
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .support.helpers import Keyboard
+
+    async with Server() as server:
+        await server.start()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("resign", "no", "resign", "yes", "quit")
+        assert await asyncio.wait_for(play_remote(NetSession.of(bo)), 10) == 0
+        await wait_for(None, lambda: ana.state.is_over)
+        assert ana.state.termination is Termination.RESIGN and ana.state.winners == (0,)
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    asked = "Bo, resign? Type yes to resign or no to play on."
+    assert out[out.index(asked) + 1] == "You play on."
+    assert out[-4:-1] == [asked, "Bo resigned.", "Game over: Ana wins. How it ended: Bo resigned."]
+    assert out[-1] == "Type review for the key moments, or quit."
+
+
+async def test_a_plain_player_is_told_when_a_player_gone_may_be_claimed_and_claims_the_win(
+        monkeypatch, capsys):
+    import asyncio
+
+    from sos_tui.engine import Termination
+    from sos_tui.net import Limits, RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .support.helpers import Keyboard
+
+    async with Server(Limits(claim_after=0.3)) as server:
+        await server.start()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
+        await ana.connect()
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await wait_for(None, lambda: bo.phase == "playing")
+        await ana.close()  # Ana's terminal goes
+        said = []
+        def due() -> bool:  # "Ana has been gone 0:00: ...", or 0:01 on a busy machine
+            said.extend(capsys.readouterr().out.splitlines())
+            return any(line.startswith("Ana has been gone 0:0")
+                       and line.endswith(": type claim to claim the win.") for line in said)
+
+        await wait_for(None, due)
+        keyboard.type("claim", "quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        assert room.session.state.termination is Termination.ABANDON
+    out = said + checked(capsys.readouterr().out.encode(), 0)
+    assert "Ana lost the connection; if not back in 1 s, type claim." in out
+    assert out[-3:-1] == ["Ana left the game.", "Game over: Bo wins. How it ended: Ana left the game."]
+
+
+async def test_a_plain_player_offers_a_draw_hears_it_declined_and_accepts_the_other_players(
+        monkeypatch, capsys):
+    import asyncio
+
+    from sos_tui.engine import Termination
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .support.helpers import Keyboard
+
+    async with Server() as server:
+        await server.start()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
+        await ana.connect()
+        listening = asyncio.ensure_future(_drain(ana))
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        keyboard.type("draw")
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await wait_for(None, lambda: ana.draw_offer == 1)
+        await ana.answer_draw(False)
+        await wait_for(None, lambda: bo.draw_offer is None and room.session.version > 2)
+        await ana.offer_draw()
+        await wait_for(None, lambda: bo.draw_offer == 0)
+        keyboard.type("yes", "quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        assert room.session.state.termination is Termination.AGREEMENT
+        listening.cancel()
+        await ana.close()
+    out = checked(capsys.readouterr().out.encode(), 0)
+    assert out[2:5] == ["Draw offered to Ana: waiting for the answer.", "The draw offer of Bo is declined.",
+                        "Ana offers a draw. Bo, type yes to accept or no to play on."]
+    assert out[-2] == "Game over: a draw between Ana and Bo. How it ended: drawn by agreement."

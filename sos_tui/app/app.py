@@ -124,6 +124,9 @@ class SosApp(App):
         if offered("abort"):
             yield SystemCommand(_("Abort the game"),
                                 _("End it with no result, before everyone has moved (A)"), game.action_abort)
+        if offered("claim"):
+            yield SystemCommand(_("Claim"), _("Claim a player gone too long: the win, or their seat (c)"),
+                                game.action_claim)
         yield SystemCommand(_("Save game"), _("Save this game to a file (ctrl+s)"), game.action_save)
         yield SystemCommand(_("Open game"), _("Open a saved game (ctrl+o)"), self.action_open)
         yield SystemCommand(_("History"), _("Past games and statistics"), self.action_history)

@@ -89,6 +89,9 @@ def _listen_options(parser: argparse.ArgumentParser) -> None:
         "the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every network)"))
     parser.add_argument("--port", type=int_in(0, 65535), default=7531, metavar=_("PORT"),
                         help=_("the port to listen on (default 7531; 0: any free port)"))
+    parser.add_argument("--claim-after", type=int_in(0, 86400), metavar=_("SECONDS"), help=_(
+        "how long a player's connection may be lost before the others may claim the win (or, with more "
+        "players, drop that seat) (default 60)"))
 
 
 def _server_options(parser: argparse.ArgumentParser) -> None:
@@ -166,7 +169,8 @@ def host(args: argparse.Namespace) -> int:
             parse_url(args.server, need_code=False)
         except ValueError as error:
             raise UsageError(_("--server: {error}").format(error=explain(error))) from None
-    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public)
+    plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public,
+                    args.claim_after)
     if args.headless:
         try:
             if args.server is not None:
@@ -217,11 +221,13 @@ def join(args: argparse.Namespace) -> int:
 def server(args: argparse.Namespace) -> int:
     import asyncio
 
+    from sos_tui.net import Limits
     from sos_tui.net.run import serve_forever
 
     _warn_bind("server", args.bind)
+    limits = Limits() if args.claim_after is None else Limits(claim_after=args.claim_after)
     try:
-        return asyncio.run(serve_forever(args.bind, args.port, _say, redis=args.redis))
+        return asyncio.run(serve_forever(args.bind, args.port, _say, limits, redis=args.redis))
     except StorageError as error:  # the rooms database
         return fail("server", explain(error))
     except OSError as error:

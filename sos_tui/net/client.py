@@ -15,12 +15,23 @@ import contextlib
 import errno
 import re
 import socket
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Seat, SeatKind, printable
+from sos_tui.engine import (
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Move,
+    Seat,
+    SeatKind,
+    Termination,
+    printable,
+)
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import Change, ChangeKind, NotYourTurnError
 
@@ -29,11 +40,15 @@ from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
     REPLACED,
+    AbortMessage,
     Address,
     ByeMessage,
+    ClaimMessage,
     ClosedMessage,
     CreatedMessage,
     CreateMessage,
+    DrawAnswerMessage,
+    DrawMessage,
     ErrorMessage,
     HelloMessage,
     LobbyMessage,
@@ -45,6 +60,7 @@ from .protocol import (
     RematchMessage,
     RematchRequestMessage,
     RematchResultMessage,
+    ResignMessage,
     RoomsMessage,
     SeatView,
     ServerMessage,
@@ -77,6 +93,7 @@ CLOSE_REASONS = {
 }
 """The words a server closes a connection with (revision 3), in the player's language; any other
 reason (an older server's English sentence) is shown as it is, made printable."""
+_ENDINGS = ("resign", "abort", "offer_draw")
 
 
 
@@ -220,8 +237,33 @@ async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom,
 
 
 _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,
-            "undo": ChangeKind.UNDO}
+            "undo": ChangeKind.UNDO, "drop": ChangeKind.DROP, "end": ChangeKind.END,
+            "draw_offer": ChangeKind.DRAW_OFFER, "draw_declined": ChangeKind.DRAW_DECLINED}
 """The state messages' changes that change the game, as a session reports them."""
+_ABOUT_A_SEAT = (ChangeKind.DROP, ChangeKind.DRAW_OFFER, ChangeKind.DRAW_DECLINED)
+_ENDED_BY = {Termination.RESIGN: ChangeKind.DROP, Termination.TIME: ChangeKind.DROP,
+             Termination.ABANDON: ChangeKind.DROP, Termination.AGREEMENT: ChangeKind.END,
+             Termination.ABORT: ChangeKind.END}
+"""How a game that ended while this terminal was away is told: as the change that ended it (a last
+move, for a game that ran to its end)."""
+
+
+@dataclass(frozen=True)
+class Away:
+    """A person's seat with no connection, in this terminal's clock (``time.monotonic``): gone
+    ``since``, and claimable by the others from ``claim_at``."""
+
+    seat: int
+    since: float
+    claim_at: float
+
+    def claimable(self, now: float | None = None) -> bool:
+        return (time.monotonic() if now is None else now) >= self.claim_at
+
+    def gone_for(self, now: float | None = None) -> str:
+        """How long it has been gone, as minutes and seconds: ``1:05``."""
+        seconds = max(0, int((time.monotonic() if now is None else now) - self.since))
+        return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 class RemoteGame:
@@ -255,6 +297,8 @@ class RemoteGame:
         self.seat_views: tuple[SeatView, ...] = ()
         self.waiting_for: tuple[str, ...] = ()
         self.spectators = 0
+        self.draw_offer: int | None = None  # the seat whose draw offer waits for an answer
+        self.away: tuple[Away, ...] = ()  # the people gone, as the last state said
         self.undo_request: UndoRequestMessage | None = None
         self.rematch_request: RematchRequestMessage | None = None
         self.last_error: ErrorMessage | None = None
@@ -312,7 +356,49 @@ class RemoteGame:
             return self.connected or None if seated else False
         if action == "rematch":  # offered once the game is over (the game-over dialog, the palette)
             return seated and self.connected and self.phase == Phase.OVER
+        if action in _ENDINGS:
+            return (self.connected and self._may_end(action)) or None if seated else False
+        if action == "claim":  # offered only while someone may be claimed
+            return seated and self.connected and self.under_way and self.in_game and bool(self.claimable)
         return False
+
+    @property
+    def under_way(self) -> bool:
+        return self.phase == Phase.PLAYING and self.state is not None and not self.state.is_over
+
+    @property
+    def in_game(self) -> bool:
+        """This terminal holds a seat still in the game."""
+        return any(not self.state.is_out(seat) for seat in self.my_seats) if self.state else False
+
+    @property
+    def person_seat(self) -> int | None:
+        """The seat this terminal resigns or offers a draw for now: its seat to move, else its one
+        seat still in; None otherwise (no game under way, or several seats here wait)."""
+        if not self.under_way:
+            return None
+        mine = [seat for seat in self.my_seats if not self.state.is_out(seat)]
+        if self.state.to_move in mine:
+            return self.state.to_move
+        return mine[0] if len(mine) == 1 else None
+
+    @property
+    def claimable(self) -> tuple[Away, ...]:
+        """The others gone long enough to be claimed now."""
+        now = time.monotonic()
+        return tuple(a for a in self.away if a.claimable(now) and a.seat not in self.my_seats)
+
+    def _may_end(self, action: str) -> bool:
+        """Resign, abort or offer a draw now, as far as this terminal can tell (the server decides)."""
+        state = self.state
+        if not self.under_way or not self.in_game:
+            return False
+        if action == "resign":
+            return True
+        people = {i for i, view in enumerate(self.seat_views) if not view.seat.is_computer}
+        if action == "abort":
+            return not people <= set(state.movers)
+        return len(state.still_in) == 2 and set(state.still_in) <= people and self.draw_offer is None
 
     def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call ``listener`` with each change of the game the server reports (a start or rematch,
@@ -376,6 +462,8 @@ class RemoteGame:
 
     def _state(self, message: StateMessage) -> None:
         kind = _CHANGES.get(message.change)
+        record, state = self.record, self.state
+        running = record.game_id if record is not None and state is not None and not state.is_over else None
         if message.since is not None:
             mirrored = self._mirrored(message)
             if mirrored is None:  # not the game held here: ask for it whole, tell nobody of this one
@@ -387,12 +475,22 @@ class RemoteGame:
         elif self.record is None:  # the lobby: an empty board of the game to come
             self.state = GameState.new(message.size, message.mode, len(message.seats))
         self.seat_views = message.seats
+        self.draw_offer = message.draw_offer
+        now = time.monotonic()
+        self.away = tuple(Away(g.seat, now - g.away, now + g.claim_in) for g in message.gone)
         self.version = message.version
         self.phase = message.phase
         self.waiting_for = message.waiting_for
         self.spectators = message.spectators
+        if kind is None and running is not None and self.record.game_id == running and self.state.is_over:
+            kind = _ENDED_BY.get(self.state.termination, ChangeKind.MOVE)  # it ended while this one was away
+        seat = message.seat
+        if kind is ChangeKind.DROP:  # who dropped: as the game replayed here says, not the field
+            seat = self.state.drops[-1].seat if self.state.drops else None
+        if kind in _ABOUT_A_SEAT and seat is None:
+            kind = None  # a drop or a draw offer about nobody: nothing to tell
         if kind is not None and self.record is not None:
-            change = Change(kind, self.state, self.record, message.move)
+            change = Change(kind, self.state, self.record, message.move, seat)
             for listener in list(self._listeners):
                 listener(change)
 
@@ -487,6 +585,24 @@ class RemoteGame:
     async def answer_rematch(self, accept: bool) -> None:
         self.rematch_request = None
         await self._send(RematchAnswerMessage(accept))
+
+    async def resign(self, seat: int | None = None) -> None:
+        """Resign ``seat`` (None: this terminal's seat to move, or its one seat still in)."""
+        await self._send(ResignMessage(seat))
+
+    async def abort(self) -> None:
+        """End the game with no result (before every person has moved)."""
+        await self._send(AbortMessage())
+
+    async def offer_draw(self) -> None:
+        await self._send(DrawMessage())
+
+    async def answer_draw(self, accept: bool) -> None:
+        await self._send(DrawAnswerMessage(accept))
+
+    async def claim(self) -> None:
+        """Claim the players gone longer than the server allows (``claimable``)."""
+        await self._send(ClaimMessage())
 
     async def leave(self) -> None:
         """Leave on purpose (the others are told so; the seat stays this player's), and close."""

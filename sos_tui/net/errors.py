@@ -94,6 +94,17 @@ SERVER_MESSAGES = (
     N_("spectators cannot offer a rematch"), N_("a rematch is for a game that is over"),
     N_("a rematch is already being asked"), N_("no rematch is being asked"),
     N_("this question is not yours to answer"),
+    # resign, abort, draws and claims (revision 4), and the session's refusals of them
+    N_("spectators cannot resign"), N_("spectators cannot abort a game"),
+    N_("spectators cannot offer a draw"), N_("spectators cannot answer a draw offer"),
+    N_("spectators cannot claim"), N_("seat {number} is not yours"), N_("you are out of this game"),
+    N_("nobody has gone: every player is connected"), N_("{names} may be claimed in {seconds} s"),
+    N_("the game is already over"), N_("{name} is already out of the game"),
+    N_("too late to abort: every player has moved; resign instead"),
+    N_("a draw can be agreed by two players only, not {count}"),
+    N_("the computer plays on: it does not take draw offers"),
+    N_("a draw offer already waits for an answer"), N_("nobody offered a draw"),
+    N_("only the other player answers a draw offer"),
     # the server could not keep a change (its disk, its database)
     N_("the game's last change could not be kept: come back in a moment"),
     N_("the new game could not be kept: try again in a moment"),

@@ -15,6 +15,7 @@ import json
 
 from sos_tui.engine import GameRecord, Seat
 
+from .limits import Limits
 from .room import Room
 from .seats import check_seats
 from .server import Server
@@ -60,11 +61,15 @@ class Host:
         computer=None,
         computer_delay: float = 0.5,
         listeners=(),
+        claim_after: float | None = None,
     ) -> None:
         self.size, self.mode, self.seats = size, mode, list(seats)
         self.bind, self.port, self.public = bind, port, public
         self.key = host_key(size, mode, self.seats, bind, port)
-        self.server = Server(computer=computer, computer_delay=computer_delay, listeners=list(listeners))
+        limits = Limits() if claim_after is None else Limits(claim_after=claim_after)
+        self.server = Server(
+            limits, computer=computer, computer_delay=computer_delay, listeners=list(listeners)
+        )
         self.store: SqliteRoomStore | None = None
         self.kept: StoredRoom | None = None  # the game this plan hosted last, found on disk
         self._all_kept: list[StoredRoom] = []
@@ -73,7 +78,16 @@ class Host:
     @classmethod
     def of(cls, plan, **options) -> Host:
         """The host of a ``run.HostPlan``."""
-        return cls(plan.size, plan.mode, plan.seats, plan.bind, plan.port, public=plan.public, **options)
+        return cls(
+            plan.size,
+            plan.mode,
+            plan.seats,
+            plan.bind,
+            plan.port,
+            public=plan.public,
+            claim_after=plan.claim_after,
+            **options,
+        )
 
     @property
     def unfinished(self) -> GameRecord | None:

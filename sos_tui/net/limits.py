@@ -30,5 +30,6 @@ class Limits:
     strikes: int = 5  # refused messages before the connection is closed
     undo_timeout: float = 60.0  # an undo request nobody answers is declined
     undo_cooldown: float = 30.0  # a seat whose undo was declined may ask again after this
+    claim_after: float = 60.0  # a person gone this long may be claimed by the others (``claim``)
     presence_every: float = 0.5  # spectators coming and going: one headcount this often at most
     reap_every: float = 5.0

@@ -36,12 +36,14 @@ PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
-PROTOCOL_MINOR = 3
+PROTOCOL_MINOR = 4
 """The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
 server sends): 1 adds ``presence``, sent only to clients that said 1 or more; 2 adds states that
 carry the moves ``since`` the game the client holds instead of the whole game, and ``sync`` to
 ask for the whole game again, only for clients that said 2 or more; 3: the server closes a
-connection with a word as its reason (``vocabulary.CloseReason``), not an English sentence."""
+connection with a word as its reason (``vocabulary.CloseReason``), not an English sentence; 4:
+``resign``, ``abort``, ``draw``, ``draw-answer`` and ``claim``, and states that say how the game
+ended, the draw offer waiting and the seats gone (fields older clients ignore)."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -388,6 +390,60 @@ class RematchAnswerMessage(Answer):
 
 
 @dataclass(frozen=True)
+class ResignMessage(Message):
+    """Resign the game (revision 4): ``seat``, one of the sender's (None: its seat to move, or
+    its one seat still in)."""
+
+    type = "resign"
+    seat: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        return cls(_whole_field(data, "seat"))
+
+
+@dataclass(frozen=True)
+class AbortMessage(Message):
+    """End the game with no result, before every person has moved (revision 4)."""
+
+    type = "abort"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class DrawMessage(Message):
+    """Offer the other player a draw (revision 4; two players still in)."""
+
+    type = "draw"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class DrawAnswerMessage(Answer):
+    """The other player's answer to a draw offer (revision 4)."""
+
+    type = "draw-answer"
+
+
+@dataclass(frozen=True)
+class ClaimMessage(Message):
+    """Claim the win (two players), or drop the seats of the others, gone longer than the server
+    allows (revision 4)."""
+
+    type = "claim"
+
+    def to_dict(self) -> dict:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
 class ByeMessage(Message):
     """A seated person leaves on purpose (the seat stays theirs): the others are told so."""
 
@@ -574,6 +630,29 @@ class Since:
 
 
 @dataclass(frozen=True)
+class GoneSeat:
+    """Revision 4: a person's seat whose connection went ``away`` seconds before the state was
+    sent; the others may claim it ``claim_in`` seconds after (0: now)."""
+
+    seat: int
+    away: float
+    claim_in: float
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "for": round(self.away, 1), "claim_in": round(self.claim_in, 1)}
+
+    @classmethod
+    def read(cls, data) -> Self | None:
+        """One entry of ``gone``, or None when it is not one."""
+        if not isinstance(data, dict):
+            return None
+        seat, away, claim_in = data.get("seat"), data.get("for"), data.get("claim_in")
+        numbers = all(isinstance(n, int | float) and not isinstance(n, bool) and 0 <= n < 10**9
+                      for n in (away, claim_in))
+        return cls(seat, float(away), float(claim_in)) if _whole(seat) and numbers else None
+
+
+@dataclass(frozen=True)
 class StateMessage(Message):
     """The room as it stands, after every change. ``game`` is replayed by the engine when read
     (None in the lobby, and when ``since`` holds the moves to play on the game the client holds:
@@ -593,6 +672,10 @@ class StateMessage(Message):
     spectators: int
     game: GameRecord | None
     since: Since | None = None
+    seat: int | None = None  # revision 4: the seat a drop, a draw offer or its decline is about
+    draw_offer: int | None = None  # revision 4: the seat whose draw offer waits for an answer
+    gone: tuple[GoneSeat, ...] = ()  # revision 4: the people's seats with no connection
+    termination: str | None = None  # revision 4: how the game ended (its record says it too)
 
     def to_dict(self) -> dict:
         since = {} if self.since is None else {"since": self.since.to_dict()}
@@ -602,6 +685,8 @@ class StateMessage(Message):
             "move": str(self.move) if self.move is not None else None,
             "seats": [s.to_dict() for s in self.seats], "waiting_for": list(self.waiting_for),
             "spectators": self.spectators, "game": self.game.to_dict() if self.game is not None else None,
+            "seat": self.seat, "draw_offer": self.draw_offer, "gone": [g.to_dict() for g in self.gone],
+            "termination": self.termination,
         } | since  # fmt: skip
 
     @classmethod
@@ -627,13 +712,22 @@ class StateMessage(Message):
             move = None
         waiting = data.get("waiting_for")
         to_move, version, spectators = data.get("to_move"), data.get("version"), data.get("spectators")
+        seat, offer = (cls._seat(data.get(key), len(views)) for key in ("seat", "draw_offer"))
+        listed = data.get("gone")
+        gone = tuple(g for g in (GoneSeat.read(g) for g in (listed[:6] if isinstance(listed, list) else ()))
+                     if g is not None and g.seat < len(views))
         return cls(
             _str(data.get("room"), ""), _str(data.get("phase"), "playing"), size, mode,
             version if _whole(version) else 0, to_move if _whole(to_move) else None,
             _str(data.get("change"), ""), move, views,
             tuple(printable(n if isinstance(n, str) else repr(n))[:40] for n in waiting)
             if isinstance(waiting, list) else (),
-            spectators if _whole(spectators) else 0, game, since)  # fmt: skip
+            spectators if _whole(spectators) else 0, game, since, seat, offer, gone,
+            _str(data.get("termination")))  # fmt: skip
+
+    @staticmethod
+    def _seat(value, seats: int) -> int | None:
+        return value if _whole(value) and 0 <= value < seats else None
 
     @staticmethod
     def _game(game, seats: int) -> GameRecord | None:
@@ -799,7 +893,8 @@ class ClosedMessage(Said):
 
 
 ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
-                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage)
+                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage
+                 | ResignMessage | AbortMessage | DrawMessage | DrawAnswerMessage | ClaimMessage)
 ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | PresenceMessage
                  | UndoRequestMessage | UndoResultMessage | RematchRequestMessage | RematchResultMessage
                  | PongMessage | ErrorMessage | ClosedMessage)
@@ -840,13 +935,18 @@ __all__ = [
     "PROTOCOL",
     "PROTOCOL_MINOR",
     "SERVER_MESSAGES",
+    "AbortMessage",
     "Address",
     "ByeMessage",
+    "ClaimMessage",
     "ClientMessage",
     "ClosedMessage",
     "CreateMessage",
     "CreatedMessage",
+    "DrawAnswerMessage",
+    "DrawMessage",
     "ErrorMessage",
+    "GoneSeat",
     "HelloMessage",
     "LobbyMessage",
     "LobbyRoom",
@@ -860,6 +960,7 @@ __all__ = [
     "RematchMessage",
     "RematchRequestMessage",
     "RematchResultMessage",
+    "ResignMessage",
     "RoomsMessage",
     "SeatView",
     "ServerMessage",

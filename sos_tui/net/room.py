@@ -25,6 +25,7 @@ from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, Seat, SeatK
 from sos_tui.i18n import N_, _
 from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError
 
+from .endings import RoomEndings
 from .errors import ProtocolError
 from .keys import SeatKeys
 from .limits import Limits
@@ -32,9 +33,13 @@ from .member import Member
 from .mirrors import Mirrors
 from .protocol import (
     REPLACED,
+    AbortMessage,
     ByeMessage,
+    ClaimMessage,
     ClientMessage,
     ClosedMessage,
+    DrawAnswerMessage,
+    DrawMessage,
     ErrorMessage,
     HelloMessage,
     LobbyRoom,
@@ -44,6 +49,7 @@ from .protocol import (
     PresenceMessage,
     RematchAnswerMessage,
     RematchMessage,
+    ResignMessage,
     SeatView,
     StateMessage,
     SyncMessage,
@@ -120,11 +126,12 @@ class Room:
         self.active = time.monotonic()
         self.finished_at: float | None = None
         self.votes = Votes(self, server.limits)  # an undo or a rematch being asked
+        self.endings = RoomEndings(self, server.limits)  # resign, abort, draws, claims; who has gone
         self.turns = ComputerTurns(self, server)
         self.writes = Writes(server, self)  # every change kept before anyone is told
         self.headcount = Headcount(self)
         self.mirrors = Mirrors()  # what each client holds of the game: it is sent the rest
-        self.last_change: tuple[str, Move | None] = ("join", None)  # of the last state sent
+        self.last_change: tuple[str, Move | None, int | None] = ("join", None, None)  # of the last state sent
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -135,8 +142,10 @@ class Room:
 
     @property
     def waiting_for(self) -> list[str]:
-        """People's seats with nobody connected (open seats have no name yet)."""
-        return [s.seat.name for s in self.seats if s.seat.person and s.seat.name and s.client is None]
+        """People's seats still in the game with nobody connected (open seats have no name yet)."""
+        state = self.session.state if self.session is not None else None
+        return [s.seat.name for i, s in enumerate(self.seats) if s.seat.person and s.seat.name
+                and s.client is None and not (state is not None and state.is_out(i))]
 
     @property
     def open_seats(self) -> int:
@@ -197,6 +206,7 @@ class Room:
         client.minor = hello.minor
         for i in seats:
             self.seats[i].client = client
+        self.endings.back(seats)
         if seats:
             self._sitters.add(token_hash(token))
             self.played = self.played or len(self._sitters) >= 2
@@ -235,6 +245,7 @@ class Room:
             if self.seats[i].client is client:
                 self.seats[i].client = None
         self.votes.left(client.seats)
+        self.endings.left(i for i in client.seats if self.seats[i].client is None)
         client.room = None
         if client.seats:
             self.turns.stop()  # the game waits for the seat
@@ -278,21 +289,26 @@ class Room:
         elif self.finished.is_set() and not change.state.is_over:
             self.finished.clear()  # undone after the end
             self.finished_at = None
-        self.send_state(StateChange(change.kind.value), change.move)
+        self.endings.changed(change)
+        self.send_state(StateChange(change.kind.value), change.move, change.seat)
 
-    def state_message(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> StateMessage:
+    def state_message(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
+                      seat: int | None = None) -> StateMessage:
         session = self.session
+        over = session is None or session.state.is_over
         return StateMessage(
             self.code, self.phase, self.size, self.mode, session.version if session else 0,
-            session.state.to_move if session and not session.state.is_over else None, change, move,
+            None if over else session.state.to_move, change, move,
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
-            session.record if session else None)
+            session.record if session else None, None, seat, session.draw_offer if session else None,
+            self.endings.gone(), None if session is None or not over else str(session.state.termination))
 
-    def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> None:
+    def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
+                   seat: int | None = None) -> None:
         """Tell everyone in the room how it stands, once that is on disk."""
         if self.closed:
             return
-        message, self.last_change = self.state_message(change, move), (change, move)
+        message, self.last_change = self.state_message(change, move, seat), (change, move, seat)
         frames, self.headcount.told = self.mirrors.frames(message, list(self.clients)), message.spectators
         self.writes.tell(frames)
         self.turns.turn()
@@ -334,6 +350,8 @@ class Room:
                     client.send(PongMessage(number))
                 case SyncMessage():
                     self._sync(client)
+                case ResignMessage() | AbortMessage() | DrawMessage() | DrawAnswerMessage() | ClaimMessage():
+                    self.endings.handle(client, message)
         except IllegalMoveError as problem:  # the session's, the engine's, check_ready's
             code = next(code for kind, code in _REFUSALS if isinstance(problem, kind))
             raise ProtocolError.wrap(code, problem) from None
@@ -365,6 +383,8 @@ class Room:
         home); each person keeps their seat's token."""
         self.seats = self.seats[1:] + self.seats[:1]
         self.keys.index()
+        self.endings.moved()
+        self.endings.left(i for i, s in enumerate(self.seats) if s.seat.person and s.client is None)
         for client in self.clients:
             if client.seats:
                 client.seats = tuple(i for i, seat in enumerate(self.seats) if seat.client is client)
@@ -408,6 +428,7 @@ def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
     people = {s.token_hash for s in kept.seats
               if s.seat.person and s.seat.name and s.token_hash}
     room.played = room.played or len(people) >= 2  # as far as the store tells: two people's seats
+    room.endings.left(i for i, s in enumerate(room.seats) if s.seat.person and s.seat.name)
     return room
 
 

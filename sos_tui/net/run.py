@@ -34,6 +34,7 @@ class HostPlan:
     port: int = 7531
     server_url: str | None = None
     public: bool = False  # listed in the lobby of the server while seats are open
+    claim_after: float | None = None  # seconds a person may be gone before a claim (None: ``Limits``'s)
 
 
 @dataclass(frozen=True)

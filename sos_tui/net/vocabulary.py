@@ -33,6 +33,10 @@ class StateChange(StrEnum):
     LEAVE = "leave"  # the connection went
     QUIT = "quit"  # left on purpose
     REMATCH = "rematch"
+    DROP = "drop"  # a seat dropped out (resigned, or claimed when gone): ``seat``
+    END = "end"  # ended by hand: a draw agreed, or aborted (the game's ``termination`` says which)
+    DRAW_OFFER = "draw_offer"  # ``seat`` offers a draw
+    DRAW_DECLINED = "draw_declined"  # the draw offer of ``seat`` was declined (an answer, or a move)
     NONE = ""  # a newer server's change this client does not know, or none given
 
     @classmethod

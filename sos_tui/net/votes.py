@@ -78,7 +78,8 @@ class Votes:
         if wait > 0:
             raise ProtocolError("cannot-undo", N_("your undo was declined: ask again in {seconds} s"),
                                 seconds=math.ceil(wait))
-        self._ask(client, VoteKind.UNDO)
+        out = {i for i in range(len(self.table.seats)) if session.state.is_out(i)}
+        self._ask(client, VoteKind.UNDO, out)
 
     def ask_rematch(self, client: Member) -> None:
         """A rematch offered (or, with one offered by another seat, agreed to)."""
@@ -92,8 +93,9 @@ class Votes:
             return
         self._ask(client, VoteKind.REMATCH)
 
-    def _ask(self, client: Member, what: VoteKind) -> None:
-        """Seat ``client.seats[0]`` asks the other people at the table; with none, it happens."""
+    def _ask(self, client: Member, what: VoteKind, out: set[int] = frozenset()) -> None:
+        """Seat ``client.seats[0]`` asks the other people at the table (but the seats ``out`` of
+        the game: an undo is not theirs to answer); with none, it happens."""
         table = self.table
         if self.vote is not None:
             asking = self.vote.what is VoteKind.UNDO
@@ -101,7 +103,8 @@ class Votes:
                                 else N_("a rematch is already being asked"))
         by = client.seats[0]
         mine = table.seats[by].token_hash
-        voters = {i for i, s in enumerate(table.seats) if s.seat.person and s.token_hash != mine}
+        voters = {i for i, s in enumerate(table.seats)
+                  if s.seat.person and s.token_hash != mine and i not in out}
         asked, _accepted, _declined = _VOTE_LOG[what]
         table.log(_(asked).format(name=table.seats[by].seat.name))
         if not voters:

@@ -9,6 +9,8 @@ the one before it is done: a move waits for its turn, so a script's lines are pl
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from pathlib import Path
 
 from sos_tui.engine import (
@@ -45,6 +47,7 @@ HELP = (
        "everyone has moved."),
     N_("In a timed game: clock says each player's time left."),
 )
+NET_HELP = N_("In a network game: claim, when a player has been gone too long.")
 
 
 class Refused(Exception):
@@ -64,6 +67,7 @@ class Front:
     def __init__(self, source) -> None:
         self.source = source
         self.pool: ComputerPool | None = None
+        self.resigning: int | None = None  # the seat asked "Resign?", until the next line
 
     @property
     def state(self) -> GameState:
@@ -116,6 +120,13 @@ class Front:
     # -- what a line asks --------------------------------------------------------------------
     async def handle(self, line: str):
         """Do one input line; QUIT to stop."""
+        asked, self.resigning = self.resigning, None  # only the very next line answers "Resign?"
+        if asked is not None and isinstance(line, str) and line.strip().lower() in ("yes", "no"):
+            if line.strip().lower() == "yes":
+                await self.resign_now(asked)
+            else:
+                say(_("You play on."))
+            return None
         if isinstance(line, BadLine):
             raise Refused(words.unreadable(line))
         parts = line.split()
@@ -240,14 +251,28 @@ class Front:
     async def answer(self, rest, line):
         raise Refused(_("Nobody asked a question."))
 
-    async def resign(self, rest, line):
+    def _person(self) -> int:
+        """The seat a person here acts for now; Refused when there is none."""
         raise Refused(_("Resigning is not possible in this game."))
+
+    async def resign(self, rest, line):
+        seat = self._person()
+        self.resigning = seat
+        say(_("{name}, resign? Type yes to resign or no to play on.").format(
+            name=words.names(self.source.seats)[seat]))
+
+    async def resign_now(self, seat: int) -> None:
+        """The person at ``seat`` answered yes to "Resign?"."""
+        raise NotImplementedError
 
     async def draw(self, rest, line):
         raise Refused(_("Draw offers are not possible in this game."))
 
     async def abort(self, rest, line):
         raise Refused(_("Aborting is not possible in this game."))
+
+    async def claim(self, rest, line):
+        raise Refused(_("Nobody can be claimed in this game: claims are for network games."))
 
     async def clock(self, rest, line):
         raise Refused(_("This game has no clock."))
@@ -263,7 +288,8 @@ class Front:
 COMMANDS = {
     "board": Front.board, "row": Front.row, "col": Front.column, "column": Front.column,
     "around": Front.around, "empty": Front.empty, "score": Front.score, "last": Front.last_move,
-    "moves": Front.moves, "help": Front.help, "quit": Front.quit, "exit": Front.quit,
+    "moves": Front.moves, "help": lambda self, rest, line: self.help(rest, line), "quit": Front.quit,
+    "exit": Front.quit,
     "review": Front.review, "save": Front.save,
     "undo": lambda self, rest, line: self.undo(rest, line),
     "redo": lambda self, rest, line: self.redo(rest, line),
@@ -272,6 +298,7 @@ COMMANDS = {
     "draw": lambda self, rest, line: self.draw(rest, line),
     "abort": lambda self, rest, line: self.abort(rest, line),
     "clock": lambda self, rest, line: self.clock(rest, line),
+    "claim": lambda self, rest, line: self.claim(rest, line),
     "yes": lambda self, rest, line: self.answer(True, line),
     "no": lambda self, rest, line: self.answer(False, line),
 }
@@ -326,17 +353,6 @@ class LocalFront(Front):
         super().__init__(session)
         self.session = session
         self.pool = pool
-        self.resigning: int | None = None  # the seat asked "Resign?", until the next line
-
-    async def handle(self, line: str):
-        asked, self.resigning = self.resigning, None  # only the very next line answers "Resign?"
-        if asked is not None and isinstance(line, str) and line.strip().lower() in ("yes", "no"):
-            if line.strip().lower() == "yes":
-                self.session.resign(asked)
-            else:
-                say(_("You play on."))
-            return None
-        return await super().handle(line)
 
     def _person(self) -> int:
         """The seat a person here acts for now; Refused when there is none."""
@@ -347,11 +363,8 @@ class LocalFront(Front):
             raise Refused(_("Wait for your turn: nobody here is to move."))
         return seat
 
-    async def resign(self, rest, line):
-        seat = self._person()
-        self.resigning = seat
-        say(_("{name}, resign? Type yes to resign or no to play on.").format(
-            name=words.names(self.session.seats)[seat]))
+    async def resign_now(self, seat: int) -> None:
+        self.session.resign(seat)
 
     async def draw(self, rest, line):
         self.session.offer_draw(self._person())
@@ -451,6 +464,7 @@ class RemoteFront(Front):
         self.game = session.game
         self.changed = asyncio.Event()
         self.lost: str | None = None  # why the connection is down, as last said
+        self._said_away: set[tuple[int, bool]] = set()  # (seat, claimable) said of the players gone
 
     def back(self) -> bool:
         return self.session.back
@@ -489,7 +503,49 @@ class RemoteFront(Front):
                 say(_("Undo declined: {reason}.").format(reason=message.text))
             case RematchResultMessage(accepted=False):
                 say(_("No rematch: {reason}.").format(reason=message.text))
+        self.away_news()
         self.changed.set()
+
+    def announce(self, change: Change) -> None:
+        if change.kind is ChangeKind.DRAW_OFFER and change.seat is not None:
+            other = next((p for p in change.state.still_in if p != change.seat), None)
+            names = words.names(self.source.seats)
+            other_name = names[other] if other is not None else "?"
+            if change.seat in self.game.my_seats:
+                say(_("Draw offered to {other}: waiting for the answer.").format(other=other_name))
+                return
+            if other not in self.game.my_seats:  # a spectator: nothing to answer
+                say(_("{name} offers {other} a draw.").format(name=names[change.seat], other=other_name))
+                return
+        super().announce(change)
+
+    def away_news(self) -> None:
+        """Say who has gone (once), and when they may be claimed (once)."""
+        game = self.game
+        if not game.under_way or not game.in_game:
+            return
+        now, names = time.monotonic(), words.names(self.source.seats)
+        two = len(game.state.still_in) == 2
+        gone = [away for away in game.away if away.seat not in game.my_seats]
+        self._said_away &= {(away.seat, claimable) for away in gone for claimable in (False, True)}
+        for away in gone:
+            due = away.claimable(now)
+            if (away.seat, False) not in self._said_away and not due:
+                say(_("{name} lost the connection; if not back in {seconds} s, type claim.").format(
+                    name=names[away.seat], seconds=max(1, round(away.claim_at - now))))
+            elif (away.seat, True) not in self._said_away and due:
+                text = _("{name} has been gone {time}: type claim to claim the win.") if two else \
+                    _("{name} has been gone {time}: type claim to drop them from the game.")
+                say(text.format(name=names[away.seat], time=away.gone_for(now)))
+            self._said_away |= {(away.seat, False), (away.seat, due)}
+
+    async def watch_away(self) -> None:
+        """Say when a player gone may be claimed, at that time (no message comes then)."""
+        while True:
+            now = time.monotonic()
+            coming = [a.claim_at - now for a in self.game.away if not a.claimable(now)]
+            await asyncio.sleep(min(coming) + 0.05 if coming else 1.0)
+            self.away_news()
 
     async def until(self, done) -> None:
         while not done() and self.game.connected:
@@ -526,8 +582,55 @@ class RemoteFront(Front):
         await self.game.request_undo()
         say(_("Asked the others to take back the last move."))
 
+    def _person(self) -> int:
+        game, state = self.game, self.state
+        if not game.my_seats:
+            raise Refused(_("You watch this game: only its players may do that."))
+        if state is None or state.is_over or not game.under_way:
+            raise Refused(_("The game is over.") if state is not None and state.is_over
+                          else _("The game has not started yet."))
+        seat = game.person_seat
+        if seat is None:
+            raise Refused(_("Wait for your turn: nobody here is to move.") if game.in_game
+                          else _("You are out of this game."))
+        return seat
+
+    async def _told(self, sending) -> None:
+        """Send what ``sending()`` sends, and wait until the server says what came of it."""
+        from sos_tui.net import NetError
+
+        game = self.game
+        version, game.last_error = game.version, None
+        try:
+            await sending()
+        except NetError as error:
+            raise Refused(explain(error)) from None
+        await self.until(lambda: game.version != version or game.last_error is not None)
+
+    async def resign_now(self, seat: int) -> None:
+        await self._told(lambda: self.game.resign(seat))
+
+    async def help(self, rest, line):
+        await super().help(rest, line)
+        say(_(NET_HELP))
+
+    async def draw(self, rest, line):
+        self._person()
+        await self._told(self.game.offer_draw)
+
+    async def abort(self, rest, line):
+        self._person()
+        await self._told(self.game.abort)
+
+    async def claim(self, rest, line):
+        self._person()
+        await self._told(self.game.claim)
+
     async def answer(self, accept, line):
-        if self.game.undo_request is not None:
+        game = self.game
+        if game.draw_offer is not None and game.draw_offer not in game.my_seats and game.my_seats:
+            await self._told(lambda: game.answer_draw(accept))
+        elif self.game.undo_request is not None:
             await self.game.answer_undo(accept)
         elif self.game.rematch_request is not None:
             await self.game.answer_rematch(accept)
@@ -557,6 +660,7 @@ async def play_remote(session, lines: asyncio.Queue | None = None) -> int:
 
     listening = asyncio.create_task(listen())
     playing = asyncio.create_task(run_lines(front, _nothing, lines))
+    watching = asyncio.create_task(front.watch_away())
     try:
         await asyncio.wait({listening, playing}, return_when=asyncio.FIRST_COMPLETED)
         if not playing.done() and not (game.state is not None and game.state.is_over):
@@ -569,6 +673,9 @@ async def play_remote(session, lines: asyncio.Queue | None = None) -> int:
     finally:
         playing.cancel()
         listening.cancel()
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
         await game.leave()
         if front.pool is not None:
             front.pool.shutdown()

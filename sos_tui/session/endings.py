@@ -7,7 +7,9 @@ the engine (``GameState.drop`` and ``GameState.end``): this says who at this ter
 
 from __future__ import annotations
 
-from sos_tui.engine import EndingError, GameState, Termination
+from collections.abc import Collection
+
+from sos_tui.engine import EndingError, GameState, SeatKind, Termination
 from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_
 
@@ -29,30 +31,33 @@ class Endings:
 
     @property
     def can_abort(self) -> bool:
-        """The game runs and some person here has not moved yet."""
+        """The game runs and some person (here, or elsewhere in a network game) has not moved yet."""
         state = self.state
-        return not state.is_over and not set(self.people) <= set(state.movers)
+        persons = {i for i, seat in enumerate(self.seats) if seat.kind is not SeatKind.COMPUTER}
+        return not state.is_over and not persons <= set(state.movers)
 
     # -- resign, drop, abort, draw ----------------------------------------------------------
-    def _person_here(self, seat, doing: str) -> int:
-        """``seat`` if a person here plays it and it is still in; EndingError saying why not."""
+    def _person_here(self, seat, doing: str, by: Collection[int] | None = None) -> int:
+        """``seat`` if a person here plays it (``by``, when given: the seats of whoever asks, as a
+        server's room says) and it is still in; EndingError saying why not."""
         state = self.state
         if state.is_over:
             raise EndingError(N_("the game is already over"))
         if type(seat) is not int or not 0 <= seat < len(self.seats):
             raise EndingError(N_("{seat!r} is not a seat of this game"), seat=seat)
         name = self.seats[seat].name
-        if seat not in self.people:
+        if seat not in (self.people if by is None else by):
             raise EndingError(N_("{name} is not played at this terminal: only its player may {doing}"),
                               name=name, doing=doing)
         if state.is_out(seat):
             raise EndingError(N_("{name} is already out of the game"), name=name)
         return seat
 
-    def resign(self, seat: int) -> Change:
+    def resign(self, seat: int, by: Collection[int] | None = None) -> Change:
         """The person at ``seat`` resigns (see ``drop``). EndingError for a seat no person here
-        plays (a computer, a player elsewhere), a seat already out, or a game over."""
-        return self.drop(self._person_here(seat, _RESIGN), Termination.RESIGN)
+        plays (a computer, a player elsewhere; ``by``: the seats of whoever asks), a seat already
+        out, or a game over."""
+        return self.drop(self._person_here(seat, _RESIGN, by), Termination.RESIGN)
 
     def drop(self, seat: int, why: Termination | str) -> Change:
         """``seat`` drops out (resign, time, abandon): with two players still in the other wins,
@@ -69,10 +74,10 @@ class Endings:
             raise EndingError(N_("too late to abort: every player has moved; resign instead"))
         return self._ended(self.state.end(Termination.ABORT), ChangeKind.END)
 
-    def offer_draw(self, seat: int) -> Change:
-        """The person at ``seat`` offers a draw to the other player still in (two players only).
-        EndingError when not possible now."""
-        seat = self._person_here(seat, _OFFER)
+    def offer_draw(self, seat: int, by: Collection[int] | None = None) -> Change:
+        """The person at ``seat`` offers a draw to the other player still in (two players only;
+        ``by`` as for ``resign``). EndingError when not possible now."""
+        seat = self._person_here(seat, _OFFER, by)
         if len(self.state.still_in) != 2:
             raise EndingError(N_("a draw can be agreed by two players only, not {count}"),
                               count=len(self.state.still_in))

@@ -34,6 +34,8 @@ class Action(StrEnum):
     ABORT = "abort"
     """End the game with no result, before every person here has moved."""
     OFFER_DRAW = "offer_draw"
+    CLAIM = "claim"
+    """Claim the win (or drop the seat) of a network player gone too long."""
 
 
 @runtime_checkable

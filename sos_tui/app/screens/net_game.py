@@ -24,19 +24,27 @@ from sos_tui.session import ComputerPool, Keeper, SeatKind
 from ..dialogs import Choice, Standing
 from ..text import names_list
 from . import net_words as words
+from .net_endings import EndingKeys
 from .play import PlayScreen
 
+_ENDING = (StateChange.MOVE, StateChange.DROP, StateChange.END)
+"""The changes that can end the game (and show its result)."""
 
-class NetGameScreen(PlayScreen):
+
+class NetGameScreen(EndingKeys, PlayScreen):
     """Play ``plan`` (a ``HostPlan`` or a ``JoinPlan``) over the network."""
 
     BINDINGS = [
         Binding("u,ctrl+z", "undo", N_("Undo"), key_display="u"),
+        Binding("ctrl+l", "leave", N_("Leave"), key_display="^l"),
+        Binding("g", "resign", N_("Resign"), key_display="g"),
+        Binding("d", "offer_draw", N_("Offer a draw"), key_display="d", show=False),
+        Binding("A", "abort", N_("Abort the game"), key_display="A", show=False),
+        Binding("c", "claim", N_("Claim"), key_display="c"),
         Binding("ctrl+s", "save", N_("Save"), show=False),
         Binding("ctrl+n", "app.new_game", N_("New game"), show=False),  # leaving this one, asked first
         Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
         Binding("ctrl+r", "reconnect", N_("Reconnect"), show=False),
-        Binding("ctrl+l", "leave", N_("Leave"), key_display="^l"),
     ]
     DEFAULT_CSS = """
     NetGameScreen #net-status { dock: top; height: auto; max-height: 4; padding: 0 1; background: $boost; }
@@ -65,7 +73,14 @@ class NetGameScreen(PlayScreen):
         super().on_mount()
         self.dialogs = Standing(self.app)
         self.app.screen_change_signal.subscribe(self, self.dialogs.check)
+        self.set_interval(1.0, self._tick)
         self.connect()
+
+    def _tick(self) -> None:
+        """Each second while a player is gone: how long, and whether ``c`` claims now."""
+        if self.game is not None and self.game.away:
+            self._status()
+            self.refresh_bindings()
 
     def language_changed(self) -> None:
         super().language_changed()
@@ -136,8 +151,15 @@ class NetGameScreen(PlayScreen):
         game = self.game
         gone = self.net.gone
         change = StateChange.read(message.change)
-        if change is StateChange.MOVE and game.state is not None and game.state.is_over:
+        if change in _ENDING and game.state is not None and game.state.is_over:
             self.call_after_refresh(self._game_over, game.state)
+        elif change is StateChange.DROP and message.seat is not None and game.state is not None:
+            self.notify(game.record.ending_text(game.state, _) + ". " + _("The game goes on."),
+                        timeout=5, markup=False)  # a dropped seat in a game of three or more
+        elif change is StateChange.DRAW_OFFER and message.seat is not None:
+            self._draw_offered(message.seat)
+        elif change is StateChange.DRAW_DECLINED:
+            self.notify(_("Draw declined: the game goes on."), timeout=3)
         elif change is StateChange.REMATCH:  # the last game's result gives way to the new game
             first = game.seats[0].name if game.seats else ""
             self.notify(_("Rematch: {name} starts.").format(name=printable(first)[:40]), timeout=4,

@@ -3,6 +3,7 @@ game; and the question asked when the game cannot go on."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from sos_tui.engine import IllegalMoveError, Move, printable, shorten
@@ -64,13 +65,16 @@ def _turn(status: NetStatus, game: RemoteGame) -> str:
         ).format(n=status.open_seats)
     if status.waiting_for:
         names = names_list([printable(name)[:40] for name in status.waiting_for])
-        return _("Waiting for {names} to reconnect…").format(names=names)
+        waiting = _("Waiting for {names} to reconnect…").format(names=names)
+        return " ".join(filter(None, (waiting, gone_text(game))))
     if game.state is not None and game.state.is_over:
-        return (
-            _("Game over: {result}").format(result=printable(game.record.result_text(tr=_)))
-            if game.record
-            else _("Game over")
-        )
+        if not game.record:
+            return _("Game over")
+        result, ending = game.record.result_text(tr=_), game.record.ending_text(tr=_)
+        if ending and game.state.outcome.has_result:  # "Ana wins (Bo resigned)"; aborted says it all
+            text = _("Game over: {result} ({ending})")
+            return text.format(result=printable(result), ending=printable(ending))
+        return _("Game over: {result}").format(result=printable(result))
     if game.my_turn:
         return _("Your turn.")
     if game.seat_to_move is not None:
@@ -81,6 +85,47 @@ def _turn(status: NetStatus, game: RemoteGame) -> str:
             else _("{name}'s turn.  (You are watching.)").format(name=who)
         )
     return ""
+
+
+def gone_text(game: RemoteGame) -> str:
+    """How long the player gone first has been gone, and whether ``c`` claims now ("" when this
+    terminal has nobody to claim)."""
+    away = [a for a in game.away if a.seat not in game.my_seats]
+    if not away or not game.in_game or not game.under_way:
+        return ""
+    now, first = time.monotonic(), min(away, key=lambda a: a.since)
+    name = printable(game.seats[first.seat].name)[:40]
+    if not first.claimable(now):
+        return _("{name} has been gone {time}.").format(name=name, time=first.gone_for(now))
+    text = (
+        _("{name} has been gone {time}: press c to claim the win.")
+        if len(game.state.still_in) == 2
+        else _("{name} has been gone {time}: press c to drop them from the game.")
+    )
+    return text.format(name=name, time=first.gone_for(now))
+
+
+def resign_asked(name: str) -> Choice:
+    """Resign? The dialog opens on "Play on" (enter and escape give it)."""
+    return Choice(
+        lambda: _("{name}, resign this game?").format(name=name), lambda: _("Resign"), lambda: _("Play on")
+    )
+
+
+def abort_asked() -> Choice:
+    return Choice(
+        lambda: _("Abort this game? It ends with no result and goes into no history."),
+        lambda: _("Abort"),
+        lambda: _("Play on"),
+    )
+
+
+def draw_asked(name: str, other: str) -> Choice:
+    return Choice(
+        lambda: _("{name} offers a draw. {other}, do you accept?").format(name=name, other=other),
+        lambda: _("Accept the draw"),
+        lambda: _("Play on"),
+    )
 
 
 def ending(problem: NetError, game: RemoteGame | None) -> tuple[Choice, bool]:
