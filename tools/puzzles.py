@@ -6,7 +6,8 @@ exact solver (``sos_tui.ai.puzzles.prove``), or check that the committed set is 
 Each kind of puzzle (board size, mode, how many cells are left empty) draws positions from its own
 random stream: random safe moves (simple mode: a move that hands over an SOS would end the game),
 or a mix of taken SOSs, safe moves and any moves (general mode), up to a number of empty cells,
-and keeps a position when it is a puzzle, new up to symmetry, with a short enough line. The same
+and keeps a position when it is a puzzle, new up to symmetry, with a short enough line. The set
+is numbered with the kinds taking turns, each kind easiest first (``arrange``). The same
 seed gives the same file on any machine (no clock, no process count, a fresh solver per puzzle).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 
@@ -90,14 +92,29 @@ def generate(seed: int, log=print) -> list[Puzzle]:
             if proof is None or len(line) > longest:
                 continue
             found += 1
-            puzzles.append(
-                Puzzle(len(puzzles) + 1, size, Mode(mode), state.moves, tuple(line), proof[0], nodes)
-            )
+            puzzles.append(Puzzle(0, size, Mode(mode), state.moves, tuple(line), proof[0], nodes))
         log(
             f"{size}x{size} {mode}: {count} puzzles from {tries} positions in "
             f"{time.perf_counter() - started:.1f} s"
         )
-    return puzzles
+    return arrange(puzzles)
+
+
+FIRST = ((5, "simple"), (4, "general"), (6, "simple"), (5, "general"), (4, "simple"))
+"""The order the kinds take turns in: puzzle 1 is a 5x5 one."""
+
+
+def arrange(puzzles: list[Puzzle]) -> list[Puzzle]:
+    """Numbered from 1: the kinds in turn (``FIRST``), each kind easiest first (by difficulty,
+    then in the order found)."""
+    kinds = {
+        kind: sorted((p for p in puzzles if (p.size, p.mode.value) == kind), key=lambda p: p.difficulty)
+        for kind in FIRST
+    }
+    turns = [
+        kinds[kind][i] for i in range(max(map(len, kinds.values()))) for kind in FIRST if i < len(kinds[kind])
+    ]
+    return [replace(p, id=number) for number, p in enumerate(turns, 1)]
 
 
 def render(seed: int, puzzles: list[Puzzle]) -> str:
