@@ -199,3 +199,24 @@ async def test_the_setup_screen_opens_the_puzzles_and_escape_comes_back():
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
         assert app.is_running
+
+
+async def test_the_puzzle_screen_follows_a_switch_of_language():
+    from textual.widgets import Label
+
+    from sos_tui.app.screens.puzzle import PuzzleScreen
+    from sos_tui.app.widgets.scoreboard import Scoreboard
+
+    app = SosApp(puzzle=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PuzzleScreen))
+        app.switch_language("ms")
+        screen = app.screen
+
+        def malay() -> bool:
+            title = str(screen.query_one("#puzzle-title", Label).render())
+            return title.startswith("Teka-teki 1 daripada") and "Giliran" in screen.text
+
+        await wait_for(pilot, malay)
+        board = screen.query_one(Scoreboard)
+        assert "Pemain 1" in "\n".join(board.render_line(y).text for y in range(board.size.height))

@@ -65,14 +65,8 @@ class PuzzleScreen(SosScreen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        view = self.query_one(GameView)
-        view.seats = (
-            Seat(_("Player {number}").format(number=1)),
-            Seat(_("Player {number}").format(number=2)),
-        )
-        self.query_one("#puzzle-panel").border_title = _("Puzzle")
         self.show()
-        view.board.focus()
+        self.query_one(GameView).board.focus()
         for note in self.notes:
             self.notify(note, severity="warning", timeout=8, markup=False)
 
@@ -95,7 +89,10 @@ class PuzzleScreen(SosScreen[None]):
         return "\n".join([*(self.said or [ask(self.run)]), streak(self.score)])
 
     def show(self) -> None:
+        """Draw the puzzle as it stands (again after a switch of language)."""
         view = self.query_one(GameView)
+        view.seats = tuple(Seat(_("Player {number}").format(number=n)) for n in (1, 2))
+        self.query_one("#puzzle-panel").border_title = _("Puzzle")
         view.state = self.run.state
         view.thinking = self.busy
         view.board.interactive = not self.run.solved
