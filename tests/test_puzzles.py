@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from sos_tui.ai.puzzles import DATA, bundled, keeps, move_class, prove
+from sos_tui.ai.puzzles import DATA, bundled, keeps, move_class, prove, quiet
 from sos_tui.ai.solver import Solver
 from sos_tui.app import SosApp
 from sos_tui.engine import Mode, Move
@@ -220,3 +222,22 @@ async def test_the_puzzle_screen_follows_a_switch_of_language():
         await wait_for(pilot, malay)
         board = screen.query_one(Scoreboard)
         assert "Pemain 1" in "\n".join(board.render_line(y).text for y in range(board.size.height))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.sampled_from(["simple", "general"]))
+def test_a_position_is_a_puzzle_exactly_when_one_move_up_to_symmetry_keeps_its_value(rng, mode):
+    from sos_tui.engine import GameState
+
+    state = GameState.new(4, mode)
+    while state.empty_cells > 8 and not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    assume(not state.is_over)
+    solver = Solver(4, mode)
+    value = solver.value(state.board)
+    right = {move_class(state, m) for m in state.legal_moves() if keeps(solver, state, m)}
+    proof = prove(state, solver)
+    if proof is None:
+        assert not quiet(state) or len(right) > 1 or (mode == "simple" and value != 1)
+    else:
+        assert quiet(state) and proof[0] == value and right == {move_class(state, proof[1])}
