@@ -251,8 +251,8 @@ async def test_the_setup_and_history_screens_buttons_take_the_arrows():
     async with app.run_test(size=(100, 30)) as pilot:
         await shown(pilot, app, SetupScreen)
         assert focused_id(app) == "start"
-        assert await walk(pilot, app, "left right right right right") == ["start", "open", "history", "quit",
-                                                                          "quit"]
+        assert await walk(pilot, app, "left right right right right right") == [
+            "start", "open", "history", "puzzles", "quit", "quit"]
         app.screen.query_one("#host", Button).focus()
         assert await walk(pilot, app, "right right left") == ["join", "join", "host"]
         app.action_history()

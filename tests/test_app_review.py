@@ -58,6 +58,9 @@ async def test_the_replay_shows_the_review_of_a_known_game():
             f"{m} {e['mark']}" for m, e in zip(MOVES, expected, strict=True)]
         chart = screen.query_one(AdvantageChart)
         assert len(chart.data) == len(MOVES) and chart.data[-1] == 1  # Ana wins by 1
+        # each player's accuracy: the share of moves with no mark, and the marks given
+        accuracy = str(screen.query_one("#review-accuracy").render())
+        assert accuracy.startswith("Accuracy: Ana ") and "; Bo " in accuracy and "??" in accuracy
         # the key moments: the biggest losses first; choosing one jumps to it
         moments = screen.query_one("#review-moments")
         assert moments.option_count == 3 and moments.get_option_at_index(0).id == "3"

@@ -253,7 +253,8 @@ def test_review_prints_a_malay_annotated_transcript(saved, capsys):
     assert main(["review", str(path), "--lang", "ms"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("SOS, permainan umum, 3x3\nPemain: 1. Player 1, 2. Player 2\nBermula: ")
-    assert "\nTanda: ! terbaik, ?! kurang tepat (rugi 1 mata), ? kesilapan (2-3 mata)" in out
+    assert "\nTanda: ! terbaik, ?! kurang tepat (beza mata, skor anda tolak skor lawan, turun 1), " in out
+    assert "\nKetepatan Player 1: " in out
     assert "\nMata: " in out and "\nKeputusan: " in out and "\nDetik penting:" in out
     for number, move in enumerate(record.moves, start=1):
         assert any(line.strip().startswith(f"{number}. ") and str(move) in line for line in out.splitlines())
@@ -280,7 +281,7 @@ def reviewed_4x4() -> tuple[GameRecord, list]:
 def test_review_words_in_malay(malay):
     record, reviews = reviewed_4x4()
     costly = next(r for r in reviews if r.points > 1)
-    assert describe(costly) == f"{costly.mark:<2} rugi {costly.points} mata, terbaik {costly.best}"
+    assert describe(costly) == f"{costly.mark:<2} rugi {costly.points} beza mata, terbaik {costly.best}"
     text = annotated_transcript(record, reviews[:-3])
     assert text.endswith("(3 langkah tidak diulas)\n")
     assert "Detik penting:\n" in text
@@ -294,7 +295,7 @@ def test_review_words_in_malay(malay):
 def test_review_words_in_english_are_unchanged():
     record, reviews = reviewed_4x4()
     costly = next(r for r in reviews if r.points > 1)
-    assert describe(costly) == f"{costly.mark:<2} loses {costly.points} points, best {costly.best}"
+    assert describe(costly) == f"{costly.mark:<2} loses {costly.points} in margin, best {costly.best}"
     assert annotated_transcript(record, reviews[:-1]).endswith("(1 move not reviewed)\n")
 
 

@@ -339,12 +339,14 @@ def test_review_verdicts_in_malay():
     i18n.set_language("ms")
     best = MoveReview(0, 0, Move(0, 0, "S"), Move(0, 0, "S"), 1.0, 1.0, True, Mode.GENERAL, 0.0)
     assert verdict_words(best) == "! terbaik"
-    mistake = MoveReview(1, 1, Move(0, 1, "O"), Move(2, 2, "O"), -1.0, 1.0, False, Mode.GENERAL, 0.0)
-    assert verdict_words(mistake) == "? kesilapan: rugi ~2 mata, terbaik O c3"
+    unclear = MoveReview(1, 1, Move(0, 1, "O"), Move(2, 2, "O"), -1.0, 1.0, False, Mode.GENERAL, 0.0)
+    assert verdict_words(unclear) == "tidak pasti (anggaran): rugi ~2 beza mata, terbaik O c3?"
+    mistake = MoveReview(1, 1, Move(0, 1, "O"), Move(2, 2, "O"), -5.0, 1.0, False, Mode.GENERAL, 0.0)
+    assert verdict_words(mistake) == "? kesilapan: rugi ~6 beza mata, terbaik O c3"
     blunder = MoveReview(1, 1, Move(0, 1, "O"), Move(2, 2, "O"), -1.0, 1.0, True, Mode.SIMPLE, 0.0)
     assert verdict_words(blunder) == "?? silap besar: rugi 2 tahap keputusan, terbaik O c3"
     i18n.set_language("en")
-    assert verdict_words(mistake) == "? mistake: loses ~2 points, best O c3"
+    assert verdict_words(mistake) == "? mistake: loses ~6 in margin, best O c3"
 
 
 # -- the open dialog -----------------------------------------------------------------------------

@@ -177,8 +177,10 @@ Game over: Computer 2 wins.
 Type review for the key moments, or quit.
 Reviewing the game; this takes a moment.
 Key moments:
-Move 5, Ana wrote S at c3, was a blunder: it gave away 5 points; O at b1 was best.
-Move 4, Computer 2 wrote S at c1, was an inaccuracy: it gave away 1 point; S at b1 was best.
+Move 5, Ana wrote S at c3, was a blunder: it gave away 5 in margin; O at b1 was best.
+Move 4, Computer 2 wrote S at c1, was an inaccuracy: it gave away 1 in margin; S at b1 was best.
+Accuracy of Ana: 67% (0 inaccuracies, 0 mistakes, 1 blunder).
+Accuracy of Computer 2: 83% (1 inaccuracy, 0 mistakes, 0 blunders).
 """
 
 COMPUTER_MS_REVIEW = """\
@@ -186,9 +188,12 @@ Permainan tamat: Komputer 2 menang.
 Taip review untuk detik penting, atau quit.
 Mengulas permainan; ini mengambil sedikit masa.
 Detik penting:
-Langkah 5, Ana menulis S di c3, ialah satu silap besar: ia melepaskan 5 mata; O di b1 adalah yang terbaik.
-Langkah 4, Komputer 2 menulis S di c1, ialah langkah kurang tepat: ia melepaskan 1 mata; S di b1 adalah \
-yang terbaik.
+Langkah 5, Ana menulis S di c3, ialah satu silap besar: ia melepaskan 5 beza mata; O di b1 adalah yang \
+terbaik.
+Langkah 4, Komputer 2 menulis S di c1, ialah langkah kurang tepat: ia melepaskan 1 beza mata; S di b1 \
+adalah yang terbaik.
+Ketepatan Ana: 67% (0 kurang tepat, 0 kesilapan, 1 silap besar).
+Ketepatan Komputer 2: 83% (1 kurang tepat, 0 kesilapan, 0 silap besar).
 """
 
 

@@ -5,19 +5,26 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from dataclasses import replace
 
 import pytest
 
 from sos_tui.ai.review import (
     BEST,
     BLUNDER,
+    ESTIMATE_NOISE,
     INACCURACY,
     MISTAKE,
+    MoveReview,
     ReviewBudget,
+    accuracies,
     annotated_transcript,
+    describe,
     judge,
     key_moments,
+    legend,
     review,
+    review_json,
     review_move,
 )
 from sos_tui.cli import main
@@ -220,3 +227,85 @@ def test_the_review_of_a_game_where_a_seat_dropped_out_names_each_moves_player()
         state = state.play(Move.parse(text))
     record = GameRecord.for_state(state, (PlayerInfo("Ana"), PlayerInfo("Bo"), PlayerInfo("Cy")))
     assert [r.player for r in review(record)] == list(state.movers) == [0, 1, 0, 0, 1, 1]
+
+
+# -- honest verdicts and accuracy (issue 47) ------------------------------------------------------
+def test_the_first_moves_of_a_3_player_8x8_simple_game_get_no_mark():
+    # the estimate (0.15 s of max^n) said ?? "loses ~2 result steps" for any first move
+    for first in ("S d4", "O a1", "S h8"):
+        verdict = review_move(GameState.from_moves([first], 8, "simple", 3), 0)
+        assert not verdict.exact and verdict.judgement == BEST and verdict.mark == "!"
+        assert "??" not in describe(verdict)
+
+
+def test_a_3x3_general_blunder_is_a_loss_in_margin_not_in_points():
+    from sos_tui.app.widgets.review import verdict_words
+
+    verdict = review_move(GameState.from_moves(["O a2", "S c1", "O b2", "O b3"], 3), 3)
+    assert verdict.exact and verdict.mark == "??" and verdict.points == 12
+    assert describe(verdict) == "?? loses 12 in margin, best S a3"
+    assert verdict_words(verdict) == "?? blunder: loses 12 in margin, best S a3"
+    assert "margin" in legend("general") and "point" not in legend("general")
+
+
+def estimate(mode: str, loss: float, **kwargs) -> MoveReview:
+    move = Move(0, 0, "S")
+    return MoveReview(0, 0, move, Move(0, 1, "S"), -loss, 0.0, False, Mode(mode), 0.0, **kwargs)
+
+
+def test_an_estimate_is_marked_only_beyond_its_noise():
+    assert ESTIMATE_NOISE == 4
+    assert estimate("general", 4).judgement == BEST  # within the noise: unclear, no mark
+    assert describe(estimate("general", 4)).strip() == "unclear: loses ~4 in margin, best S b1?"
+    assert estimate("general", 6).mark == "?"  # 6 - 4 = 2: a mistake
+    assert estimate("general", 9).mark == "??"
+    assert replace(estimate("general", 4), exact=True).mark == "??"  # exact: all of it
+    assert estimate("general", 6, players=3).judgement == MISTAKE
+    assert "6 points" in describe(estimate("general", 6, players=3))  # own points, with 3 players
+    assert estimate("simple", 2).judgement == BEST  # a guessed loss in simple mode: no mark
+    assert estimate("simple", 2, hands_over=True).mark == "??"  # an SOS handed over: seen, marked
+
+
+def test_an_estimated_move_that_hands_over_an_sos_is_marked():
+    game = GameState.from_moves(["S a1", "O h8", "S c1"], 8, "simple")
+    verdict = review_move(game, 2)
+    assert not verdict.exact and verdict.hands_over and verdict.judgement != BEST
+    quiet = review_move(GameState.from_moves(["S a1", "O h8", "S d4"], 8, "simple"), 2)
+    assert not quiet.hands_over
+
+
+def solver_game(size: int, mode: str, blunder: tuple[int, str] | None = None) -> GameState:
+    """A game of the solver's moves, one of them (``(index, move)``) replaced."""
+    from sos_tui.ai.solver import Solver
+
+    solver, state = Solver(size, mode), GameState.new(size, mode)
+    while not state.is_over:
+        if blunder and state.move_count == blunder[0]:
+            move = Move.parse(blunder[1])
+        else:
+            _value, cell, letter = solver.best_move(state.board)
+            move = Move(cell // size, cell % size, letter)
+        state = state.play(move)
+    return state
+
+
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_a_game_of_the_solver_s_moves_is_100_percent_accurate(mode):
+    game = solver_game(3, mode)
+    found = accuracies(list(review(game)), 2)
+    assert [a.percent for a in found] == [100.0, 100.0] and all(a.exact for a in found)
+    assert all(a.inaccuracies == a.mistakes == a.blunders == 0 for a in found)
+
+
+def test_a_blunder_brings_the_accuracy_down_and_is_counted():
+    game = solver_game(3, "general", blunder=(3, "O a2"))  # the second player's second move: -5 in margin
+    reviews = list(review(game))
+    assert reviews[3].judgement == BLUNDER and reviews[3].player == 1
+    second = accuracies(reviews, 2)[1]
+    assert second.percent < 100 and second.blunders == 1
+    data = review_json(reviews, 2)
+    assert data["players"][1]["accuracy"] == round(second.percent, 1) and data["players"][1]["blunders"] == 1
+    assert data["players"][0]["accuracy"] == 100.0
+    record = GameRecord.for_state(game)
+    assert f"Accuracy of Player 2: {second.percent:.0f}% (0 inaccuracies, 0 mistakes, 1 blunder)" in \
+        annotated_transcript(record, reviews)

@@ -11,7 +11,22 @@ Values are the mover's, counted from the position before the move:
   move's value is the points the mover will still make (general) or +1/0/-1 (simple). Such
   verdicts are always estimates: perfect play is not unique when players' interests differ.
 
-``loss = best value - played value`` (>= 0). ``review_move(game, index, budget)`` reviews one
+``loss = best value - played value`` (>= 0): in general mode with two players a loss in
+*margin* (the swing in the final score difference), with three or more a loss in the mover's own
+points; in simple mode in result steps.
+
+**Honest verdicts.** An exact loss is marked as it is. An estimate is marked only when its loss is
+beyond the estimate's noise (``ESTIMATE_NOISE``): in general mode the mark of the loss less the
+noise (a loss of 5 estimated is marked as 3, a mistake; 2 or less gets no mark); in simple mode a
+mark only when the move hands the next player an SOS at once while another move did not (the
+loss is seen, not guessed: a depth-limited, width-limited search cannot prove a later loss).
+So the first moves on a big empty board, where nothing is handed over, get no mark. An estimate
+that is marked is shown as one (``~``).
+
+**Accuracy** (``accuracies``): each player's share of moves that kept the value: moves with no
+mark, so exact where the solver reached (every move kept the solved value) and, elsewhere, the
+share of moves whose estimated loss is within the noise; and the number of inaccuracies,
+mistakes and blunders. ``review_move(game, index, budget)`` reviews one
 move, a pure function of its arguments (picklable: the app sends one move at a time to its
 computer process); ``review(game, budget)`` yields every move's review in game order.
 
@@ -51,6 +66,13 @@ win to loss a blunder (results change in whole steps, so there is no inaccuracy)
 def rounded(loss: float) -> int:
     """A loss as a whole number: halves round up (0.5 -> 1)."""
     return max(0, math.floor(loss + 0.5))
+
+
+ESTIMATE_NOISE = 4
+"""How far an estimated loss may exceed the exact one (general mode): on 250 positions of 5x5
+with 12-13 empty cells, where both can be had, it did by at most 3 (p95 1;
+``benchmarks/review_noise.py``, docs/ai.md "Game review"); one more for the bigger boards, which
+nothing measures."""
 
 
 def judge(loss: float, mode: Mode | str) -> str:
@@ -98,6 +120,8 @@ class MoveReview:
     mode: Mode
     advantage: float  # after the move, from the first player's side: final margin (general,
     # two players), result (simple), own score minus the best other (three or more)
+    players: int = 2
+    hands_over: bool = False  # the move leaves the next player an SOS, and another move did not
 
     @property
     def loss(self) -> float:
@@ -109,8 +133,18 @@ class MoveReview:
         return rounded(self.loss)
 
     @property
+    def sure_loss(self) -> float:
+        """The loss beyond doubt: all of an exact one; an estimate's less its noise (general) or
+        all of it only when the move handed an SOS over (simple)."""
+        if self.exact:
+            return self.loss
+        if self.mode is Mode.GENERAL:
+            return max(0.0, self.loss - ESTIMATE_NOISE)
+        return self.loss if self.hands_over else 0.0
+
+    @property
     def judgement(self) -> str:
-        return judge(self.loss, self.mode)
+        return judge(self.sure_loss, self.mode)
 
     @property
     def mark(self) -> str:
@@ -119,6 +153,39 @@ class MoveReview:
     def to_dict(self) -> dict:
         return {"index": self.index, "player": self.player, "move": str(self.move), "best": str(self.best),
                 "loss": self.points, "exact": self.exact, "mark": self.mark}
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """One player's accuracy over their reviewed moves: ``kept`` of ``moves`` had no mark."""
+
+    player: int
+    moves: int
+    kept: int
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    exact: bool  # every one of the moves was judged exactly
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.kept / self.moves if self.moves else 100.0
+
+    def to_dict(self) -> dict:
+        return {"player": self.player, "accuracy": round(self.percent, 1), "moves": self.moves,
+                "exact": self.exact, "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
+                "blunders": self.blunders}
+
+
+def accuracies(reviews, players: int) -> list[Accuracy]:
+    """Each player's ``Accuracy`` (see the module's doc)."""
+    found = []
+    for player in range(players):
+        own = [r for r in reviews if r.player == player]
+        count = {name: sum(r.judgement == name for r in own) for name in (BEST, INACCURACY, MISTAKE, BLUNDER)}
+        found.append(Accuracy(player, len(own), count[BEST], count[INACCURACY], count[MISTAKE],
+                              count[BLUNDER], all(r.exact for r in own)))
+    return found
 
 
 # -- one move ---------------------------------------------------------------------------------
@@ -211,7 +278,7 @@ def _exact(state: GameState, move: Move, budget: ReviewBudget, deadline: float |
         return None
     mover = state.to_move
     return MoveReview(state.move_count, mover, move, best, played, best_value, True, state.mode,
-                      _advantage(state, mover, played))
+                      _advantage(state, mover, played), state.players)
 
 
 def _board_value(solver: Solver, state: GameState, board: str) -> int:
@@ -252,6 +319,20 @@ def _a_best_move(solver: Solver, state: GameState, best_value: int) -> Move:
         if value >= best_value:
             return Move(cell // state.size, cell % state.size, letter)
     raise AssertionError("some move reaches the board's value")
+
+
+def hands_over(state: GameState, move: Move) -> bool:
+    """Does ``move`` (scoring nothing) leave the next player an SOS, when some move did not?"""
+    g = _solver(state.size, state.mode).grid
+    s, o = g.masks(state.board)
+    empty = g.empty(s, o)
+    bit = g.bit(_cell(state, move))
+    if points(s, o, bit, move.letter == "S", g.dirs):
+        return False
+    if not (any(safe_sets(s, o, empty, g.dirs)) or any(wins(s, o, empty, g.dirs))):
+        return False  # every move scores nothing and leaves a threat: nothing better was there
+    s2, o2 = (s | bit, o) if move.letter == "S" else (s, o | bit)
+    return any(wins(s2, o2, g.empty(s2, o2), g.dirs))
 
 
 # -- estimates --------------------------------------------------------------------------------
@@ -320,7 +401,7 @@ def _estimate_two(state: GameState, index: int, move: Move, budget: ReviewBudget
     if best_value <= played_value:
         best_move, best_value = played, played_value
     return MoveReview(index, mover, move, pos.move(*best_move), played_value, best_value, False,
-                      state.mode, _advantage(state, mover, played_value))
+                      state.mode, _advantage(state, mover, played_value), 2, hands_over(state, move))
 
 
 class _OwnScore(MaxNSearch):
@@ -370,39 +451,51 @@ def _estimate_many(state: GameState, index: int, move: Move, budget: ReviewBudge
     else:
         advantage = after[0] - max(after[1:])
     return MoveReview(index, mover, move, pos.move(*best_move), played_value, best_value, False,
-                      state.mode, advantage)
+                      state.mode, advantage, n, hands_over(state, move))
 
 
 # -- text -------------------------------------------------------------------------------------
 def key_moments(reviews, count: int = 3) -> list[MoveReview]:
-    """The ``count`` moves that gave away the most (loss > 0 only), biggest first, earliest
-    first among equals."""
-    costly = [r for r in reviews if r.points > 0]
+    """The ``count`` marked moves that gave away the most, biggest first, earliest first among
+    equals."""
+    costly = [r for r in reviews if r.judgement != BEST]
     return sorted(costly, key=lambda r: (-r.loss, r.index))[:count]
 
 
-def legend(mode: Mode | str) -> str:
+def legend(mode: Mode | str, players: int = 2) -> str:
     """What the marks mean, in the player's language."""
+    if Mode(mode) is Mode.GENERAL and players == 2:
+        return _("Marks: ! best, ?! inaccuracy (the margin, your score minus the other's, drops by 1), "
+                 "? mistake (by 2-3), ?? blunder (by 4 or more); ~ an estimate, marked only beyond "
+                 "its noise")
     if Mode(mode) is Mode.GENERAL:
-        return _("Marks: ! best, ?! inaccuracy (loses 1 point), ? mistake (2-3 points), "
-                 "?? blunder (4 or more); ~ an estimate")
+        return _("Marks: ! best, ?! inaccuracy (loses 1 of your points), ? mistake (2-3), "
+                 "?? blunder (4 or more); ~ an estimate, marked only beyond its noise")
     return _("Marks: ! best, ? mistake (win to draw, or draw to loss), ?? blunder (win to loss); "
-             "~ an estimate")
+             "~ an estimate, marked only when the move hands over an SOS")
+
+
+def loss_words(review: MoveReview) -> str:
+    """``loses 3 in margin``, ``loses ~2 points``, ``loses 1 result step``: the loss in its unit."""
+    n, approx = review.points, "" if review.exact else "~"
+    if review.mode is Mode.GENERAL and review.players == 2:
+        text = _("loses {approx}{n} in margin")
+    elif review.mode is Mode.GENERAL:
+        text = ngettext("loses {approx}{n} point", "loses {approx}{n} points", n)
+    else:
+        text = ngettext("loses {approx}{n} result step", "loses {approx}{n} result steps", n)
+    return text.format(approx=approx, n=n)
 
 
 def describe(review: MoveReview) -> str:
-    """``"?  loses 2 points, best O c3"``, ``"!"``, with ``~`` before an estimated loss; in the
-    player's language (the mark and the move are notation)."""
+    """``"?  loses 2 in margin, best O c3"``, ``"!"``, with ``~`` before an estimated loss; an
+    estimate within its noise gets no mark and says so; in the player's language (the mark and
+    the move are notation)."""
     if not review.points:
         return review.mark
-    n = review.points
-    if review.mode is Mode.GENERAL:
-        text = ngettext("loses {approx}{n} point, best {best}", "loses {approx}{n} points, best {best}", n)
-    else:
-        text = ngettext("loses {approx}{n} result step, best {best}",
-                        "loses {approx}{n} result steps, best {best}", n)
-    approx = "" if review.exact else "~"
-    return f"{review.mark:<2} " + text.format(approx=approx, n=n, best=review.best)
+    if review.judgement == BEST:  # an estimate within its noise
+        return "   " + _("unclear: {loss}, best {best}?").format(loss=loss_words(review), best=review.best)
+    return f"{review.mark:<2} " + _("{loss}, best {best}").format(loss=loss_words(review), best=review.best)
 
 
 def annotated_transcript(record: GameRecord, reviews) -> str:
@@ -425,10 +518,11 @@ def annotated_transcript(record: GameRecord, reviews) -> str:
         else:
             out.append(line)
         if line == started:
-            out.append(legend(record.mode))
+            out.append(legend(record.mode, state.players))
     moments = key_moments(reviews.values())
     out.append(_("Key moments:") if moments else _("Key moments: none, every move was best"))
     out += [f"  {r.index + 1}. {shown[r.player]}: {r.move}  {describe(r)}" for r in moments]
+    out += [accuracy_line(shown[a.player], a) for a in accuracies(reviews.values(), state.players) if a.moves]
     missing = state.move_count - len(reviews)
     if missing:
         # Translators: {moves} is "{n} move" / "{n} moves"
@@ -437,6 +531,21 @@ def annotated_transcript(record: GameRecord, reviews) -> str:
     return "\n".join(out) + "\n"
 
 
-def review_json(reviews) -> dict:
-    """The ``sos-review`` document of the CLI's ``--json``."""
-    return {"format": "sos-review", "version": 1, "moves": [r.to_dict() for r in reviews]}
+def accuracy_line(name: str, accuracy: Accuracy) -> str:
+    """``Accuracy of Ana: 92% (1 inaccuracy, 0 mistakes, 1 blunder)``, ``~92%`` when estimated."""
+    percent = f"{'' if accuracy.exact else '~'}{accuracy.percent:.0f}%"
+    n = accuracy.inaccuracies, accuracy.mistakes, accuracy.blunders
+    return _("Accuracy of {name}: {percent} ({inaccuracies}, {mistakes}, {blunders})").format(
+        name=name, percent=percent,
+        inaccuracies=ngettext("{n} inaccuracy", "{n} inaccuracies", n[0]).format(n=n[0]),
+        mistakes=ngettext("{n} mistake", "{n} mistakes", n[1]).format(n=n[1]),
+        blunders=ngettext("{n} blunder", "{n} blunders", n[2]).format(n=n[2]))
+
+
+def review_json(reviews, players: int | None = None) -> dict:
+    """The ``sos-review`` document of the CLI's ``--json``: every move, and each player's accuracy
+    (``players``, added without a new version: readers of version 1 skip it)."""
+    reviews = list(reviews)
+    players = players or 1 + max((r.player for r in reviews), default=1)
+    return {"format": "sos-review", "version": 1, "moves": [r.to_dict() for r in reviews],
+            "players": [a.to_dict() for a in accuracies(reviews, players)]}

@@ -53,8 +53,10 @@ class SosApp(App):
 
     def __init__(self, game: GameRecord | None = None, *, mouse: bool = True, computer_delay: float = 0.5,
                  time_limit: float | None = 2.0, seed: int | None = None, store: Store | None = None,
-                 settings: dict | None = None, network=None, now=None) -> None:
+                 settings: dict | None = None, network=None, now=None, puzzle: int | None = None) -> None:
         super().__init__()
+        self.puzzle = puzzle  # open the puzzles at this one (0: the first not solved) and close with them
+        self.puzzles_only = puzzle is not None
         self.network = network  # a sos_tui.net.run HostPlan or JoinPlan to play at once
         self.mouse = mouse
         self.initial_game = game
@@ -130,6 +132,8 @@ class SosApp(App):
         yield SystemCommand(_("Save game"), _("Save this game to a file (ctrl+s)"), game.action_save)
         yield SystemCommand(_("Open game"), _("Open a saved game (ctrl+o)"), self.action_open)
         yield SystemCommand(_("History"), _("Past games and statistics"), self.action_history)
+        yield SystemCommand(_("Puzzles"), _("Find the only move that wins, proved by the solver"),
+                            self.action_puzzles)
         if offered("replay"):
             yield SystemCommand(_("Replay"), _("Step through this game move by move"), game.action_replay)
         for code, name in LANGUAGES.items():
@@ -171,6 +175,8 @@ class SosApp(App):
                              lambda plan: self.exit() if plan is None else self.play_network(plan))
         elif self.network is not None:
             self.play_network(self.network)
+        elif self.puzzle is not None:
+            self.action_puzzles(self.puzzle)
         elif self.initial_game is not None:
             self.play_record(self.initial_game)
         else:
@@ -262,6 +268,12 @@ class SosApp(App):
         if isinstance(self.screen, OpenDialog) or self._network_asks(then=self.action_open):
             return
         self.push_screen(OpenDialog(self.game), self.play_record)
+
+    def action_puzzles(self, puzzle_id: int = 0) -> None:
+        from .screens.puzzle import PuzzleScreen
+
+        if not isinstance(self.screen, PuzzleScreen):
+            self.push_screen(PuzzleScreen(puzzle_id, mouse=self.mouse))
 
     def action_history(self) -> None:
         from .screens.history import HistoryScreen

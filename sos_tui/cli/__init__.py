@@ -6,6 +6,7 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui history export ID FILE [--force]
     sos-tui arena LEVEL_A LEVEL_B [...]
     sos-tui review FILE [--json]
+    sos-tui puzzle [--id N] [--json] [--plain]
     sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
                  [--headless] [--server URL]
     sos-tui join ws://HOST:PORT/CODE [--name NAME]
@@ -40,11 +41,11 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, bot, engine, history, net, play, review, tournament, web
+from . import arena, bot, engine, history, net, play, puzzle, review, tournament, web
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
-COMMANDS = ("play", "history", "review", "arena", "host", "join", "server", "web", "engine", "tournament",
-            "bot")
+COMMANDS = ("play", "history", "review", "puzzle", "arena", "host", "join", "server", "web", "engine",
+            "tournament", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
             choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
     parser.set_defaults(run=play.run)
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
-    for command in (play, history, review, arena, net, web, engine, tournament, bot):
+    for command in (play, history, review, puzzle, arena, net, web, engine, tournament, bot):
         command.add_parser(commands)
     return parser
 

@@ -17,8 +17,10 @@ def add_parser(commands) -> None:
         "review", help=_("mark every move of a saved game: best, inaccuracy, mistake, blunder"),
         description=_("Review a saved game: each move's mark (! best, ?! inaccuracy, ? mistake, ?? blunder), "
                       "its loss and the best move, exact where solved (always on boards up to 4x4), "
-                      "marked ~ where estimated. General mode: inaccuracy 1 point, mistake 2-3, blunder 4+. "
-                      "Simple mode: mistake a result step (win to draw, draw to loss), "
+                      "marked ~ where estimated (and marked only beyond the estimate's error), and each "
+                      "player's accuracy (the share of moves with no mark). General mode, by how much "
+                      "the margin (your final score minus the other's) drops: inaccuracy 1, mistake "
+                      "2-3, blunder 4+. Simple mode: mistake a result step (win to draw, draw to loss), "
                       "blunder win to loss."),
         options=_add_options).set_defaults(run=run)
 
@@ -26,7 +28,8 @@ def add_parser(commands) -> None:
 def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar=_("FILE"), help=_("a saved game (finished or not)"))
     parser.add_argument("--json", action="store_true", help=_(
-        'print {{"format": "sos-review", ...}}: each move\'s best move, loss and mark').format())
+        'print {{"format": "sos-review", ...}}: each move\'s best move, loss and mark, and each '
+        'player\'s accuracy').format())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         if bar and record.moves:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
     if args.json:
-        sys.stdout.write(json.dumps(review_json(reviews)) + "\n")
+        sys.stdout.write(json.dumps(review_json(reviews, record.state.players)) + "\n")
     else:
         sys.stdout.write(annotated_transcript(record, reviews))
     return 0

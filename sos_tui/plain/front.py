@@ -212,7 +212,7 @@ class Front:
         return QUIT
 
     async def review(self, rest, line):
-        from sos_tui.ai.review import key_moments
+        from sos_tui.ai.review import accuracies, accuracy_line, key_moments
 
         record = self.source.record
         if not self.state.is_over:
@@ -227,6 +227,9 @@ class Front:
         say(_("Key moments:") if moments else _("Key moments: none, every move was best"))
         for review in moments:
             say(words.review_line(review, self.source.seats))
+        for accuracy in accuracies(reviews, self.state.players):
+            if accuracy.moves:
+                say(accuracy_line(words.names(self.source.seats)[accuracy.player], accuracy) + ".")
 
     async def save(self, rest, line):
         from sos_tui.storage import StorageError, save_record

@@ -216,7 +216,9 @@ def move_line(state: GameState, seats, index: int) -> str:
 def review_line(review, seats) -> str:
     """One key moment of a review: the move, how bad, what it cost, the better move."""
     loss = review.points
-    if review.mode is Mode.GENERAL:
+    if review.mode is Mode.GENERAL and review.players == 2:
+        cost = ngettext("it gave away {n} in margin", "it gave away {n} in margin", loss)
+    elif review.mode is Mode.GENERAL:
         cost = ngettext("it gave away {n} point", "it gave away {n} points", loss)
     else:
         cost = ngettext("it gave away {n} result step", "it gave away {n} result steps", loss)

@@ -35,12 +35,14 @@ def rules() -> str:
           "click the other one. Your game is saved as you play: quit at any time and \"Continue\" next "
           "time."),
         _("**Review** (v in a replay, or on the game-over dialog) marks every move: **!** best, **?!** "
-          "inaccuracy, **?** mistake, **??** blunder. General game: a move that gives away 1 point is an "
-          "inaccuracy, 2-3 a mistake, 4 or more a blunder; simple game: throwing a win to a draw (or a "
-          "draw to a loss) is a mistake, a win to a loss a blunder. The best move is drawn on the board "
-          "in brackets, like [O] (or S→O where another letter was the best). Verdicts are exact on "
-          "boards up to 4x4 and in endgames, estimated by the computer's search otherwise (~ in a "
-          "transcript)."),
+          "inaccuracy, **?** mistake, **??** blunder. General game: a move that makes the margin (your "
+          "final score minus the other player's) 1 worse is an inaccuracy, 2-3 a mistake, 4 or more a "
+          "blunder (with 3 or more players: your own points); simple game: throwing a win to a draw (or "
+          "a draw to a loss) is a mistake, a win to a loss a blunder. The best move is drawn on the "
+          "board in brackets, like [O] (or S→O where another letter was the best). Verdicts are exact "
+          "on boards up to 4x4 and in endgames, estimated by the computer's search otherwise (~ in a "
+          "transcript): an estimate is marked only when its loss is clearly beyond its error, else it "
+          "says *unclear*. Each player's **accuracy** is the share of their moves with no mark."),
     ]
     return "\n\n".join(paragraphs) + "\n"
 

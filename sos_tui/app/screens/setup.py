@@ -212,6 +212,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
                 yield Button(_("Start"), id="start", variant="primary")
                 yield Button(_("Open…"), id="open")
                 yield Button(_("History"), id="history")
+                yield Button(_("Puzzles"), id="puzzles")
                 yield Button(_("Quit"), id="quit", variant="error")
             with ButtonRow(id="net-buttons"):
                 yield Button(_("Host over the network…"), id="host")
@@ -399,6 +400,10 @@ class SetupScreen(SosScreen[GameRecord | None]):
     @on(Button.Pressed, "#history")
     def _history_pressed(self) -> None:
         self.app.action_history()
+
+    @on(Button.Pressed, "#puzzles")
+    def _puzzles_pressed(self) -> None:
+        self.app.action_puzzles()
 
     @on(Button.Pressed, "#quit")
     def _quit_pressed(self) -> None:

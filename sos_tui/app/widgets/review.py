@@ -24,13 +24,16 @@ from sos_tui.ai.review import (
     BLUNDER,
     INACCURACY,
     MISTAKE,
+    Accuracy,
     MoveReview,
     ReviewBudget,
+    accuracies,
     key_moments,
+    loss_words,
     review_move,
 )
-from sos_tui.engine import GameState, Mode, Move, PlayerInfo
-from sos_tui.i18n import N_, _, explain, ngettext
+from sos_tui.engine import GameState, Move, PlayerInfo
+from sos_tui.i18n import N_, _, explain
 
 from ..text import shown
 
@@ -39,18 +42,24 @@ JUDGEMENTS = {BEST: N_("best"), INACCURACY: N_("inaccuracy"), MISTAKE: N_("mista
 
 
 def verdict_words(verdict: MoveReview) -> str:
-    """``"! best"``, ``"? mistake: loses 2 points, best O c3"``; ``~`` before an estimated loss."""
-    judgement = f"{verdict.mark} {_(JUDGEMENTS[verdict.judgement])}"
+    """``"! best"``, ``"? mistake: loses 2 in margin, best O c3"``; ``~`` before an estimated
+    loss; an estimate within its noise is no mark but ``unclear``."""
     if not verdict.points:
-        return judgement
-    loss = f"{'' if verdict.exact else '~'}{verdict.points}"
-    if verdict.mode is Mode.GENERAL:
-        words = ngettext("{judgement}: loses {n} point, best {best}",
-                         "{judgement}: loses {n} points, best {best}", verdict.points)
-    else:
-        words = ngettext("{judgement}: loses {n} result step, best {best}",
-                         "{judgement}: loses {n} result steps, best {best}", verdict.points)
-    return words.format(judgement=judgement, n=loss, best=verdict.best)
+        return f"{verdict.mark} {_(JUDGEMENTS[verdict.judgement])}"
+    if verdict.judgement == BEST:
+        return _("unclear (estimate): {loss}, best {best}?").format(loss=loss_words(verdict),
+                                                                    best=verdict.best)
+    judgement = f"{verdict.mark} {_(JUDGEMENTS[verdict.judgement])}"
+    return _("{judgement}: {loss}, best {best}").format(judgement=judgement, loss=loss_words(verdict),
+                                                        best=verdict.best)
+
+
+def accuracy_short(name: str, accuracy: Accuracy) -> str:
+    """``Ana 83% (1 ?!, 1 ??)``: the percentage and the marks given (``~`` when estimated)."""
+    marks = [f"{n} {mark}" for n, mark in ((accuracy.inaccuracies, "?!"), (accuracy.mistakes, "?"),
+                                           (accuracy.blunders, "??")) if n]
+    percent = f"{'' if accuracy.exact else '~'}{accuracy.percent:.0f}%"
+    return f"{name} {percent}" + (f" ({', '.join(marks)})" if marks else "")
 
 
 class Jump(Message):
@@ -97,6 +106,7 @@ class ReviewPanel(Vertical):
     AdvantageChart > .sparkline--max-color { color: $chart-max; }
     AdvantageChart > .sparkline--min-color { color: $chart-min; }
     ReviewPanel #review-verdict { width: 1fr; height: auto; }
+    ReviewPanel #review-accuracy { width: 1fr; height: auto; color: $foreground-muted; }
     ReviewPanel #review-chart { height: 3; width: 1fr; }
     ReviewPanel #review-cursor { width: 1fr; height: 1; color: $foreground-muted; }
     ReviewPanel #review-moments {
@@ -127,6 +137,7 @@ class ReviewPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield ProgressBar(id="review-progress", show_eta=False)
         yield Label("", id="review-verdict", markup=False)
+        yield Label("", id="review-accuracy", markup=False)
         yield AdvantageChart([], id="review-chart")
         yield Label("", id="review-cursor")
         yield OptionList(id="review-moments")
@@ -208,6 +219,9 @@ class ReviewPanel(Vertical):
             values.append(last)
         chart.moves = self.total
         chart.data = values
+        found = [a for a in accuracies(self.reviews.values(), len(self.players)) if a.moves]
+        self.query_one("#review-accuracy", Label).update(_("Accuracy: {players}").format(
+            players="; ".join(accuracy_short(shown(self.players[a.player].name, 16), a) for a in found)))
         moments = self.query_one("#review-moments", OptionList)
         moments.clear_options()
         for verdict in key_moments(self.reviews.values()):
