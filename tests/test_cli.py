@@ -48,9 +48,26 @@ def test_a_bad_save_file_is_refused_on_the_command_line(tmp_path):
 
 def test_version_and_help():
     assert run_cli("--version").stdout.strip().startswith("sos-tui ")
+    assert run_cli("--lang", "ms", "--version").stdout.splitlines()[1].startswith("protokol rangkaian ")
     text = run_cli("--help").stdout
     for option in ("--size", "--mode", "--players", "--no-mouse", "--load", "arena", "history", "play"):
         assert option in text
+
+
+def test_version_names_the_program_the_network_protocol_and_the_game_record_format(capsys):
+    from importlib.metadata import version
+
+    import sos_tui
+    from sos_tui.engine.record import VERSION
+    from sos_tui.net.protocol import PROTOCOL, PROTOCOL_MINOR
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"sos-tui {sos_tui.__version__}",
+        f"network protocol {PROTOCOL}.{PROTOCOL_MINOR}",
+        f"game record format {VERSION}",
+    ]
+    assert version("sos-tui") == sos_tui.__version__  # the package's metadata reads the one source
 
 
 @pytest.mark.parametrize(("command", "options"), [
