@@ -96,6 +96,8 @@ def _server_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis", metavar="URL", help=_(
         "keep the rooms in Redis at redis://HOST:PORT/DB: every server with the same --redis is one "
         "service, and a game is joined through any of them (needs: pip install 'sos-tui[redis]')"))
+    parser.add_argument("--log-format", choices=("text", "json"), default="text", help=_(
+        "how each event is logged on standard output: text lines (default) or one JSON object per line"))
 
 
 def parse_host_players(text: str):
@@ -217,11 +219,12 @@ def join(args: argparse.Namespace) -> int:
 def server(args: argparse.Namespace) -> int:
     import asyncio
 
+    from sos_tui.net.eventlog import printer
     from sos_tui.net.run import serve_forever
 
     _warn_bind("server", args.bind)
     try:
-        return asyncio.run(serve_forever(args.bind, args.port, _say, redis=args.redis))
+        return asyncio.run(serve_forever(args.bind, args.port, printer(args.log_format), redis=args.redis))
     except StorageError as error:  # the rooms database
         return fail("server", explain(error))
     except OSError as error:
