@@ -104,6 +104,22 @@ def test_the_text_lines_are_as_before(capsys):
     assert capsys.readouterr().out == "ws://127.0.0.1:7531\n7f3kq-x9m2c: Ana: S a1\n"
 
 
+def test_with_json_logs_the_warning_and_a_failure_to_start_are_json_lines_too(capsys):
+    import socket
+
+    from sos_tui.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["server", "--bind", "0.0.0.0", "--port", str(port), "--log-format", "json"]) == 2
+    out, err = capsys.readouterr()
+    warning, error = map(json.loads, out.splitlines())
+    assert warning["level"] == "warning" and "listening on 0.0.0.0" in warning["event"]
+    assert error["level"] == "error" and f"cannot listen on 0.0.0.0:{port}" in error["event"] and err == ""
+
+
 def test_the_server_logs_json_lines_answers_503_after_sigterm_and_exits_within_seconds(tmp_path):
     server = Process("server", "--port", "0", "--log-format", "json", env_dir=tmp_path)
     try:

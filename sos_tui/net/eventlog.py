@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 FORMATS = ("text", "json")
 
 Say = Callable[..., None]
-"""``say(event, room=None)``: one event, of a room (its code) or of the server."""
+"""``say(event, room=None, level="info")``: one event, of a room (its code) or of the server."""
 
 
 def text_line(event: str, room: str | None = None, level: str = "info") -> str:
@@ -47,13 +47,14 @@ def printer(log_format: str = "text") -> Say:
     """The ``say`` that prints each event on stdout in ``log_format``; for ``json``, the warnings
     and errors of ``logging`` become JSON lines on stderr too."""
     line = json_line if log_format == "json" else text_line
-    if log_format == "json":
+    root = logging.getLogger()
+    if log_format == "json" and not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())
-        logging.getLogger().addHandler(handler)
-        logging.getLogger().setLevel(logging.WARNING)
+        root.addHandler(handler)
+        root.setLevel(logging.WARNING)
 
-    def say(event: str, room: str | None = None) -> None:
-        print(line(event, room), flush=True)
+    def say(event: str, room: str | None = None, level: str = "info") -> None:
+        print(line(event, room, level), flush=True)
 
     return say
