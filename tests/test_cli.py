@@ -70,6 +70,29 @@ def test_version_names_the_program_the_network_protocol_and_the_game_record_form
     assert version("sos-tui") == sos_tui.__version__  # the package's metadata reads the one source
 
 
+@pytest.mark.parametrize(("line", "offered"), [
+    ("sos-tui ser", ["server"]),
+    ("sos-tui server --lo", ["--log-format"]),  # a command's own options, added when it parses
+    ("sos-tui --mode s", ["simple"]),
+])
+def test_the_shell_completes_commands_and_options(line, offered, tmp_path):
+    pytest.importorskip("argcomplete")
+    answer = tmp_path / "completions"
+    env = {**os.environ, "_ARGCOMPLETE": "1", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line,
+           "COMP_POINT": str(len(line)), "_ARGCOMPLETE_STDOUT_FILENAME": str(answer)}
+    done = subprocess.run([sys.executable, "-m", "sos_tui"], env=env, capture_output=True, timeout=30,
+                          check=True)
+    assert done.stdout == b""
+    assert [word.strip() for word in answer.read_text().split("\n")] == offered
+
+
+def test_without_argcomplete_the_shell_gets_no_completion_and_nothing_runs(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "argcomplete", None)  # the [completion] extra not installed
+    monkeypatch.setenv("_ARGCOMPLETE", "1")
+    assert main(["history"]) == 0
+    assert capsys.readouterr() == ("", "")
+
+
 @pytest.mark.parametrize(("command", "options"), [
     ("play", ("--size", "--mode", "--players", "--load", "--no-mouse")),
     ("history", ("--opponent", "--size", "--mode", "--limit", "--json")),

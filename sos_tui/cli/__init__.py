@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK: argcomplete's global completion may ask this program (completion.py)
 """The command line: every argument parsed and every line printed lives in this package, one
 module per command, each with its parser (``add_parser``) next to its ``run``.
 
@@ -40,7 +41,7 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, bot, engine, history, net, play, review, tournament, web
+from . import arena, bot, completion, engine, history, net, play, review, tournament, web
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
 COMMANDS = ("play", "history", "review", "arena", "host", "join", "server", "web", "engine", "tournament",
@@ -145,6 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             set_language(check_language(lang))
     except (UsageError, UnknownLanguage) as error:
         return fail(command, str(error))
+    if completion.asked():  # the shell's tab key (completion.py): answered, and nothing else
+        completion.complete(build_parser())
+        return 0
     try:
         args = build_parser().parse_args(argv)
         args.lang = lang  # as given (or None): sos-tui web passes it on to its tabs
