@@ -14,6 +14,8 @@ closes after each answer.
 - ``/`` and ``/CODE``: ``index.html``, never cached without asking (ETag);
 - ``/static/VERSION/NAME``: the files, ``VERSION`` a hash of all of them, so they are cached for
   good (``immutable``) and a new release has new addresses;
+- ``/healthz`` and ``/metrics`` on ``sos-tui server`` and ``host``: the server's ``routes``
+  (``metrics.py``), made afresh for each request, never cached;
 - ``/i18n/LANG.json``: the page's words in a language, read at run time from the same gettext
   catalog as the terminal's (``i18n.py``): the msgids the page's scripts mark with ``_("...")``
   and ``ngettext("...", "...", n)``, and the server's message templates (``SERVER_MESSAGES``).
