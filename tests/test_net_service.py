@@ -22,8 +22,11 @@ from .support.helpers import WAIT, Player, Process, fetch, get, running, send_ra
 
 def samples(text: str) -> dict[tuple[str, tuple], float]:
     """The Prometheus text as {(sample name, labels): value}."""
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 async def scrape(port: int) -> dict[tuple[str, tuple], float]:
@@ -39,7 +42,7 @@ async def test_healthz_says_ok_while_the_server_takes_games_and_503_once_it_is_s
         assert (status, body) == (200, b"ok\n") and headers["content-security-policy"]
         assert (await fetch(server.port, get("/healthz", "HEAD")))[:1] == (200,)
         assert (await fetch(server.port, get("/metrics", "POST")))[0] == 405  # behind the page's bounds
-        server.stopping()
+        server.stop_taking_games()
         assert (await fetch(server.port, get("/healthz")))[::2] == (503, b"stopping\n")
         with pytest.raises(NetError, match="stopping"):  # and it takes no new game
             await create_room(f"ws://127.0.0.1:{server.port}", 3, "general", [{"kind": "remote"}] * 2)
@@ -50,13 +53,18 @@ async def test_metrics_count_the_rooms_connections_moves_errors_and_move_time_of
     async with running() as server:
         before = await scrape(server.port)
         assert before[("sos_rooms", ())] == 0 and before[("sos_moves_total", ())] == 0
-        room = server.create_room(3, "general", [{"kind": "remote", "name": None},
-                                                 {"kind": "computer", "level": "easy"}])
+        room = server.create_room(
+            3, "general", [{"kind": "remote", "name": None}, {"kind": "computer", "level": "easy"}]
+        )
         async with Player(server.url(room), "Ana") as ana:
             await send_raw(ana.game, {"type": "no-such-thing"})  # refused: counted by its code
             while not (ana.game.state is not None and ana.game.state.is_over):
-                await ana.until(lambda: ana.game.state is not None and (
-                    ana.game.state.is_over or ana.game.state.to_move in ana.game.my_seats))
+                await ana.until(
+                    lambda: (
+                        ana.game.state is not None
+                        and (ana.game.state.is_over or ana.game.state.to_move in ana.game.my_seats)
+                    )
+                )
                 if not ana.game.state.is_over:
                     version = ana.game.version
                     await ana.game.play(ana.game.state.legal_moves()[0])
@@ -68,8 +76,10 @@ async def test_metrics_count_the_rooms_connections_moves_errors_and_move_time_of
     assert after[("sos_errors_total", (("code", "unknown-type"),))] == 1
     mine = (9 + 1) // 2  # Ana moves first on a 3x3 board, and again after each SOS she makes
     assert after[("sos_move_handling_seconds_count", ())] >= mine
-    assert after[("sos_move_handling_seconds_bucket", (("le", "+Inf"),))] == \
-        after[("sos_move_handling_seconds_count", ())]
+    assert (
+        after[("sos_move_handling_seconds_bucket", (("le", "+Inf"),))]
+        == after[("sos_move_handling_seconds_count", ())]
+    )
 
 
 async def test_the_metrics_name_no_room_code_player_or_address():

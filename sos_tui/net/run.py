@@ -136,7 +136,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
             url=f"ws://{reachable_host(bind)}:{server.port}"))
         say(_("or play in a browser: {url}").format(url=page_url(f"ws://{reachable_host(bind)}:{server.port}/")))
         await stop.wait()
-        server.stopping()
+        server.stop_taking_games()
         say(_("stopping: new games are refused for {seconds} s, then every connection is closed").format(
             seconds=f"{drain:g}"))
         await asyncio.sleep(drain)

@@ -164,7 +164,7 @@ class Server:
             await self.cluster.start(self)
         return self.port
 
-    def stopping(self) -> None:
+    def stop_taking_games(self) -> None:
         """From now on no new game is accepted and ``GET /healthz`` answers 503; the rest goes on
         until ``stop`` or ``restart``."""
         self.metrics.stopping = True
@@ -172,7 +172,7 @@ class Server:
     async def stop(self, why: str = SERVER_STOPPED, /, **params) -> None:
         """Close every room, telling everyone ``why`` (a template of SERVER_MESSAGES, with
         ``params``), and stop listening."""
-        self.stopping()
+        self.stop_taking_games()
         if self._reaper is not None:
             self._reaper.cancel()
             self._reaper = None
@@ -192,7 +192,7 @@ class Server:
     async def restart(self) -> None:
         """Stop for a restart: stop listening, finish writing, then close every connection with
         1012 (service restart); the rooms stay in the store, to be brought back."""
-        self.stopping()
+        self.stop_taking_games()
         if self._reaper is not None:
             self._reaper.cancel()
             self._reaper = None
