@@ -169,7 +169,7 @@ def check_installed(wheel: Path, home: Path) -> None:
     expect("Permainan tamat" in malay, f"the Malay game ended as {malay[-200:]!r}")
     sos_tui("history", "export", "1", str(home / "game.json"))
     review = sos_tui("review", str(home / "game.json"))
-    expect("S a1" in review or "a1" in review, f"the review said {review[:200]!r}")
+    expect("1. Ana: S a1" in review and "9. Ana: S b3" in review, f"the review said {review[:200]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:

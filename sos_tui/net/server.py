@@ -20,6 +20,10 @@ told to the room only once it is committed (one the store could not keep is told
 server leaving them on disk, closing every connection with 1012 (service restart) so the clients
 come back.
 
+Its port answers HTTP too, through the same door: the page (``webpage.py``) and ``GET /healthz`` and
+``GET /metrics`` (``metrics.py``: ``self.metrics`` counts the moves, games and refusals; once
+``stop_taking_games`` is called no game is created and ``/healthz`` answers 503).
+
 The room table cannot be filled from a few addresses: an address holds at most
 ``rooms_per_address`` rooms it created, for as long as each lives, and a room nobody played is
 closed minutes after it was made (``room.Room.played``); ``max_rooms`` leaves room for a real host
