@@ -100,7 +100,7 @@ def test_without_argcomplete_the_shell_gets_no_completion_and_nothing_runs(monke
     ("arena", ("LEVEL_A", "LEVEL_B", "--size", "--games", "--seed", "--time-limit", "--jobs", "--json")),
     ("host", ("--size", "--players", "--bind", "--port", "--headless", "--server", "--no-mouse")),
     ("join", ("URL", "--name", "--no-mouse")),
-    ("server", ("--bind", "--port")),
+    ("server", ("--bind", "--port", "--redis", "--log-format")),
 ])
 def test_each_command_has_its_own_help(command, options, capsys):
     assert main([command, "--help"]) == 0
