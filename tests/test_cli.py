@@ -48,9 +48,49 @@ def test_a_bad_save_file_is_refused_on_the_command_line(tmp_path):
 
 def test_version_and_help():
     assert run_cli("--version").stdout.strip().startswith("sos-tui ")
+    assert run_cli("--lang", "ms", "--version").stdout.splitlines()[1].startswith("protokol rangkaian ")
     text = run_cli("--help").stdout
     for option in ("--size", "--mode", "--players", "--no-mouse", "--load", "arena", "history", "play"):
         assert option in text
+
+
+def test_version_names_the_program_the_network_protocol_and_the_game_record_format(capsys):
+    from importlib.metadata import version
+
+    import sos_tui
+    from sos_tui.engine.record import VERSION
+    from sos_tui.net.protocol import PROTOCOL, PROTOCOL_MINOR
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"sos-tui {sos_tui.__version__}",
+        f"network protocol {PROTOCOL}.{PROTOCOL_MINOR}",
+        f"game record format {VERSION}",
+    ]
+    assert version("sos-tui") == sos_tui.__version__  # the package's metadata reads the one source
+
+
+@pytest.mark.parametrize(("line", "offered"), [
+    ("sos-tui ser", ["server"]),
+    ("sos-tui server --lo", ["--log-format"]),  # a command's own options, added when it parses
+    ("sos-tui --mode s", ["simple"]),
+])
+def test_the_shell_completes_commands_and_options(line, offered, tmp_path):
+    pytest.importorskip("argcomplete")
+    answer = tmp_path / "completions"
+    env = {**os.environ, "_ARGCOMPLETE": "1", "_ARGCOMPLETE_IFS": "\n", "COMP_LINE": line,
+           "COMP_POINT": str(len(line)), "_ARGCOMPLETE_STDOUT_FILENAME": str(answer)}
+    done = subprocess.run([sys.executable, "-m", "sos_tui"], env=env, capture_output=True, timeout=30,
+                          check=True)
+    assert done.stdout == b""
+    assert [word.strip() for word in answer.read_text().split("\n")] == offered
+
+
+def test_without_argcomplete_the_shell_gets_no_completion_and_nothing_runs(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "argcomplete", None)  # the [completion] extra not installed
+    monkeypatch.setenv("_ARGCOMPLETE", "1")
+    assert main(["history"]) == 0
+    assert capsys.readouterr() == ("", "")
 
 
 @pytest.mark.parametrize(("command", "options"), [
@@ -60,7 +100,7 @@ def test_version_and_help():
     ("arena", ("LEVEL_A", "LEVEL_B", "--size", "--games", "--seed", "--time-limit", "--jobs", "--json")),
     ("host", ("--size", "--players", "--bind", "--port", "--headless", "--server", "--no-mouse")),
     ("join", ("URL", "--name", "--no-mouse")),
-    ("server", ("--bind", "--port")),
+    ("server", ("--bind", "--port", "--redis", "--log-format")),
 ])
 def test_each_command_has_its_own_help(command, options, capsys):
     assert main([command, "--help"]) == 0

@@ -3,7 +3,6 @@ game's own port, beside the WebSockets. tests/test_page_browser.py plays it in C
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -16,32 +15,12 @@ import pytest
 
 from sos_tui.net import Limits, webpage
 
-from .support.helpers import WAIT, Player, Process, running
+from .support.helpers import WAIT, Player, Process, fetch, get, running
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import catalog
 
 PAGE = Path(webpage.__file__).with_name("page")
-
-
-async def fetch(port: int, request: str | bytes) -> tuple[int, dict[str, str], bytes]:
-    """Send ``request`` (the raw HTTP bytes) and read the whole answer: (status, headers, body)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(request.encode() if isinstance(request, str) else request)
-    await writer.drain()
-    raw = await asyncio.wait_for(reader.read(), WAIT)
-    writer.close()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return int(lines[0].split()[1]) if raw else 0, headers, body  # 0: closed without an answer
-
-
-def get(path: str, method: str = "GET", extra: str = "") -> str:
-    return f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n"
 
 
 def asset(name: str) -> str:

@@ -287,6 +287,14 @@ def test_bad_arguments_are_one_line_and_exit_2(argv, message, capsys):
     assert err.startswith("sos-tui web: ") and message in err and err.count("\n") == 1
 
 
+def test_web_without_its_extra_says_which_extra_to_install(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "textual_serve", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    assert main(["web"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'sos-tui[web]'" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
 def test_a_port_taken_is_one_line_and_exit_2():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK: argcomplete's global completion may ask this program (completion.py)
 """The command line: every argument parsed and every line printed lives in this package, one
 module per command, each with its parser (``add_parser``) next to its ``run``.
 
@@ -41,7 +42,7 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, bot, engine, history, net, play, puzzle, review, tournament, web
+from . import arena, bot, completion, engine, history, net, play, puzzle, review, tournament, web
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
 COMMANDS = ("play", "history", "review", "puzzle", "arena", "host", "join", "server", "web", "engine",
@@ -59,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "Each has its own --help."),
     )
     play.add_options(parser)  # 'play' is the default command: its options work without the word
-    parser.add_argument("--version", action="version", version=f"sos-tui {__version__}",
+    parser.add_argument("--version", action=VersionAction,
                         help=_("show program's version number and exit"))  # argparse 3.11 leaves it English
     parser.add_argument("--lang", metavar=_("CODE"), choices=list(LANGUAGES), help=_(
         "the game's language: {choices}; default: the one chosen in the game, else LANGUAGE, LC_ALL, "
@@ -70,6 +71,30 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (play, history, review, puzzle, arena, net, web, engine, tournament, bot):
         command.add_parser(commands)
     return parser
+
+
+def version_text() -> str:
+    """What ``--version`` prints: the program's version and the versions of the formats it speaks
+    (the network protocol, major.minor; the game record files); the protocol is read only here."""
+    from sos_tui.engine.record import VERSION as RECORD_VERSION
+    from sos_tui.net.protocol import PROTOCOL, PROTOCOL_MINOR
+
+    return "\n".join((
+        f"{PROG} {__version__}",
+        _("network protocol {major}.{minor}").format(major=PROTOCOL, minor=PROTOCOL_MINOR),
+        _("game record format {version}").format(version=RECORD_VERSION),
+    ))
+
+
+class VersionAction(argparse.Action):
+    """``--version``: prints ``version_text()`` and exits 0."""
+
+    def __init__(self, option_strings, dest, help=None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(version_text(), flush=True)
+        raise Exit(0)
 
 
 def take_lang(argv: list[str]) -> tuple[list[str], str | None]:
@@ -122,6 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             set_language(check_language(lang))
     except (UsageError, UnknownLanguage) as error:
         return fail(command, str(error))
+    if completion.asked():  # the shell's tab key (completion.py): answered, and nothing else
+        completion.complete(build_parser())
+        return 0
     try:
         args = build_parser().parse_args(argv)
         args.lang = lang  # as given (or None): sos-tui web passes it on to its tabs

@@ -99,6 +99,8 @@ def _server_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis", metavar="URL", help=_(
         "keep the rooms in Redis at redis://HOST:PORT/DB: every server with the same --redis is one "
         "service, and a game is joined through any of them (needs: pip install 'sos-tui[redis]')"))
+    parser.add_argument("--log-format", choices=("text", "json"), default="text", help=_(
+        "how each event is logged on standard output: text lines (default) or one JSON object per line"))
 
 
 def parse_host_players(text: str):
@@ -137,12 +139,17 @@ def parse_host_players(text: str):
     return tuple(seats)
 
 
-def _warn_bind(command: str, bind: str) -> None:
+def _warn_bind(command: str, bind: str, say=None) -> None:
+    """Warn, on stderr or through ``say`` (``eventlog``), when ``bind`` is not this machine only."""
     from sos_tui.net.run import is_loopback
 
     if not is_loopback(bind):
-        fail(command, _("warning: listening on {address}: anyone who can reach this machine on that "
-                        "network can connect; give the code only to your friends").format(address=bind))
+        warning = _("warning: listening on {address}: anyone who can reach this machine on that "
+                    "network can connect; give the code only to your friends").format(address=bind)
+        if say is None:
+            fail(command, warning)
+        else:
+            say(warning, level="warning")
 
 
 def _say(line: str) -> None:
@@ -222,16 +229,21 @@ def server(args: argparse.Namespace) -> int:
     import asyncio
 
     from sos_tui.net import Limits
+    from sos_tui.net.eventlog import printer
     from sos_tui.net.run import serve_forever
 
-    _warn_bind("server", args.bind)
+    say = printer(args.log_format)
+    json = args.log_format == "json"  # then every line is a JSON object, warnings and errors too
+    _warn_bind("server", args.bind, say if json else None)
     limits = Limits() if args.claim_after is None else Limits(claim_after=args.claim_after)
     try:
-        return asyncio.run(serve_forever(args.bind, args.port, _say, limits, redis=args.redis))
-    except StorageError as error:  # the rooms database
-        return fail("server", explain(error))
-    except OSError as error:
-        return fail("server", _cannot_listen(args, error))
+        return asyncio.run(serve_forever(args.bind, args.port, say, limits, redis=args.redis))
+    except (StorageError, OSError) as error:  # the rooms database; the port
+        problem = explain(error) if isinstance(error, StorageError) else _cannot_listen(args, error)
+        if not json:
+            return fail("server", problem)
+        say(problem, level="error")
+        return 2
 
 
 def _cannot_listen(args: argparse.Namespace, error: OSError) -> str:

@@ -139,8 +139,9 @@ def run(args: argparse.Namespace) -> int:
     servers = allowed_servers(args.allow_server)
     try:
         import textual_serve.server  # noqa: F401
-    except ImportError as error:
-        return fail("web", _("needs the textual-serve package: {error}").format(error=error))
+    except ImportError:
+        return fail("web", _("needs the web extra, which a terminal player does without: "
+                             "pip install 'sos-tui[web]' (or pipx install 'sos-tui[web]')"))
     _warn_bind("web", args.bind)
     os.environ.pop("TEXTUAL_DRIVER", None)  # the tabs' apps get the web driver from textual-serve
     try:

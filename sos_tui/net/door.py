@@ -8,12 +8,14 @@ import ipaddress
 import math
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
 from websockets.asyncio.server import ServerConnection
 
 from .limits import Limits
+from .webpage import Route
 from .webpage import answer as page_answer
 
 
@@ -62,8 +64,9 @@ class Allowances:
 class Door:
     """The connections in, by address, and the allowances of each address."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, routes: Mapping[str, Route] | None = None) -> None:
         self.limits = limits
+        self.routes = routes  # HTTP answers beside the page's (webpage.answer)
         self.connections: Counter[str] = Counter()
         self._connects = Allowances(limits.connects_per_second, limits.connect_burst)
         self._creates = Allowances(limits.creates_per_minute / 60, limits.create_burst)
@@ -80,7 +83,7 @@ class Door:
         if not self._connects.take(source(address)):
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                       "too many new connections from your address: wait a moment\n")
-        return page_answer(request)  # a browser's GET of the page (webpage.py); None: a WebSocket
+        return page_answer(request, self.routes)  # page, /healthz, /metrics (webpage.py); None: WebSocket
 
     def entered(self, address: str) -> None:
         self.connections[address] += 1

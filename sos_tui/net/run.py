@@ -20,6 +20,9 @@ from .host import open_store
 from .server import Limits, Server
 
 Say = Callable[[str], None]
+DRAIN = 1.0
+"""Seconds ``sos-tui server`` goes on after SIGTERM refusing new games, ``GET /healthz`` answering
+503, before it closes every connection: a load balancer sees it go."""
 
 
 @dataclass(frozen=True)
@@ -105,11 +108,13 @@ async def until(stop: asyncio.Event, *awaitables) -> bool:
 
 async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
                         stop: asyncio.Event | None = None, redis: str | None = None,
-                        lease: float = 3.0) -> int:
+                        lease: float = 3.0, drain: float = DRAIN) -> int:
     """``sos-tui server``: rooms for ``host --server`` until ctrl+c or SIGTERM, kept in the rooms
     database: started again on the same data folder, it brings back every unfinished game. With
     ``redis`` (a URL), one process of the service every process with that URL forms: the rooms are
-    kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached)."""
+    kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached).
+    ``say(event, room=None)`` hears every event (``eventlog.printer``); stopping, it refuses new
+    games for ``drain`` seconds (``/healthz`` answers 503), then closes every connection."""
     stop = stop or asyncio.Event()
     stop_on_signals(stop)
     cluster = None
@@ -122,7 +127,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
     else:
         store = open_store()
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
-        f"{room.code}: {printable(text)}"), store=store, cluster=cluster)
+        printable(text), room=room.code), store=store, cluster=cluster)
     try:
         for kept in await asyncio.to_thread(store.load):
             server.restore(kept)
@@ -132,6 +137,10 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
             url=f"ws://{reachable_host(bind)}:{server.port}"))
         say(_("or play in a browser: {url}").format(url=page_url(f"ws://{reachable_host(bind)}:{server.port}/")))
         await stop.wait()
+        server.stop_taking_games()
+        say(_("stopping: new games are refused for {seconds} s, then every connection is closed").format(
+            seconds=f"{drain:g}"))
+        await asyncio.sleep(drain)
     finally:
         await server.restart()
         await store.close()

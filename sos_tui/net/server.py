@@ -20,6 +20,10 @@ told to the room only once it is committed (one the store could not keep is told
 server leaving them on disk, closing every connection with 1012 (service restart) so the clients
 come back.
 
+Its port answers HTTP too, through the same door: the page (``webpage.py``) and ``GET /healthz`` and
+``GET /metrics`` (``metrics.py``: ``self.metrics`` counts the moves, games and refusals; once
+``stop_taking_games`` is called no game is created and ``/healthz`` answers 503).
+
 The room table cannot be filled from a few addresses: an address holds at most
 ``rooms_per_address`` rooms it created, for as long as each lives, and a room nobody played is
 closed minutes after it was made (``room.Room.played``); ``max_rooms`` leaves room for a real host
@@ -45,6 +49,7 @@ from sos_tui.i18n import N_, _, pgettext
 from .door import Allowance, Door, address_of, source
 from .errors import SERVER_STOPPED, ProtocolError
 from .limits import Limits
+from .metrics import ServerMetrics
 from .protocol import (
     MAX_LOBBY,
     CreatedMessage,
@@ -122,12 +127,13 @@ class Server:
         self.limits = limits or Limits()
         self.cluster = cluster  # a ``cluster.Cluster``: one service of many processes on Redis
         self.store = cluster.store if cluster is not None else store
-        self.door = Door(self.limits)  # who may come in
+        self.metrics = ServerMetrics(lambda: len(self.rooms), lambda: sum(self.door.connections.values()))
+        self.door = Door(self.limits, self.metrics.routes)  # who may come in; /healthz, /metrics
         self._computer = computer
         self._owns_computer = computer is None
         self.computer_delay = computer_delay
         self.allow_create = allow_create
-        self.listeners = list(listeners)
+        self.listeners = [*listeners, self.metrics.on_change]
         self.on_event = on_event
         self.rooms: dict[str, Room] = {}
         self._reloading: set[str] = set()  # rooms being brought back from the store (``unkept``)
@@ -162,9 +168,15 @@ class Server:
             await self.cluster.start(self)
         return self.port
 
+    def stop_taking_games(self) -> None:
+        """From now on no new game is accepted and ``GET /healthz`` answers 503; the rest goes on
+        until ``stop`` or ``restart``."""
+        self.metrics.stopping = True
+
     async def stop(self, why: str = SERVER_STOPPED, /, **params) -> None:
         """Close every room, telling everyone ``why`` (a template of SERVER_MESSAGES, with
         ``params``), and stop listening."""
+        self.stop_taking_games()
         if self._reaper is not None:
             self._reaper.cancel()
             self._reaper = None
@@ -184,6 +196,7 @@ class Server:
     async def restart(self) -> None:
         """Stop for a restart: stop listening, finish writing, then close every connection with
         1012 (service restart); the rooms stay in the store, to be brought back."""
+        self.stop_taking_games()
         if self._reaper is not None:
             self._reaper.cancel()
             self._reaper = None
@@ -307,6 +320,7 @@ class Server:
         """Send the ``error`` that refuses with ``problem`` and close the connection."""
         message = ErrorMessage.refusing(problem)
         client.send(message)
+        self.metrics.refused(problem.code)
         await client.close(_CLOSE_CODES.get(problem.code, 1008), CloseReason.REFUSED)
 
     async def _converse(self, client: Client) -> None:
@@ -327,6 +341,7 @@ class Server:
             self._take(client, frame)
         except ProtocolError as problem:
             client.send(ErrorMessage.refusing(problem))
+            self.metrics.refused(problem.code)
             client.strikes += problem.code in _STRIKES
             if client.strikes >= self.limits.strikes:
                 await self._refuse(client, ProtocolError("closing", N_("too many refused messages")))
@@ -385,11 +400,14 @@ class Server:
         if self.cluster is not None and not isinstance(message, PingMessage):
             self.cluster.check()  # Redis away: nothing changes until it is back
         if client.room is not None:
-            client.room.handle(client, message)
+            with self.metrics.handling(message):
+                client.room.handle(client, message)
 
     async def _create(self, client: Client, message: CreateMessage, path: str) -> None:
         if not self.allow_create:
             raise ProtocolError("no-create", N_("this server only runs its own game"))
+        if self.metrics.stopping:
+            raise ProtocolError("unavailable", N_("this server is stopping: try again in a moment"))
         if path:
             raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
         creator = source(client.address)

@@ -14,6 +14,8 @@ closes after each answer.
 - ``/`` and ``/CODE``: ``index.html``, never cached without asking (ETag);
 - ``/static/VERSION/NAME``: the files, ``VERSION`` a hash of all of them, so they are cached for
   good (``immutable``) and a new release has new addresses;
+- ``/healthz`` and ``/metrics`` on ``sos-tui server`` and ``host``: the server's ``routes``
+  (``metrics.py``), made afresh for each request, never cached;
 - ``/i18n/LANG.json``: the page's words in a language, read at run time from the same gettext
   catalog as the terminal's (``i18n.py``): the msgids the page's scripts mark with ``_("...")``
   and ``ngettext("...", "...", n)``, and the server's message templates (``SERVER_MESSAGES``).
@@ -29,6 +31,7 @@ import gettext
 import hashlib
 import json
 import re
+from collections.abc import Callable, Mapping
 from email.utils import formatdate
 from http import HTTPStatus
 from pathlib import Path
@@ -41,6 +44,8 @@ from sos_tui.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE
 from .errors import SERVER_MESSAGES
 from .protocol import normal_code
 
+Route = Callable[[], tuple[HTTPStatus, bytes, str]]
+"""An answer made for each request: (status, body, content type)."""
 FILES = Path(__file__).with_name("page")
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -67,8 +72,10 @@ MARKED = re.compile(r'\b(?:_|ngettext)\("((?:[^"\\]|\\.)*)"(?:,\s*"((?:[^"\\]|\\
 """The page's marked words, as tools/catalog.py extracts them (double quotes, one line each)."""
 
 
-def answer(request: Request) -> Response | None:
-    """The HTTP response to ``request``, or None when it is a WebSocket handshake."""
+def answer(request: Request, routes: Mapping[str, Route] | None = None) -> Response | None:
+    """The HTTP response to ``request``, or None when it is a WebSocket handshake. ``routes``:
+    answers made afresh for each request, by path (the server's ``/healthz`` and ``/metrics``:
+    ``metrics.py``), under the same bounds as the page and never cached."""
     if request.headers.get("Upgrade", "").lower() == "websocket":
         return None
     if request.method not in ("GET", "HEAD"):
@@ -84,8 +91,13 @@ def answer(request: Request) -> Response | None:
         return _response(
             HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, b"request too large\n", "text/plain; charset=utf-8"
         )
-    found = _find(request.path.split("?")[0].split("#")[0])
-    if found is None:
+    path = request.path.split("?")[0].split("#")[0]
+    route = (routes or {}).get(path)
+    found = None if route is not None else _find(path)
+    if route is not None:
+        status, body, kind = route()
+        response = _response(status, body, kind, extra={"Cache-Control": "no-store"})
+    elif found is None:
         response = _response(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
     else:
         body, kind, cache = found

@@ -380,6 +380,26 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+async def fetch(port: int, request: str | bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``request`` (the raw HTTP bytes) and read the whole answer: (status, headers, body)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request.encode() if isinstance(request, str) else request)
+    await writer.drain()
+    raw = await asyncio.wait_for(reader.read(), WAIT)
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]) if raw else 0, headers, body  # 0: closed without an answer
+
+
+def get(path: str, method: str = "GET", extra: str = "") -> str:
+    return f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n"
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
