@@ -115,7 +115,7 @@ def test_subcommands_are_dispatched(capsys):
     assert main(["history"]) == 0
     assert "No finished games in the history yet" in capsys.readouterr().out
     assert main(["arena", "hard"]) == 2
-    assert "required: LEVEL_B" in capsys.readouterr().err
+    assert "give two levels, LEVEL_A and LEVEL_B, or --ladder" in capsys.readouterr().err
 
 
 # -- play --------------------------------------------------------------------------------------
