@@ -111,15 +111,13 @@ def ranking(
         return None
     by_score = termination in (None, "normal")
     gone = [seat for seat in dict.fromkeys(dropped) if 0 <= seat < seats]
-
-    def strength(seat: int) -> tuple[bool, int]:
-        return seat in winners, scores[seat] if by_score else 0
-
-    still_in = [seat for seat in range(seats) if seat not in gone]
-    places = {seat: 1 + sum(strength(other) > strength(seat) for other in still_in) for seat in still_in}
+    won = set(winners)
+    strength = [(seat in won, scores[seat] if by_score else 0) for seat in range(seats)]
+    still_in = [strength[seat] for seat in range(seats) if seat not in gone]
+    places = [1 + sum(other > mine for other in still_in) for mine in strength]
     for later, seat in enumerate(reversed(gone)):
         places[seat] = len(still_in) + later + 1
-    return tuple(places[seat] for seat in range(seats))
+    return tuple(places)
 
 
 @dataclass(frozen=True, slots=True)
