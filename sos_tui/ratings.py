@@ -211,9 +211,10 @@ class RatingTable:
         return True
 
     def standings(self, mode: str | None = None) -> list[Standing]:
-        """Every player (of ``mode`` if given), highest rating first; equal ratings by name."""
+        """Every player (of ``mode`` if given), mode by mode, highest rating first; equal ratings by
+        name."""
         chosen = [s for s in self._players.values() if mode is None or s.mode == mode]
-        return sorted(chosen, key=lambda s: (-s.skill.mu, s.mode, s.name.casefold()))
+        return sorted(chosen, key=lambda s: (s.mode, -s.skill.mu, s.name.casefold()))
 
     def __len__(self) -> int:
         return len(self._players)

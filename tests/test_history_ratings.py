@@ -157,3 +157,11 @@ def test_a_game_between_two_seats_of_one_level_rates_nobody(history):
     other_hard = PlayerInfo("Deep", "computer", "hard")
     history.record_game(make_record(SIMPLE_P1, mode="simple", players=(HARD, other_hard)))
     assert history.ratings() == []
+
+
+def test_a_name_that_is_not_utf8_is_rated_and_cached(history):
+    history.record_game(make_record(P1_SWEEP, players=(PlayerInfo("An\udce9"), BO), when=DAY(1)))
+    assert [s.name for s in history.ratings()] == ["An\udce9", "Bo"]
+    with sqlite3.connect(history.path) as conn:
+        assert conn.execute("SELECT covered FROM rating_cache_state").fetchall() == [(1,)]
+    assert [s.name for s in history.ratings()] == ["An\udce9", "Bo"]  # read back from the cache

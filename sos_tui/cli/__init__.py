@@ -4,6 +4,7 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
     sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
     sos-tui history export ID FILE [--force]
+    sos-tui ratings [--mode MODE] [--json]
     sos-tui arena LEVEL_A LEVEL_B [...]
     sos-tui review FILE [--json]
     sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
@@ -37,10 +38,10 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, history, net, play, review, web
+from . import arena, history, net, play, ratings, review, web
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
-COMMANDS = ("play", "history", "review", "arena", "host", "join", "server", "web")
+COMMANDS = ("play", "history", "ratings", "review", "arena", "host", "join", "server", "web")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
             choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
     parser.set_defaults(run=play.run)
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
-    for command in (play, history, review, arena, net, web):
+    for command in (play, history, ratings, review, arena, net, web):
         command.add_parser(commands)
     return parser
 

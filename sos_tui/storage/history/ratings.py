@@ -32,12 +32,12 @@ __all__ = ["computer_name", "history_ratings", "rated_game"]
 log = logging.getLogger(__name__)
 
 CACHE_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS rating_cache (name TEXT NOT NULL, mode TEXT NOT NULL, mu REAL NOT NULL, "
+    "CREATE TABLE IF NOT EXISTS rating_cache (name_json TEXT NOT NULL, mode TEXT NOT NULL, mu REAL NOT NULL, "
     "sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL, "
     "losses INTEGER NOT NULL, last_played TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS rating_cache_state (covered INTEGER NOT NULL, fingerprint TEXT NOT NULL)",
 )
-CACHE_COLUMNS = "name, mode, mu, sigma, games, wins, draws, losses, last_played"
+CACHE_COLUMNS = "name_json, mode, mu, sigma, games, wins, draws, losses, last_played"
 
 
 def computer_name(level: str | None) -> str:
@@ -116,7 +116,8 @@ def _load_cache(conn: sqlite3.Connection) -> tuple[int, str, list[Standing]] | N
     if len(state) != 1 or type(state[0][0]) is not int or not isinstance(state[0][1], str):
         return None
     standings = []
-    for name, mode, mu, sigma, games, wins, draws, losses, last in rows:
+    for name_json, mode, mu, sigma, games, wins, draws, losses, last in rows:
+        name = _json_text(name_json)
         counts = (games, wins, draws, losses)
         if not (
             isinstance(name, str)
@@ -132,9 +133,28 @@ def _load_cache(conn: sqlite3.Connection) -> tuple[int, str, list[Standing]] | N
     return state[0][0], state[0][1], standings
 
 
+def _json_text(text) -> str | None:
+    """The string JSON ``text`` holds (names are kept as JSON: a lone surrogate is no UTF-8)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
 def _save_cache(conn: sqlite3.Connection, covered: int, fingerprint: str, table: RatingTable) -> None:
     rows = [
-        (s.name, s.mode, s.skill.mu, s.skill.sigma, s.games, s.wins, s.draws, s.losses, s.last_played)
+        (
+            json.dumps(s.name),
+            s.mode,
+            s.skill.mu,
+            s.skill.sigma,
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.last_played,
+        )
         for s in table.standings()
     ]
     try:
@@ -153,7 +173,7 @@ def _save_cache(conn: sqlite3.Connection, covered: int, fingerprint: str, table:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
             raise
-    except sqlite3.Error as error:  # a cache: the ratings are right without it
+    except (sqlite3.Error, UnicodeEncodeError) as error:  # a cache: the ratings are right without it
         log.warning("the ratings cache was not written: %s", error)
 
 
