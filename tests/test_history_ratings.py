@@ -165,3 +165,12 @@ def test_a_name_that_is_not_utf8_is_rated_and_cached(history):
     with sqlite3.connect(history.path) as conn:
         assert conn.execute("SELECT covered FROM rating_cache_state").fetchall() == [(1,)]
     assert [s.name for s in history.ratings()] == ["An\udce9", "Bo"]  # read back from the cache
+
+
+def test_an_aborted_record_rates_nobody_in_a_history_without_the_column(history):
+    history.record_game(make_record(P1_SWEEP, players=(ANA, BO), when=DAY(1)))
+    with sqlite3.connect(history.path) as conn:
+        record = json.loads(conn.execute("SELECT record FROM games").fetchone()[0])
+        record["termination"] = "abort"
+        conn.execute("UPDATE games SET record = ?", (json.dumps(record, indent=2),))
+    assert history.ratings() == []

@@ -3,8 +3,9 @@
 Every finished game rates its people (by name, ignoring case) and its computer seats (each level
 one player, ``computer:hard``); everyone is rated per mode (``sos_tui.ratings``). The games are
 taken in the order they finished (``finished_at``, then row id); ``ranking`` decides each one's
-places, or that it rates nobody (aborted, read from a ``termination`` column where the history
-has one; seats that dropped out, from the record's ``drops``, rank last).
+places, or that it rates nobody (aborted: read from a ``termination`` column where the history
+has one, else from the record's ``termination``; seats that dropped out, from the record's
+``drops``, rank last).
 
 The games stay the one truth. The ratings they lead to are kept in two tables of their own
 (``rating_cache``, ``rating_cache_state``), with how many games they cover and a fingerprint of
@@ -37,6 +38,7 @@ CACHE_SCHEMA = (
     "losses INTEGER NOT NULL, last_played TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS rating_cache_state (covered INTEGER NOT NULL, fingerprint TEXT NOT NULL)",
 )
+ABORTED_RECORD = "CASE WHEN instr(record, '\"termination\": \"abort\"') > 0 THEN 'abort' END"
 CACHE_COLUMNS = "name_json, mode, mu, sigma, games, wins, draws, losses, last_played"
 
 
@@ -95,7 +97,9 @@ def rated_game(mode, finished_at, players, scores, winners, termination=None, re
 def _games(conn: sqlite3.Connection) -> Iterator[tuple[RatedGame, bytes]]:
     """Every game in the order it finished, with the bytes its fingerprint takes."""
     columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-    termination = "termination" if "termination" in columns else "NULL"  # the field of newer histories
+    # how the game ended: the column of newer histories, else an aborted record's own word for it
+    # (a name cannot fake it: quotes inside a name are escaped in the record)
+    termination = "termination" if "termination" in columns else ABORTED_RECORD
     rows = conn.execute(
         f"SELECT id, mode, finished_at, players, scores, winners, {termination}, "
         "CASE WHEN instr(record, '\"drops\"') > 0 THEN record END FROM games ORDER BY finished_at, id"
