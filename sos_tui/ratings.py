@@ -56,7 +56,7 @@ class Skill:
 
 
 def shown_rating(skill: Skill) -> tuple[int, int]:
-    """``(rating, plus_minus)`` as people read them: ``(1500, 492)`` at the start."""
+    """``(rating, plus_minus)`` as people read them: ``(1500, 491)`` at the start."""
     return round(START_RATING + SCALE * (skill.mu - START_MU)), round(2 * SCALE * skill.sigma)
 
 

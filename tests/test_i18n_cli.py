@@ -26,7 +26,7 @@ from sos_tui.storage import LoadError
 
 from .games import random_game
 
-COMMANDS = ("play", "history", "review", "arena", "host", "join", "server")
+COMMANDS = ("play", "history", "ratings", "review", "arena", "host", "join", "server")
 ENGLISH_WORDS = {
     "the", "and", "or", "of", "to", "for", "with", "a", "an", "on", "at", "in", "by", "is", "not", "no",
     "show", "help", "message", "exit", "usage", "options", "positional", "arguments", "argument",

@@ -19,8 +19,8 @@ HEADINGS = (N_("Name"), N_("Mode"), N_("Rating"), "±", N_("Games"), N_("W/D/L")
 
 
 def add_parser(commands) -> None:
-    commands.add_parser("ratings", help=_("show every player's rating"), description=_(
-        "Show every player's rating, from the finished games in the history: people by name, each "
+    commands.add_parser("ratings", help=_("show the rating of every player"), description=_(
+        "Show the rating of every player, from the finished games in the history: people by name, each "
         "computer level as one player (computer:hard), each mode apart. A rating starts at 1500; "
         "'?' marks one that is still provisional (few games), ± how far it may be off."),
         options=_add_options).set_defaults(run=run)
