@@ -19,17 +19,23 @@ HEADINGS = (N_("Name"), N_("Mode"), N_("Rating"), "±", N_("Games"), N_("W/D/L")
 
 
 def add_parser(commands) -> None:
-    commands.add_parser("ratings", help=_("show the rating of every player"), description=_(
-        "Show the rating of every player, from the finished games in the history: people by name, each "
-        "computer level as one player (computer:hard), each mode apart. A rating starts at 1500; "
-        "'?' marks one that is still provisional (few games), ± how far it may be off."),
-        options=_add_options).set_defaults(run=run)
+    commands.add_parser(
+        "ratings",
+        help=_("show the rating of every player"),
+        description=_(
+            "Show the rating of every player, from the finished games in the history: people by name, each "
+            "computer level as one player (computer:hard), each mode apart. A rating starts at 1500; "
+            "'?' marks one that is still provisional (few games), ± how far it may be off."
+        ),
+        options=_add_options,
+    ).set_defaults(run=run)
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=[m.value for m in Mode], help=_("only the ratings in this mode"))
-    parser.add_argument("--json", action="store_true", help=_(
-        "print the ratings as one JSON document, for scripts"))
+    parser.add_argument(
+        "--json", action="store_true", help=_("print the ratings as one JSON document, for scripts")
+    )
 
 
 def _day(stamp: str) -> str:
@@ -41,8 +47,18 @@ def _day(stamp: str) -> str:
 
 def format_ratings(standings: Sequence[Standing]) -> str:
     """The table ``sos-tui ratings`` prints, names escaped, in the player's language."""
-    rows = [(shorten(printable(s.name), 24), mode_name(s.mode), s.rating_text, str(s.deviation), str(s.games),
-             f"{s.wins}/{s.draws}/{s.losses}", _day(s.last_played)) for s in standings]
+    rows = [
+        (
+            shorten(printable(s.name), 24),
+            mode_name(s.mode),
+            s.rating_text,
+            str(s.deviation),
+            str(s.games),
+            f"{s.wins}/{s.draws}/{s.losses}",
+            _day(s.last_played),
+        )
+        for s in standings
+    ]
     return columns([tuple(_(h) for h in HEADINGS), *rows], right=(2, 3, 4, 5))
 
 
