@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, TabbedContent
 
 from sos_tui.app import SosApp
 from sos_tui.app.screens.history import EMPTY_TEXT, NO_MATCH_TEXT, HistoryScreen
@@ -437,6 +437,35 @@ async def test_history_statistics_show_the_right_numbers():
     assert easy.split() == ["easy", "1", "0", "0", "1", "0.0"]
     assert "Longest SOS chain: 6 in one turn by Ana" in text
     assert "Best game: Ana won by 6 (6-0, Ana vs Bo" in text
+
+
+async def test_history_shows_the_ratings_of_the_mode_chosen_with_names_as_text():
+    hostile = PlayerInfo("[b]x[/b]")
+    with History() as history:
+        for day in (1, 2):
+            history.record_game(game(P1_SWEEP, players=(hostile, BO), day=day))
+        history.record_game(game(SIMPLE_P1, mode=Mode.SIMPLE, players=(ANA, EASY), day=3))
+    app = ScreenHost(HistoryScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        screen = app.screen
+        tabs = screen.query_one("#stats-pane", TabbedContent)
+        assert tabs.active == "stats-tab"
+        await pilot.press("t")  # the ratings' tab
+        assert tabs.active == "ratings-tab" and screen.query_one("#ratings", Static).region.height > 0
+        text = text_of(screen.query_one("#ratings", Static))
+        lines = text.splitlines()
+        assert lines[0].split() == ["Name", "Mode", "Rating", "±", "Games"]
+        rows = [line.split() for line in lines[1:4]]
+        assert [row[:2] for row in rows] == [["[b]x[/b]", "general"], ["Bo", "general"], ["Ana", "simple"]]
+        assert rows[0][2].endswith("?") and int(rows[0][2][:-1]) > 1500 > int(rows[1][2][:-1])
+        assert rows[0][4] == "2" and "provisional" in lines[-1]
+        screen.query_one("#mode", Select).value = "simple"
+        await requeried(pilot, app)
+        rows = text_of(screen.query_one("#ratings", Static)).splitlines()[1:-1]
+        assert [row.split()[0] for row in rows] == ["Ana", "computer:easy"]
+        await pilot.press("t")
+        assert tabs.active == "stats-tab"
 
 
 async def test_history_enter_replays_the_game_and_escape_goes_back():

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from sos_tui.ai.arena import Match, Tally, play_game, run
+from sos_tui.ai.ladder import Ladder
 from sos_tui.cli import main
 
 from .support.helpers import alive, children, until
@@ -86,13 +87,53 @@ def test_arena_json_is_one_object(capsys):
     assert summary["games"] == 2 and summary["level_a"] == "easy" and summary["interrupted"] is False
 
 
+def test_a_ladder_plays_every_pair_round_by_round():
+    ladder = Ladder(size=3, games=2)
+    pairs = [(m.level_a, m.level_b) for m in ladder.matches()]
+    assert pairs == [("easy", "medium"), ("easy", "hard"), ("easy", "expert"), ("medium", "hard"),
+                     ("medium", "expert"), ("hard", "expert")]
+    assert [number for _match, number in ladder.schedule()] == [0] * 6 + [1] * 6
+
+
+def _ladder(argv, capsys) -> dict:
+    assert main(["arena", "--ladder", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_ladder_prints_four_ratings_easy_last(capsys):
+    report = _ladder(["--size", "3", "--games", "2"], capsys)
+    assert report["games"] == 12 and report["interrupted"] is False
+    levels = [row["level"] for row in report["ratings"]]
+    assert sorted(levels) == ["easy", "expert", "hard", "medium"] and levels[-1] == "easy"
+    ratings = [row["rating"] for row in report["ratings"]]
+    assert ratings == sorted(ratings, reverse=True) and all(isinstance(r, int) for r in ratings)
+    assert all(row["games"] == 6 for row in report["ratings"])
+
+
+def test_the_ladder_prints_a_table(capsys):
+    assert main(["arena", "--ladder", "--size", "3", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ladder: 3x3 general, 1 game a pair, seed 0: 6 played\n")
+    assert out.splitlines()[1].split() == ["Level", "Rating", "±", "Games", "W/D/L"]
+    assert len(out.splitlines()) == 7  # the line, headings, rule and four levels
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["general", "simple"])
+def test_the_ladder_orders_the_levels_on_4x4(mode, capsys):
+    report = _ladder(["--size", "4", "--games", "10", "--mode", mode], capsys)
+    rating = {row["level"]: row["rating"] for row in report["ratings"]}
+    assert rating["easy"] < rating["medium"] < rating["hard"] <= rating["expert"]
+
+
 @pytest.mark.parametrize("argv", [
     ["wizard", "easy"], ["easy"], ["easy", "hard", "--size", "2"], ["easy", "hard", "--games", "0"],
     ["easy", "hard", "--games", "100001"], ["easy", "hard", "--jobs", "0"],
     ["easy", "hard", "--games", "2", "--jobs", "3"],
     ["easy", "hard", "--jobs", str((os.cpu_count() or 1) + 1)],
     ["easy", "hard", "--mode", "silly"], ["easy", "hard", "--time-limit", "-1"],
-    ["easy", "hard", "--games", "x"],
+    ["easy", "hard", "--games", "x"], [], ["easy", "hard", "--ladder"], ["easy", "--ladder"],
+    ["--ladder", "--games", "0"], ["--ladder", "--size", "2"], ["--ladder", "--mode", "silly"],
 ])
 def test_arena_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert main(["arena", *argv]) == 2
@@ -110,9 +151,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_arena(jobs: int) -> tuple[subprocess.Popen, set[int]]:
+def start_arena(jobs: int, argv: tuple[str, ...] = ("hard", "hard")) -> tuple[subprocess.Popen, set[int]]:
     """A long arena run in its own process, once its workers (if any) are playing."""
-    argv = ["arena", "hard", "hard", "--size", "8", "--games", "40", "--jobs", str(jobs)]
+    argv = ["arena", *argv, "--size", "8", "--games", "40", "--jobs", str(jobs)]
     # ctrl+c's default action in the child even where the test runs in the background (a shell
     # starts background jobs with SIGINT ignored, and Python then never raises KeyboardInterrupt)
     proc = subprocess.Popen([sys.executable, "-m", "sos_tui", *argv], stdout=subprocess.PIPE,
@@ -158,6 +199,18 @@ def test_ctrl_c_stops_the_arena_with_the_games_played(jobs):
     assert "Traceback" not in err
     assert "hard vs hard: 8x8 general" in out
     assert not wait_gone(workers | children(proc.pid))
+
+
+@pytestmark_linux
+def test_ctrl_c_stops_the_ladder_with_the_ratings_so_far():
+    proc, _workers = start_arena(1, ("--ladder",))
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=5)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1].startswith("sos-tui arena: interrupted after ")
+    assert "of 240 games" in err and "Traceback" not in err
+    assert out.startswith("Ladder: 8x8 general, 40 games a pair, seed 0: ")
+    assert out.splitlines()[1].split()[:2] == ["Level", "Rating"]
 
 
 @pytestmark_linux

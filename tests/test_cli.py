@@ -155,7 +155,7 @@ def test_subcommands_are_dispatched(capsys):
     assert main(["history"]) == 0
     assert "No finished games in the history yet" in capsys.readouterr().out
     assert main(["arena", "hard"]) == 2
-    assert "required: LEVEL_B" in capsys.readouterr().err
+    assert "give two levels, LEVEL_A and LEVEL_B, or --ladder" in capsys.readouterr().err
 
 
 # -- play --------------------------------------------------------------------------------------
@@ -386,6 +386,58 @@ def test_a_name_that_is_not_utf8_is_refused_in_a_real_run():
     assert result.returncode == 2
     assert result.stderr.decode() == ("sos-tui: argument --players: seat 1: a name cannot hold a lone "
                                       "surrogate (\\udce9) (see sos-tui --help)\n")
+
+
+# -- ratings -----------------------------------------------------------------------------------
+def test_ratings_command_prints_the_table_mode_by_mode(filled, capsys):
+    assert main(["ratings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["Name", "Mode", "Rating", "±", "Games", "W/D/L", "Last", "played"]
+    rows = [line.split() for line in lines[2:]]
+    assert [(row[0], row[1]) for row in rows] == [
+        ("computer:easy", "general"), ("Ana", "general"), ("Bo", "general"),  # easy beat Ana: 1 game, 1 win
+        ("Ana", "simple"), ("computer:easy", "simple"), ("computer:hard", "simple")]  # fmt: skip
+    ana = rows[1]
+    assert ana[2].endswith("?") and ana[4:7] == ["3", "1/1/1", "2026-01-05"]
+    assert main(["ratings", "--mode", "simple"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 5
+
+
+def test_ratings_json_has_each_players_numbers(filled, capsys):
+    assert main(["ratings", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["format"] == "sos-tui-ratings" and len(document["ratings"]) == 6
+    ana = document["ratings"][1]
+    assert (ana["name"], ana["mode"], ana["games"], ana["provisional"]) == ("Ana", "general", 3, True)
+    assert isinstance(ana["rating"], int) and isinstance(ana["deviation"], int)
+
+
+def test_ratings_of_no_history_say_so_and_create_nothing(capsys, data):
+    assert main(["ratings"]) == 0
+    assert capsys.readouterr().out == "No ratings yet: finish a game and its players are rated.\n"
+    assert main(["ratings", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ratings"] == []
+    assert not (data / "history.sqlite3").exists()
+
+
+def test_ratings_show_a_hostile_name_as_text(filled, capsys):
+    import sqlite3
+
+    with sqlite3.connect(filled.path) as conn:
+        players = json.dumps([{"name": "[b]x[/b]\x1b[2J", "kind": "human"}, {"name": "Bo", "kind": "human"}])
+        conn.execute("UPDATE games SET players = ? WHERE finished_at LIKE '2026-01-01%'", (players,))
+    conn.close()
+    assert main(["ratings"]) == 0
+    out = capsys.readouterr().out
+    assert "[b]x[/b]\\x1b[2J" in out and "\x1b" not in out
+
+
+def test_ratings_of_a_history_that_is_not_one_is_one_line(data, capsys):
+    data.mkdir(parents=True)
+    (data / "history.sqlite3").write_text("not a database")
+    assert main(["ratings"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sos-tui ratings: ") and "not an SQLite database" in err
 
 
 def test_a_data_folder_that_cannot_be_made_is_one_escaped_line(tmp_path, monkeypatch, capsys):

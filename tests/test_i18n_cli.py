@@ -26,7 +26,7 @@ from sos_tui.storage import LoadError
 
 from .support.games import random_game
 
-COMMANDS = ("play", "history", "review", "arena", "host", "join", "server")
+COMMANDS = ("play", "history", "ratings", "review", "arena", "host", "join", "server")
 ENGLISH_WORDS = {
     "the", "and", "or", "of", "to", "for", "with", "a", "an", "on", "at", "in", "by", "is", "not", "no",
     "show", "help", "message", "exit", "usage", "options", "positional", "arguments", "argument",
@@ -91,7 +91,7 @@ def test_metavars_are_malay_and_typed_words_english(capsys):
     assert "{general,simple}" in out and "'computer:TAHAP'" in out and "easy, medium, hard, expert" in out
     assert main(["arena", "--lang", "ms", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "TAHAP_A TAHAP_B" in out and "--time-limit SAAT" in out
+    assert "[TAHAP_A] [TAHAP_B]" in out and "--time-limit SAAT" in out
 
 
 # -- errors ------------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def test_metavars_are_malay_and_typed_words_english(capsys):
                                   "sekurang-kurangnya 1, bukan '0' (lihat sos-tui history --help)"),
     (["history", "--size", "2"], "mesti nombor bulat dari 3 hingga 26, bukan '2'"),
     (["history", "--opponent", "godlike"], "tiada jenis lawan 'godlike': pilih human, easy"),
-    (["arena", "hard"], "sos-tui arena: argumen berikut diperlukan: TAHAP_B (lihat sos-tui arena --help)"),
+    (["arena", "hard"], "sos-tui arena: berikan dua tahap, TAHAP_A dan TAHAP_B, atau --ladder"),
     (["arena", "hard", "easy", "--games", "0"],
      "sos-tui arena: --games mesti antara 1 hingga 100,000, bukan 0"),
     (["arena", "hard", "easy", "--jobs", "999"], "--jobs mesti antara 1 hingga"),
@@ -316,6 +316,14 @@ def test_arena_output_is_malay(capsys):
     for english in ("game", "first", "second", "won", "so far", "wins", "score rate", "seconds", " vs "):
         assert english not in out, english
     assert err == ""
+
+
+def test_the_ladder_is_malay(capsys):
+    assert main(["arena", "--ladder", "--size", "3", "--games", "1", "--lang", "ms"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Tangga: 3x3 umum, 1 permainan sepasang, benih 0: 6 dimainkan"
+    assert lines[1].split() == ["Tahap", "Penarafan", "±", "Permainan", "M/S/K"]
+    assert {line.split()[0] for line in lines[3:]} == {"mudah", "sederhana", "sukar", "pakar"}
 
 
 def test_arena_json_stays_english(capsys):

@@ -245,6 +245,12 @@ async def test_history_screen_is_malay_with_results_and_statistics_at_80x24():
         for widget in [*screen.query(Select).results(), *screen.query(Button).results()]:
             assert in_view(app, widget), widget.id
         assert {"Kembali", "Ulang tayang", "Ulasan"} <= set(footer_words(screen))
+        await pilot.press("t")  # the ratings' tab
+        ratings = str(screen.query_one("#ratings", Static).content).splitlines()
+        assert ratings[0].split() == ["Nama", "Mod", "Penarafan", "±", "Permainan"]
+        assert ratings[-1].startswith("? sementara (sedikit permainan)")
+        assert any("Statistik  Penarafan" in line for line in screen_lines(app))
+        await pilot.press("t")
         mode = screen.query_one("#mode", Select)
         assert await options_drawn(pilot, mode) == ["semua", "umum", "ringkas"]
 

@@ -20,6 +20,7 @@ both played.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
@@ -27,7 +28,7 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -166,37 +167,53 @@ def run(match: Match, jobs: int = 1, numbers: Sequence[int] | None = None) -> It
     so not in order): all the match's games, or only those ``numbers``. Raises ValueError
     unless 1 <= jobs <= the cores and the games. Closing the iterator (or an exception while
     waiting) stops the workers at once; a worker that dies mid-game raises GameProcessDied."""
-    if not 1 <= jobs <= max_jobs(match.games):
-        raise ValueError(_("--jobs must be from 1 to {most} (the cores, and no more than the games), "
-                           "not {jobs}").format(most=max_jobs(match.games), jobs=jobs))
     numbers = range(match.games) if numbers is None else numbers
-    return _serial(match, numbers) if jobs == 1 else _parallel(match, jobs, numbers)
+    return _results(play(((match, number) for number in numbers), jobs, match.games))
 
 
-def _serial(match: Match, numbers: Sequence[int]) -> Iterator[GameResult]:
-    for number in numbers:
-        yield play_game(match, number)
+def _results(games: Iterator[tuple[Match, GameResult]]) -> Iterator[GameResult]:
+    with contextlib.closing(games):  # closed: its workers stop at once
+        for _match, result in games:
+            yield result
+
+
+def play(games: Iterable[tuple[Match, int]], jobs: int = 1, planned: int | None = None
+         ) -> Iterator[tuple[Match, GameResult]]:
+    """Game ``number`` of each ``(match, number)`` in ``games``, with its match, as ``run`` plays
+    them (``planned``: how many games there are, for the check of ``jobs``; default all)."""
+    games = list(games)
+    planned = len(games) if planned is None else planned
+    if not 1 <= jobs <= max_jobs(planned):
+        raise ValueError(_("--jobs must be from 1 to {most} (the cores, and no more than the games), "
+                           "not {jobs}").format(most=max_jobs(planned), jobs=jobs))
+    return _serial(games) if jobs == 1 else _parallel(games, jobs)
+
+
+def _serial(games: Sequence[tuple[Match, int]]) -> Iterator[tuple[Match, GameResult]]:
+    for match, number in games:
+        yield match, play_game(match, number)
 
 
 class GameProcessDied(RuntimeError):
     """A process playing the match's games ended in the middle of one (killed, out of memory)."""
 
 
-def _parallel(match: Match, jobs: int, numbers: Sequence[int]) -> Iterator[GameResult]:
+def _parallel(games: Sequence[tuple[Match, int]], jobs: int) -> Iterator[tuple[Match, GameResult]]:
     """The games on ``jobs`` processes, each result as soon as its game ends. A process that dies
     breaks the pool: ``GameProcessDied``, rather than a wait for its game that never ends."""
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_watch_parent, initargs=(os.getpid(),))
     try:
-        pending = {pool.submit(play_game, match, number) for number in numbers}
+        pending = {pool.submit(play_game, match, number): match for match, number in games}
         while pending:  # wait in short steps, so that ctrl+c is noticed at once
-            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            done, _waiting = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for future in done:
+                match = pending.pop(future)
                 try:
                     result = future.result()
                 except BrokenProcessPool as error:
                     raise GameProcessDied(str(error)) from None
-                yield result
+                yield match, result
     finally:
         terminate(pool)
 

@@ -5,6 +5,7 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui [play] [--size N] [--mode MODE] [--players NAMES] [--load FILE] [--no-mouse]
     sos-tui history [--opponent KIND] [--size N] [--mode MODE] [--limit N] [--json]
     sos-tui history export ID FILE [--force]
+    sos-tui ratings [--mode MODE] [--json]
     sos-tui arena LEVEL_A LEVEL_B [...]
     sos-tui review FILE [--json]
     sos-tui puzzle [--id N] [--json] [--plain]
@@ -42,11 +43,11 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, bot, completion, engine, history, net, play, puzzle, review, tournament, web
+from . import arena, bot, completion, engine, history, net, play, puzzle, ratings, review, tournament, web
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
-COMMANDS = ("play", "history", "review", "puzzle", "arena", "host", "join", "server", "web", "engine",
-            "tournament", "bot")
+COMMANDS = ("play", "history", "ratings", "review", "puzzle", "arena", "host", "join", "server", "web",
+            "engine", "tournament", "bot")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
             choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
     parser.set_defaults(run=play.run)
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
-    for command in (play, history, review, puzzle, arena, net, web, engine, tournament, bot):
+    for command in (play, history, ratings, review, puzzle, arena, net, web, engine, tournament, bot):
         command.add_parser(commands)
     return parser
 

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 
 from sos_tui.engine import (
     COMPUTER_LEVELS,
@@ -215,3 +215,17 @@ def forfeit_line(entrant: str, reason) -> str:
     """The line saying that ``entrant``'s engine lost a game by misbehaving, and how."""
     return _("  {entrant} loses by forfeit: {reason}").format(entrant=entrant_name(entrant),
                                                              reason=printable(explain(reason)))
+
+
+def columns(rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> str:
+    """``rows`` (the first: headings) as a text table, each column as wide as its widest cell, the
+    columns numbered in ``right`` aligned right, a rule under the headings. The cells are printed
+    as they are: escape outside text (``printable``) first."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.rjust(width) if i in right else cell.ljust(width)
+                         for i, (cell, width) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    lines = [line(rows[0]), line(["-" * w for w in widths]), *(line(row) for row in rows[1:])]
+    return "\n".join(lines) + "\n"

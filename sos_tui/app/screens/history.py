@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, DataTable, Label, Select, Static
+from textual.widgets import Button, DataTable, Label, Select, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord, Mode, PlayerInfo, RecordError
 from sos_tui.i18n import N_, _, explain, level_name, mode_name, ngettext
+from sos_tui.ratings import Standing
 from sos_tui.storage import (
     Filters,
     History,
@@ -131,6 +132,32 @@ def stats_text(stats: Stats) -> Content:
     return Content.assemble(*parts)
 
 
+# Translators: the ratings' columns on the history screen: name, mode, rating, ±, games
+RATING_HEADINGS = (N_("Name"), N_("Mode"), N_("Rating"), "±", N_("Games"))
+
+
+def ratings_text(standings: list[Standing]) -> Content:
+    """The ratings section: every player's rating (of the mode chosen), names escaped; "?" marks
+    a provisional rating."""
+    parts: list[tuple[str, str]] = []
+    if not standings:
+        parts.append((_("No ratings yet: finish a game and its players are rated."), MUTED))
+        return Content.assemble(*parts)
+    headings = tuple(_(h) for h in RATING_HEADINGS)
+    rows = [(shown(s.name, 16), mode_name(s.mode), s.rating_text, str(s.deviation), str(s.games))
+            for s in standings]
+    widths = [max(len(row[i]) for row in [headings, *rows]) for i in range(len(headings))]
+
+    def line(row) -> str:
+        left = f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}"
+        return left + "".join(f"  {value:>{width}}" for value, width in zip(row[2:], widths[2:], strict=True))
+
+    parts.append((line(headings) + "\n", "bold"))
+    parts += [(line(row) + "\n", "") for row in rows]
+    parts.append((_("? provisional (few games); ± how far it may be off"), MUTED))
+    return Content.assemble(*parts)
+
+
 class HistoryScreen(SosScreen[GameRecord | None]):
     """The finished games, newest first, filtered by opponent kind, board size and mode.
 
@@ -162,15 +189,15 @@ class HistoryScreen(SosScreen[GameRecord | None]):
     HistoryScreen #history-message.-shown { display: block; }
     HistoryScreen #history-message.error { color: $text-error; text-style: bold; }
     HistoryScreen.-narrow #history-body { layout: vertical; }
-    HistoryScreen.-narrow #stats-pane { width: 1fr; height: auto; max-height: 50%; }
+    HistoryScreen.-narrow #stats-pane { width: 1fr; height: 50%; }
     HistoryScreen #stats-pane {
         width: 52;
         height: 1fr;
         border: round $frame;
-        border-title-color: $text;
         background: $panel;
-        padding: 0 1;
     }
+    HistoryScreen #stats-pane ContentSwitcher, HistoryScreen #stats-pane TabPane { height: 1fr; }
+    HistoryScreen #stats-pane TabPane { padding: 0 1; }
     HistoryScreen #buttons { height: auto; align-horizontal: right; padding: 0 1; }
     HistoryScreen #buttons Button { margin-left: 2; min-width: 10; }
     """
@@ -181,12 +208,14 @@ class HistoryScreen(SosScreen[GameRecord | None]):
         Binding("escape", "back", N_("Back")),
         Binding("r", "replay", N_("Replay")),
         Binding("v", "review", N_("Review")),
+        Binding("t", "other_tab", N_("Stats/ratings")),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.entries: list[HistoryEntry] = []
         self.stats = Stats()
+        self.ratings: list[Standing] = []
         self.error: str | None = None
         self.loaded = False
         """True once the first query has been shown."""
@@ -212,8 +241,11 @@ class HistoryScreen(SosScreen[GameRecord | None]):
             with Vertical(id="games-pane"):
                 yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
                 yield Label("", id="history-message", markup=False)
-            with VerticalScroll(id="stats-pane"):
-                yield Static("", id="stats")
+            with TabbedContent(id="stats-pane"):
+                with TabPane("", id="stats-tab"), VerticalScroll():
+                    yield Static("", id="stats")
+                with TabPane("", id="ratings-tab"), VerticalScroll():
+                    yield Static("", id="ratings")
         with ButtonRow(id="buttons"):
             yield Button("", id="replay", variant="primary")
             yield Button("", id="review")
@@ -235,7 +267,9 @@ class HistoryScreen(SosScreen[GameRecord | None]):
                 widget.refresh(layout=True)  # a new label, a new width
             else:
                 widget.update(_(words))
-        self.query_one("#stats-pane").border_title = _("Statistics")
+        tabs = self.query_one("#stats-pane", TabbedContent)
+        tabs.get_tab("stats-tab").label = _("Statistics")
+        tabs.get_tab("ratings-tab").label = _("Ratings")
         table = self.query_one("#games", DataTable)
         table.clear(columns=True)
         for label, key in COLUMNS:
@@ -276,15 +310,16 @@ class HistoryScreen(SosScreen[GameRecord | None]):
     # -- queries: in a thread, the newest filter change wins ---------------------------------
     @staticmethod
     def _query(opponent: str | None, size: int | None, mode: str | None,
-               with_filters: bool) -> tuple[list[HistoryEntry], Stats, Filters | None]:
-        """Games and statistics for the filters (and the filters' options); raises HistoryError or
-        StorageError."""
+               with_filters: bool) -> tuple[list[HistoryEntry], Stats, list[Standing], Filters | None]:
+        """Games and statistics for the filters, the ratings of the mode (and the filters'
+        options); raises HistoryError or StorageError."""
         path = history_db_path()
         if not path.exists():  # never create the database just to read it
-            return [], Stats(), Filters()
+            return [], Stats(), [], Filters()
         with History(path) as history:
             options = history.filters() if with_filters else None
-            return history.games(opponent, size, mode), history.stats(opponent, size, mode), options
+            games, stats = history.games(opponent, size, mode), history.stats(opponent, size, mode)
+            return games, stats, history.ratings(mode), options
 
     @property
     def filters(self) -> tuple[str | None, int | None, str | None]:
@@ -304,20 +339,20 @@ class HistoryScreen(SosScreen[GameRecord | None]):
     def _load(self, filters: tuple[str | None, int | None, str | None], with_filters: bool) -> None:
         worker = get_current_worker()
         try:
-            entries, stats, options = self._query(*filters, with_filters)
+            entries, stats, ratings, options = self._query(*filters, with_filters)
             error = None
         except (HistoryError, StorageError) as problem:
-            entries, stats, options, error = [], Stats(), None, explain(problem)
+            entries, stats, ratings, options, error = [], Stats(), [], None, explain(problem)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show, filters, entries, stats, options, error)
+            self.app.call_from_thread(self._show, filters, (entries, stats, ratings), options, error)
 
-    def _show(self, filters, entries: list[HistoryEntry], stats: Stats, options: Filters | None,
+    def _show(self, filters, found: tuple[list[HistoryEntry], Stats, list[Standing]], options: Filters | None,
               error: str | None) -> None:
         if not self.is_open:  # closed while the query ran
             return
         if options is not None:
             self._fill_filters(options)
-        self.entries, self.stats, self.error = entries, stats, error
+        (self.entries, self.stats, self.ratings), self.error = found, error
         self._fill(filters)
         self.loaded = True
 
@@ -331,6 +366,7 @@ class HistoryScreen(SosScreen[GameRecord | None]):
                           cell(mode_name(entry.mode), 10), entry.score_text, cell(_result(entry), 30),
                           key=str(entry.id))
         self.query_one("#stats", Static).update(stats_text(self.stats))
+        self.query_one("#ratings", Static).update(ratings_text(self.ratings))
         if error is not None:
             message = _("Cannot read the history: {error}").format(error=error)
         elif entries:
@@ -406,6 +442,11 @@ class HistoryScreen(SosScreen[GameRecord | None]):
     def _replayed(self, record: GameRecord | None) -> None:
         if record is not None:  # "play from here": this screen hands the game on
             self.dismiss(record)
+
+    def action_other_tab(self) -> None:
+        """Show the ratings instead of the statistics, or the other way round."""
+        tabs = self.query_one("#stats-pane", TabbedContent)
+        tabs.active = "ratings-tab" if tabs.active == "stats-tab" else "stats-tab"
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -21,10 +21,12 @@ from pathlib import Path
 
 from sos_tui.engine import GameRecord, Mode, Seat, SeatKind
 from sos_tui.i18n import N_, _
+from sos_tui.ratings import Standing
 
 from ..errors import HistoryError, history_error, shown_path
 from ..paths import history_db_path
 from .facts import game_facts
+from .ratings import history_ratings
 from .schema import connect
 
 __all__ = ["BUSY_TIMEOUT", "Filters", "History", "HistoryEntry", "OpponentStats", "Stats"]
@@ -334,6 +336,14 @@ class History:
         return Filters(tuple(o for o in opponents if isinstance(o, str)),
                        tuple(s for s in sizes if isinstance(s, int)),
                        tuple(m for m in modes if isinstance(m, str)))
+
+    def ratings(self, mode: str | Mode | None = None, rebuild: bool = False) -> list[Standing]:
+        """Every player's rating after every game (of ``mode`` if given), highest first: people
+        by name, computers by level (``ratings.py``), from the ratings cache brought up to date, or
+        from the first game when ``rebuild``."""
+        with self._guard() as conn:
+            table = history_ratings(conn, use_cache=not rebuild)
+        return table.standings(None if mode is None else Mode(mode).value)
 
     def count(self) -> int:
         with self._guard() as conn:
