@@ -1,8 +1,8 @@
-"""How a game of SOS ends otherwise than on the board: a seat dropping out, a game ended by hand.
+"""How a game of SOS ended: on the board, by a seat dropping out, or ended by hand.
 
 The values that say how a game ended (``Termination``, ``Drop``, ``Ending``, ``Outcome``) and the
-rules for it (``Endings``, which ``GameState`` in ``rules`` inherits: ``drop``, ``end``, who is
-still in, who won). Like ``rules``, nothing here does I/O or imports the rest of the package.
+rules of it (``EndingRules``, which ``GameState`` in ``rules`` inherits: ``drop``, ``end``, who is
+still in, who won, the outcome). Like ``rules``, nothing here does I/O or imports the rest of the package.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class Outcome:
         return self.scores[player] - max(others)
 
 
-class Endings:
+class EndingRules:
     """The rules of a game's end, for ``GameState`` (which inherits them): the outcome, the
     termination, the seats that dropped out or are still in, the winners, ``drop``, ``end``, and
     ``play`` once a seat has dropped out. Reads the fields of ``rules._Position`` by name."""

@@ -1,6 +1,6 @@
 """The rules of SOS on immutable values.
 
-The rules of the game live in this module and in ``endings`` (whose ``Endings`` ``GameState``
+The rules of the game live in this module and in ``endings`` (whose ``EndingRules`` ``GameState``
 inherits): here what a move is, which triples a letter completes, who moves next and when the
 board ends the game; there a seat dropping out, a game ended by hand, and who won. Nothing here
 does I/O or imports the rest of the package.
@@ -17,7 +17,7 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from .endings import DROPS, Drop, Ending, EndingError, Endings, Outcome, Termination  # noqa: F401 (the rules' names)
+from .endings import DROPS, Drop, Ending, EndingError, EndingRules, Outcome, Termination  # noqa: F401 (importable from here too)
 from .text import RuleError
 
 MIN_SIZE = 3
@@ -204,7 +204,66 @@ class _Position(NamedTuple):
     memo: dict
 
 
-class GameState(Endings, _Position):
+class _StateValue:
+    """What makes a ``GameState`` a value, for it to inherit: immutable, equal and hashed by
+    content, pickled as its moves (``from_moves`` rebuilds it), shown by ``repr`` and, as a board
+    with column letters and row numbers, by ``str``. Reads the fields of ``_Position`` by name."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"GameState is immutable: cannot set {name!r}; use play()")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"GameState is immutable: cannot delete {name!r}")
+
+    def _key(self):
+        game = self.game
+        return (game.size, game.mode, game.players, self.moves, self.ending)
+
+    def __eq__(self, other):
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self is other or (self.board == other.board and self._key() == other._key())
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self):
+        game = self.game
+        return hash((game.size, game.mode, game.players, self.board, self.move_count, self.ending))
+
+    def _unordered(self, other):
+        return NotImplemented
+
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered
+
+    def __reduce__(self):
+        game = self.game
+        ending = self.ending
+        if ending is None:
+            return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players))
+        return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players,
+                                       tuple(tuple(d) for d in ending.drops), ending.termination))
+
+    def __repr__(self):
+        game = self.game
+        return (f"GameState(size={game.size}, mode={game.mode.value!r}, players={game.players}, "
+                f"moves={self.move_count}, scores={self.scores})")
+
+    def __str__(self) -> str:
+        """The board as text, with column letters and row numbers."""
+        size, board = self.game.size, self.board
+        width = len(str(size))
+        rows = [" " * (width + 1) + " ".join(COLUMNS[:size])]
+        for r in range(size):
+            cells = board[r * size:(r + 1) * size]
+            rows.append(f"{r + 1:>{width}} " + " ".join(cells))
+        return "\n".join(rows)
+
+
+class GameState(EndingRules, _StateValue, _Position):
     """A position of SOS with its whole history. Immutable: ``play`` returns a new state.
 
     >>> state = GameState.new(size=3, mode="general", players=2)
@@ -217,20 +276,14 @@ class GameState(Endings, _Position):
     ``'.'``), ``to_move`` (the index of the player to move), ``scores`` (SOS lines completed by each
     player), ``move_count`` (moves played so far), ``is_over`` and ``ending`` (None unless a seat
     dropped out or the game was ended by hand: see ``drop``, ``end`` and ``termination``, which it
-    inherits from ``endings.Endings``). A named tuple underneath, because that is the cheapest
+    inherits from ``endings.EndingRules``). A named tuple underneath, because that is the cheapest
     immutable value Python builds, and ``play``, the engine's hot path, builds one per move
     (``benchmarks/engine.py``; a frozen slotted dataclass, written field by field, makes ``play``
     about 0.6 times as fast). Equality and hashing are by content (settings and moves); states do
-    not order.
+    not order (``_StateValue``).
     """
 
     __slots__ = ()
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"GameState is immutable: cannot set {name!r}; use play()")
-
-    def __delattr__(self, name):
-        raise AttributeError(f"GameState is immutable: cannot delete {name!r}")
 
     @classmethod
     def new(cls, size: int = 6, mode: Mode | str = Mode.GENERAL, players: int = 2) -> GameState:
@@ -443,52 +496,6 @@ class GameState(Endings, _Position):
             found = (found, SosLine(mover, cells, count - 1))
         return _make(GameState, (game, board, mover, scores, history, found, count,
                                  game.simple or count == game.cells, None, {}))
-
-    # -- values ---------------------------------------------------------------------------
-    def _key(self):
-        game = self.game
-        return (game.size, game.mode, game.players, self.moves, self.ending)
-
-    def __eq__(self, other):
-        if not isinstance(other, GameState):
-            return NotImplemented
-        return self is other or (self.board == other.board and self._key() == other._key())
-
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    def __hash__(self):
-        game = self.game
-        return hash((game.size, game.mode, game.players, self.board, self.move_count, self.ending))
-
-    def _unordered(self, other):
-        return NotImplemented
-
-    __lt__ = __le__ = __gt__ = __ge__ = _unordered
-
-    def __reduce__(self):
-        game = self.game
-        ending = self.ending
-        if ending is None:
-            return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players))
-        return (GameState.from_moves, (self.moves, game.size, game.mode.value, game.players,
-                                       tuple(tuple(d) for d in ending.drops), ending.termination))
-
-    def __repr__(self):
-        game = self.game
-        return (f"GameState(size={game.size}, mode={game.mode.value!r}, players={game.players}, "
-                f"moves={self.move_count}, scores={self.scores})")
-
-    def __str__(self) -> str:
-        """The board as text, with column letters and row numbers."""
-        size, board = self.game.size, self.board
-        width = len(str(size))
-        rows = [" " * (width + 1) + " ".join(COLUMNS[:size])]
-        for r in range(size):
-            cells = board[r * size:(r + 1) * size]
-            rows.append(f"{r + 1:>{width}} " + " ".join(cells))
-        return "\n".join(rows)
 
 
 _make = tuple.__new__  # one call builds a state from its fields (GameState.__setattr__ refuses everyone)
