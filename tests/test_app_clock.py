@@ -228,10 +228,10 @@ SIX_LONG = ("Alexandrina Long", "Bo", "Cy", "Dee", "Evangeline Name", "Flo")
 @pytest.mark.parametrize(
     ("size", "names"),
     [
-        ((80, 24), SIX_LONG),
-        ((100, 30), TWO),
-        pytest.param((80, 24), TWO, marks=pytest.mark.slow),
-        pytest.param((100, 30), SIX_LONG, marks=pytest.mark.slow),
+        pytest.param((80, 24), SIX_LONG, id="80x24-six-long"),
+        pytest.param((100, 30), TWO, id="100x30-two"),
+        pytest.param((80, 24), TWO, id="80x24-two", marks=pytest.mark.slow),
+        pytest.param((100, 30), SIX_LONG, id="100x30-six-long", marks=pytest.mark.slow),
     ],
 )
 async def test_every_seats_time_is_whole_at_80x24_and_100x30(size, names):
