@@ -219,9 +219,20 @@ async def test_with_three_players_the_flagged_seat_drops_out_and_the_next_clock_
         assert [row.split()[-1] for row in rows(app)] == ["0:00.0", "0:03.5", "0:06.0"]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+TWO = ("Ana", "Bo")
+SIX_LONG = ("Alexandrina Long", "Bo", "Cy", "Dee", "Evangeline Name", "Flo")
+
+
+# every size with every table in the nightly run; by default each size once and each table once
+# (the six long names at the smaller size, where room is shortest)
 @pytest.mark.parametrize(
-    "names", [("Ana", "Bo"), ("Alexandrina Long", "Bo", "Cy", "Dee", "Evangeline Name", "Flo")]
+    ("size", "names"),
+    [
+        pytest.param((80, 24), SIX_LONG, id="80x24-six-long"),
+        pytest.param((100, 30), TWO, id="100x30-two"),
+        pytest.param((80, 24), TWO, id="80x24-two", marks=pytest.mark.slow),
+        pytest.param((100, 30), SIX_LONG, id="100x30-six-long", marks=pytest.mark.slow),
+    ],
 )
 async def test_every_seats_time_is_whole_at_80x24_and_100x30(size, names):
     now = FakeTime()

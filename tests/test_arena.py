@@ -46,6 +46,9 @@ def test_a_run_of_chosen_games_plays_those_games_of_the_match():
     assert sorted(g[:4] for g in run(match, jobs=2, numbers=[5, 0, 2])) == [whole[0], whole[2], whole[5]]
 
 
+# the benchmarks' ladder: subprocesses that play whole games (3-5 s); the arena's own tests cover its games
+# by default
+@pytest.mark.slow
 def test_the_ladder_resumes_a_recorded_row_and_refuses_other_code(tmp_path):
     ladder = [sys.executable, str(Path(__file__).parent.parent / "benchmarks" / "ladder.py"),
               "--record", str(tmp_path), "medium:easy:3:simple"]
@@ -246,6 +249,9 @@ def test_a_killed_game_process_stops_the_arena_with_a_message_and_the_games_play
     assert not wait_gone(workers | children(proc.pid))
 
 
+# the benchmarks' ladder: subprocesses that play whole games (3-5 s); the arena's own tests cover its games
+# by default
+@pytest.mark.slow
 def test_losses_replays_the_lost_games_of_a_record_and_solves_them(tmp_path):
     bench = Path(__file__).parent.parent / "benchmarks"
     subprocess.run([sys.executable, str(bench / "ladder.py"), "--record", str(tmp_path), "--games", "4",
@@ -266,6 +272,9 @@ def test_losses_replays_the_lost_games_of_a_record_and_solves_them(tmp_path):
     assert out[-1] == f"{already} of {len(lost)} lost games were already lost at the first position solved"
 
 
+# the benchmarks' ladder: subprocesses that play whole games (3-5 s); the arena's own tests cover its games
+# by default
+@pytest.mark.slow
 def test_a_record_of_other_code_is_carried_over_only_if_its_games_end_the_same(tmp_path):
     ladder = [sys.executable, str(Path(__file__).parent.parent / "benchmarks" / "ladder.py"),
               "--record", str(tmp_path), "medium:easy:3:general"]

@@ -105,9 +105,10 @@ def illegible(app, theme: str, view: str) -> list[str]:
     return found
 
 
-# The default run reads each view in these themes: the default dark and light, the two that draw
-# with the terminal's own 16 colours, and the palest light one. `--runslow` reads every theme.
-FEW = ("textual-dark", "textual-light", "ansi-dark", "ansi-light", "solarized-light")
+# The default run reads each view in one dark and one light theme: the default dark one, and the
+# palest light one (where a pale colour on a pale ground shows first). `--runslow` reads every theme
+# (the one sweep that catches a colour only some other theme gets wrong).
+FEW = ("textual-dark", "solarized-light")
 
 
 @pytest.fixture

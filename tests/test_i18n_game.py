@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from rich.cells import cell_len
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
@@ -50,6 +51,9 @@ def malay() -> None:
 
 
 # -- a whole game in Malay ------------------------------------------------------------------------
+# a whole game: the Malay game-over dialog is checked by the two tests of it below, the game by test_app's
+# whole games
+@pytest.mark.slow
 async def test_a_whole_game_by_keys_in_malay_ends_in_a_malay_game_over_dialog():
     malay()
     app = make_app()

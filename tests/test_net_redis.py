@@ -193,6 +193,9 @@ async def test_an_owner_whose_lease_ran_out_is_fenced_off_and_the_game_goes_on_e
             await bo.close()
 
 
+# two server processes and two clients, one server killed (5 s): the lease test above checks the same
+# takeover in one process
+@pytest.mark.slow
 def test_an_owner_killed_mid_game_is_taken_over_and_the_players_carry_on(redis_url, tmp_path):
     ports = free_port(), free_port()
     servers = [Process("server", "--port", str(port), "--redis", redis_url, env_dir=tmp_path / str(port))

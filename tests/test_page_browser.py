@@ -253,6 +253,7 @@ def test_a_hostile_name_is_shown_literally_and_the_page_speaks_malay(served, chr
     assert chromium.execute_script("return document.documentElement.lang") == "ms"
 
 
+@pytest.mark.slow  # a browser game at a phone's size (5 s): the keyboard test plays the page by default
 def test_a_phone_plays_a_6x6_game_by_taps_without_scrolling_sideways(served, chromium):
     chromium.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",  # a window is at least 500 px wide
@@ -334,6 +335,8 @@ def test_two_windows_play_a_whole_game_a_third_watches_one_reloads(served, chrom
     assert "Game over" in find(chromium, ".status").text
 
 
+# a browser and a --plain process (5 s): tests/test_page.py checks the live region's sentences by default
+@pytest.mark.slow
 def test_the_page_says_what_a_plain_joiner_in_the_same_room_says(served, chromium, tmp_path):
     """A browser and ``sos-tui join --plain`` play each other: the page's live region says each
     event with the very sentences the line mode prints."""

@@ -40,6 +40,11 @@ from .support.webpage import (
     where,
 )
 
+# Each test that starts `sos-tui web` runs textual-serve and a tab process: 3-7 s of a loaded
+# machine each. The default run keeps the core (a tab plays a game and it reaches the data folder,
+# the origin check, a save); the others are marked SERVED and run with --runslow.
+SERVED = pytest.mark.slow(reason="starts textual-serve and tab processes; a core of three runs by default")
+
 
 @pytest.fixture
 def web(request):
@@ -145,6 +150,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@SERVED
 def test_the_serving_line_comes_once_the_port_is_bound(web):
     """A script that waits for the "Serving" line and connects at once is never refused, even
     when binding the port is slow."""
@@ -167,6 +173,7 @@ async def test_a_tab_gets_the_page_plays_and_its_game_reaches_the_data_folder(we
     assert server.stop() == 0
 
 
+@SERVED
 async def test_the_tab_over_the_limit_gets_a_page_that_says_so(web):
     server = web("--max-sessions", "1")
     async with tab(server):
@@ -183,6 +190,7 @@ async def test_the_tab_over_the_limit_gets_a_page_that_says_so(web):
         assert SETUP in opened.text
 
 
+@SERVED
 async def test_a_tab_closed_mid_game_leaves_no_process_and_keeps_the_game(web, data):
     server = web()
     async with tab(server) as opened:
@@ -196,6 +204,7 @@ async def test_a_tab_closed_mid_game_leaves_no_process_and_keeps_the_game(web, d
     assert (await asyncio.to_thread(server.get))[0] == 200
 
 
+@SERVED
 async def test_separate_data_gives_each_tab_a_folder_kept_only_for_an_unfinished_game(web, data):
     server = web("--separate-data")
     async with tab(server) as opened:
@@ -211,6 +220,7 @@ async def test_separate_data_gives_each_tab_a_folder_kept_only_for_an_unfinished
     assert autosaved_moves(data) == []  # the server's own games are not the tabs'
 
 
+@SERVED
 async def test_separate_data_tabs_do_not_see_each_others_names_or_choices(web, data):
     """A public server: what one visitor typed (a name, the last setup) is not the next one's."""
     server = web("--separate-data")
@@ -224,6 +234,7 @@ async def test_separate_data_tabs_do_not_see_each_others_names_or_choices(web, d
         assert opened.shows("Seat 1", "Player 1") and not opened.shows("Zed")
 
 
+@SERVED
 async def test_stopping_the_server_ends_every_tab_process_and_keeps_their_games(web, data):
     server = web()
     async with tab(server) as opened:
@@ -237,6 +248,7 @@ async def test_stopping_the_server_ends_every_tab_process_and_keeps_their_games(
     assert autosaved_moves(data) == ["S a1"]
 
 
+@SERVED
 async def test_a_game_against_the_computer_is_played_to_its_end_with_mouse_reports(web, data):
     """Through ``/ws`` as xterm.js speaks it: SGR mouse reports choose a 3x3 board and the easy
     computer on the setup screen and play the first empty cell each turn; the game ends and is in
@@ -412,6 +424,7 @@ async def test_a_tabs_app_that_ends_is_seen_where_textual_serve_keeps_it():
     assert service._process.returncode == 0 and service._task.done()
 
 
+@SERVED
 async def test_a_malformed_mouse_report_types_nothing_into_the_game(web):
     """xterm.js's ``ESC[<32;NaN;NaNM`` (a tab changing focus) would reach a name field as keys."""
     server = web()
@@ -422,6 +435,7 @@ async def test_a_malformed_mouse_report_types_nothing_into_the_game(web):
         assert not opened.shows("NaN") and not opened.shows("[<")
 
 
+@SERVED
 async def test_no_mouse_turns_the_browsers_mouse_reporting_off_and_clicks_play_nothing(web, data):
     server = web("--no-mouse")
     async with tab(server) as opened:
@@ -435,6 +449,7 @@ async def test_no_mouse_turns_the_browsers_mouse_reporting_off_and_clicks_play_n
     assert autosaved_moves(data) == ["S a1"]
 
 
+@SERVED
 async def test_lang_is_passed_on_to_the_tabs(web):
     server = web("--lang", "ms")
     url = f"{server.socket}?width=100&height=30"
@@ -443,6 +458,7 @@ async def test_lang_is_passed_on_to_the_tabs(web):
         await opened.wait_for("Hos melalui rangkaian")
 
 
+@SERVED
 async def test_a_message_no_page_sends_is_dropped_and_the_tab_plays_on(web, data):
     server = web()
     async with tab(server) as opened:
@@ -471,6 +487,7 @@ async def test_a_socket_from_another_origin_is_refused_before_any_app_starts(web
         await Tab(socket).wait_for(SETUP)
 
 
+@SERVED
 async def test_behind_a_proxy_the_public_urls_page_plays(web):
     """``--public-url``: the page's socket is the public one (wss:// for https://), and a socket
     from a page there plays; from the same host over http it is another origin."""
@@ -485,6 +502,7 @@ async def test_behind_a_proxy_the_public_urls_page_plays(web):
         await Tab(socket).wait_for(SETUP)
 
 
+@SERVED
 async def test_the_page_points_its_socket_at_its_own_address_whatever_the_host_header_says(web):
     """A page reached through another name (DNS rebinding: evil.example resolving to 127.0.0.1)
     still opens the socket of the address the server listens on, and has a title."""
@@ -542,6 +560,7 @@ async def join(opened: Tab, url: str) -> None:
     await opened.send("\r")
 
 
+@SERVED
 async def test_a_tab_joins_games_on_this_computer_only_unless_its_server_allows_more(web):
     """By default a tab connects to no other machine (it would scan the user's network for any
     page): the person who starts ``sos-tui web`` names the servers it may join elsewhere."""
@@ -558,6 +577,7 @@ async def test_a_tab_joins_games_on_this_computer_only_unless_its_server_allows_
         assert "games on this computer only" not in opened.text
 
 
+@SERVED
 async def test_a_tab_whose_process_dies_is_closed_with_a_reason_and_frees_its_seat(web):
     """A tab's app killed (kill -9, out of memory): its browser's socket is closed with code 1011
     (the page says so) at once, and the tab no longer counts against --max-sessions."""
@@ -574,6 +594,7 @@ async def test_a_tab_whose_process_dies_is_closed_with_a_reason_and_frees_its_se
         assert (await asyncio.to_thread(server.get))[0] == 200  # its seat is free
 
 
+@SERVED
 async def test_a_theme_chosen_in_a_tab_is_kept_apart_from_the_terminals_settings(web, data, config_dir):
     """The tabs' settings (theme, last setup, language) live in the data folder's ``web-settings``:
     choosing a theme in a tab leaves the terminal's config alone. The page's terminal gets the

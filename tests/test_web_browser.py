@@ -278,6 +278,7 @@ def another_site(page: str):
             site.shutdown()
 
 
+@pytest.mark.slow  # a browser and a server (4 s): test_web's origin check refuses the same socket by default
 def test_a_page_of_another_origin_cannot_open_a_tab(browser):
     """Any web page may try the user's ``sos-tui web`` (on the next port here): its socket is
     refused before a process starts, and the page learns nothing but that it failed."""
@@ -316,6 +317,8 @@ def page_fills_the_window(driver) -> None:
     assert terminal_size(driver)[0] >= 44
 
 
+# a browser at two sizes and a server (5 s): the page is checked in chromium by default by the move test
+@pytest.mark.slow
 def test_the_page_has_a_title_fills_the_window_and_says_when_its_game_stopped(browser):
     """At a desktop's size and a phone's: a title, the terminal filling the window (no strip of
     another colour under the footer), and a phone's window given room for the game. A tab whose
