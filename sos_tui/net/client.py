@@ -21,8 +21,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from sos_tui.engine import GameRecord, GameState, IllegalMoveError, Move, Seat, SeatKind, printable
+from sos_tui.engine.clock import Clocks, TimeControl
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import Change, ChangeKind, NotYourTurnError
+from sos_tui.session.timing import monotonic_ms
 
 from .errors import SERVER_STOPPED, ProtocolError
 from .protocol import (
@@ -187,7 +189,8 @@ def _text(value, limit: int = 200) -> str:
 
 
 async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Seat | dict],
-                      timeout: float = 10.0, public: bool = False) -> tuple[str, str | None, list[int]]:
+                      timeout: float = 10.0, public: bool = False,
+                      clock: TimeControl | None = None) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
     seats). The server checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
@@ -195,7 +198,7 @@ async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Sea
                   for s in seats)
     ws = await _open(address, timeout)
     try:
-        await ws.send(CreateMessage(size, mode, specs, public).to_json())
+        await ws.send(CreateMessage(size, mode, specs, public, clock).to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
@@ -220,7 +223,7 @@ async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom,
 
 
 _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,
-            "undo": ChangeKind.UNDO}
+            "undo": ChangeKind.UNDO, "drop": ChangeKind.DROP}
 """The state messages' changes that change the game, as a session reports them."""
 
 
@@ -250,6 +253,7 @@ class RemoteGame:
         self.role = "spectator"
         self.record: GameRecord | None = None
         self.state: GameState | None = None
+        self.clocks: Clocks | None = None  # a timed room's, running here from the last state (``now``)
         self.phase: str = Phase.LOBBY  # as the server last said (a Phase, or a newer server's word)
         self.version = 0
         self.seat_views: tuple[SeatView, ...] = ()
@@ -296,6 +300,11 @@ class RemoteGame:
     @property
     def my_turn(self) -> bool:
         return self.kind_to_move is SeatKind.HUMAN and not self.waiting_for
+
+    @staticmethod
+    def now() -> int:
+        """The time ``clocks`` run on here (ms): this process's monotonic clock."""
+        return monotonic_ms()
 
     @property
     def connected(self) -> bool:
@@ -387,12 +396,15 @@ class RemoteGame:
         elif self.record is None:  # the lobby: an empty board of the game to come
             self.state = GameState.new(message.size, message.mode, len(message.seats))
         self.seat_views = message.seats
+        self.clocks = None if message.clocks is None else message.clocks.clocks(self.now())
         self.version = message.version
         self.phase = message.phase
         self.waiting_for = message.waiting_for
         self.spectators = message.spectators
         if kind is not None and self.record is not None:
-            change = Change(kind, self.state, self.record, message.move)
+            drops = self.state.drops
+            seat = drops[-1].seat if kind is ChangeKind.DROP and drops else None  # who dropped out
+            change = Change(kind, self.state, self.record, message.move, seat)
             for listener in list(self._listeners):
                 listener(change)
 
@@ -404,12 +416,13 @@ class RemoteGame:
                 or since.version + len(since.moves) != message.version
                 or len(message.seats) != state.players):
             return None
+        spent = None if record.clock is None else (*record.spent_ms, *(since.spent_ms or ()))
         try:
             for move in since.moves:
                 state = state.play(move)
-        except IllegalMoveError:
+            return record.with_state(state, since.updated, spent), state
+        except (IllegalMoveError, ValueError):  # ValueError: a timed game's moves without their times
             return None
-        return record.with_state(state, since.updated), state
 
     async def updates(self) -> AsyncIterator[ServerMessage]:
         """Every message from the server, taken in; ends with NetError when the connection goes

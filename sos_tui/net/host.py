@@ -14,6 +14,7 @@ import asyncio
 import json
 
 from sos_tui.engine import GameRecord, Seat
+from sos_tui.engine.clock import TimeControl
 
 from .room import Room
 from .seats import check_seats
@@ -31,12 +32,14 @@ def open_store(key: str | None = None) -> SqliteRoomStore:
     return SqliteRoomStore(rooms_db_path(), key=key)
 
 
-def host_key(size, mode, seats, bind: str, port: int) -> str:
+def host_key(size, mode, seats, bind: str, port: int, clock: TimeControl | None = None) -> str:
     """What names a hosted game in the rooms database: the command's settings and address, so the
     same command run again finds its unfinished game."""
     size, mode, specs = check_seats(size, mode, seats)
+    timed = {} if clock is None else {"clock": str(clock)}  # an untimed game's key as before clocks
     return json.dumps(
-        {"size": size, "mode": str(mode), "seats": [s.to_dict() for s in specs], "bind": bind, "port": port},
+        {"size": size, "mode": str(mode), "seats": [s.to_dict() for s in specs], "bind": bind, "port": port}
+        | timed,
         sort_keys=True,
     )
 
@@ -57,13 +60,15 @@ class Host:
         port: int,
         *,
         public: bool = False,
+        clock: TimeControl | None = None,
         computer=None,
         computer_delay: float = 0.5,
         listeners=(),
     ) -> None:
         self.size, self.mode, self.seats = size, mode, list(seats)
         self.bind, self.port, self.public = bind, port, public
-        self.key = host_key(size, mode, self.seats, bind, port)
+        self.clock = clock
+        self.key = host_key(size, mode, self.seats, bind, port, clock)
         self.server = Server(computer=computer, computer_delay=computer_delay, listeners=list(listeners))
         self.store: SqliteRoomStore | None = None
         self.kept: StoredRoom | None = None  # the game this plan hosted last, found on disk
@@ -73,7 +78,16 @@ class Host:
     @classmethod
     def of(cls, plan, **options) -> Host:
         """The host of a ``run.HostPlan``."""
-        return cls(plan.size, plan.mode, plan.seats, plan.bind, plan.port, public=plan.public, **options)
+        return cls(
+            plan.size,
+            plan.mode,
+            plan.seats,
+            plan.bind,
+            plan.port,
+            public=plan.public,
+            clock=plan.clock,
+            **options,
+        )
 
     @property
     def unfinished(self) -> GameRecord | None:
@@ -109,7 +123,9 @@ class Host:
             self.store = None
             raise
         if room is None:
-            room = self.server.create_room(self.size, self.mode, self.seats, key=self.key, public=self.public)
+            room = self.server.create_room(
+                self.size, self.mode, self.seats, key=self.key, public=self.public, clock=self.clock
+            )
         self.room = room
         await room.saved()
         return room

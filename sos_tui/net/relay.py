@@ -54,6 +54,7 @@ class RelaySocket:
     ``ServerConnection`` as a ``Client`` uses."""
 
     transport = None
+    latency = 0.0  # its round trip is the edge's to measure: a relayed move has no lag credit
 
     def __init__(self, relay: Relay, edge: str, conn: str) -> None:
         self.relay, self.edge, self.conn = relay, edge, conn

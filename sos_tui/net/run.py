@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sos_tui.engine import Seat, printable
+from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import _
 
 from .host import open_store
@@ -34,6 +35,7 @@ class HostPlan:
     port: int = 7531
     server_url: str | None = None
     public: bool = False  # listed in the lobby of the server while seats are open
+    clock: TimeControl | None = None  # the game's time control (days per move: on a server only)
 
 
 @dataclass(frozen=True)

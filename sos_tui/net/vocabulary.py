@@ -33,6 +33,7 @@ class StateChange(StrEnum):
     LEAVE = "leave"  # the connection went
     QUIT = "quit"  # left on purpose
     REMATCH = "rematch"
+    DROP = "drop"  # a seat dropped out: ran out of time (the game's record says how)
     NONE = ""  # a newer server's change this client does not know, or none given
 
     @classmethod

@@ -526,6 +526,12 @@ class RemoteFront(Front):
         await self.game.request_undo()
         say(_("Asked the others to take back the last move."))
 
+    async def clock(self, rest, line):
+        game = self.game
+        if game.clocks is None:
+            raise Refused(_("This game has no clock."))
+        say(words.clocks(game.clocks, self.state, game.seats, game.now()))
+
     async def answer(self, accept, line):
         if self.game.undo_request is not None:
             await self.game.answer_undo(accept)

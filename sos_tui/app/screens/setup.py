@@ -272,8 +272,6 @@ class SetupScreen(SosScreen[GameRecord | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":
             self._show_seats(event.value)
-        elif event.select.id == "clock" and self._refused is not None:
-            self._clear_message()  # the refusal to host with a clock no longer applies
         elif event.select.id == "language" and event.value != language():
             self.app.switch_language(event.value)
         elif (event.select.id or "").startswith("kind-"):  # an untouched default name follows the kind
@@ -382,9 +380,6 @@ class SetupScreen(SosScreen[GameRecord | None]):
             record = self.game()
         except ValueError as error:
             self._refuse(explain(error), error.seat if isinstance(error, SeatError) else None)
-            return
-        if record.clock is not None:
-            self._refuse(_("Network games have no clock yet: choose No clock to host."), None)
             return
         self.app.host_game(record)
 
