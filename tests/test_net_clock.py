@@ -305,3 +305,58 @@ async def test_join_plain_says_the_servers_clocks_and_the_flag(monkeypatch, caps
         said.extend(capsys.readouterr().out.splitlines())
         assert said[-1] == "Time left: Ana 0:00.0 (out), Bo 0:30."
         await ana.close()
+
+
+async def test_the_network_screen_shows_both_clocks_ticking_and_the_servers_flag():
+    from sos_tui.app import SosApp
+    from sos_tui.app.screens.game_over import GameOverScreen
+    from sos_tui.app.screens.net_game import NetGameScreen
+    from sos_tui.app.widgets.scoreboard import Scoreboard
+    from sos_tui.engine import Seat, SeatKind
+    from sos_tui.net.run import HostPlan
+
+    from .support.helpers import screen_lines, wait_for
+
+    def scoreboard(app) -> str:
+        board = next(s for s in app.screen_stack if isinstance(s, NetGameScreen)).query_one(Scoreboard)
+        return "\n".join(board.render_line(y).text for y in range(board.size.height))
+
+    clock = HandTime()
+    async with running(time=clock, allow_create=True) as server:
+        plan = HostPlan(
+            3,
+            "general",
+            (Seat("Ana"), Seat(None, SeatKind.REMOTE)),
+            server_url=f"ws://127.0.0.1:{server.port}",
+            clock=TimeControl.parse("0.5+2"),
+        )
+        app = SosApp(network=plan)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen) and app.screen.net.join_url)
+            bo = await seated(app.screen.net.join_url, "Bo", TokenStore())
+            await wait_for(
+                pilot,
+                lambda: "0:30" in scoreboard(app) and "0:29" in scoreboard(app),
+                what="Ana's clock running from 0:30, Bo's standing at 0:30",
+            )
+            room = next(iter(server.rooms.values()))
+            assert str(room.session.record.clock) == "0.5+2"  # created on the server with the plan's clock
+            clock.passes(30_000)
+            room.session.check_time()  # what the room's timer does at the flag
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            assert "Bo won on time" in "\n".join(screen_lines(app))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: "0:00.0" in scoreboard(app))
+            await bo.close()
+
+
+async def test_no_takebacks_in_a_timed_room():
+    async with running(time=HandTime()) as server:
+        _room, ana, bo = await pair(server, "1+0")
+        await play(ana, [bo], "S a1")
+        await ana.game.request_undo()
+        await ana.error("cannot-undo")
+        assert any("no takebacks in a timed game" in m.text for m in ana.seen if isinstance(m, ErrorMessage))
+        assert len(bo.game.record.moves) == 1
+        await ana.close()
+        await bo.close()

@@ -335,6 +335,8 @@ class Room:
             match message:
                 case MoveMessage():
                     self._move(client, message)
+                case UndoMessage() if self.clock is not None:
+                    raise ProtocolError("cannot-undo", N_("no takebacks in a timed game"))
                 case UndoMessage():
                     self.votes.ask_undo(client)
                 case RematchMessage():

@@ -112,6 +112,7 @@ class NetGameScreen(PlayScreen):
                 self.refresh_bindings()
                 self.seats, self.state = game.seats, game.state
                 self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
+                self.tick()
                 if message is not None:
                     self._told(message)
             case wire.RematchRequestMessage(by=by) | wire.UndoRequestMessage(by=by) if by in game.my_seats:
@@ -136,7 +137,7 @@ class NetGameScreen(PlayScreen):
         game = self.game
         gone = self.net.gone
         change = StateChange.read(message.change)
-        if change is StateChange.MOVE and game.state is not None and game.state.is_over:
+        if change in (StateChange.MOVE, StateChange.DROP) and game.state is not None and game.state.is_over:
             self.call_after_refresh(self._game_over, game.state)
         elif change is StateChange.REMATCH:  # the last game's result gives way to the new game
             first = game.seats[0].name if game.seats else ""
@@ -244,7 +245,14 @@ class NetGameScreen(PlayScreen):
             return
         self.app.call_later(self.app.leave_network)
 
+    def tick(self) -> None:
+        """The server's clocks, as its last state said them, counted down here (the flag is the
+        server's to apply: it comes as a state)."""
+        game = self.game
+        self.show_clocks(game.clocks if game is not None else None, game.now() if game is not None else 0)
+
     async def on_unmount(self) -> None:
+        self.show_clocks(None, 0)
         self.workers.cancel_group(self, "net")
         await self.net.close()
         await self.net.end_hosting()  # the app quit: a hosted game ends with it
