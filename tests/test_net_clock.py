@@ -16,6 +16,7 @@ from sos_tui.engine.clock import DAY_MS, TimeControl
 from sos_tui.net import RemoteGame, Server, TokenStore, create_room
 from sos_tui.net.protocol import CreateMessage, ErrorMessage, ProtocolError, parse_client, parse_server
 from sos_tui.net.store import SqliteRoomStore
+from sos_tui.plain import words
 
 from .support.helpers import WAIT, FastTime, HandTime, play, raw_client, running, seated
 
@@ -96,6 +97,18 @@ async def test_every_state_carries_the_clocks_and_the_increment_is_added_on_the_
         assert bo.game.clocks.remaining(0, bo.game.now()) == 28_000  # the client's own, from the state
         await ana.close()
         await bo.close()
+
+
+async def test_the_lobby_of_a_timed_room_says_its_clock():
+    async with running(time=HandTime()) as server:
+        room = server.create_room(3, "general", PEOPLE, clock=TimeControl.parse("2d"))
+        ana = await seated(server.url(room), "Ana", TokenStore())
+        assert ana.game.phase == "lobby"
+        assert sent(ana).remaining_ms == (2 * DAY_MS, 2 * DAY_MS) and sent(ana).running is None
+        game = ana.game
+        said = words.clocks(game.clocks, game.state, game.seats, game.now())
+        assert said == "Time left: Ana 2d 00:00, (open seat 2) 2d 00:00."  # nobody to move yet
+        await ana.close()
 
 
 async def test_an_old_client_plays_a_timed_room_and_simply_sees_no_clocks():

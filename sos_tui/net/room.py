@@ -291,13 +291,21 @@ class Room:
 
     def state_message(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> StateMessage:
         session = self.session
-        clocks = session.clocks if session is not None else None
         return StateMessage(
             self.code, self.phase, self.size, self.mode, session.version if session else 0,
             session.state.to_move if session and not session.state.is_over else None, change, move,
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
-            session.record if session else None,
-            clocks=None if clocks is None else ClockView.of(clocks, session.now()))
+            session.record if session else None, clocks=self.clock_view())
+
+    def clock_view(self) -> ClockView | None:
+        """The clocks a state carries: the game's as they stand, in the lobby every seat's whole
+        time (none running); None in an untimed room."""
+        session = self.session
+        if session is not None and session.timed:
+            return ClockView.of(session.clocks, session.now())
+        if self.clock is None:
+            return None
+        return ClockView(self.clock, (self.clock.initial_ms,) * len(self.seats), None)
 
     def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> None:
         """Tell everyone in the room how it stands, once that is on disk."""
