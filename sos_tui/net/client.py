@@ -42,6 +42,7 @@ from .protocol import (
     LobbyRoom,
     Message,
     MoveMessage,
+    PeekMessage,
     PresenceMessage,
     RematchAnswerMessage,
     RematchMessage,
@@ -76,6 +77,7 @@ CLOSE_REASONS = {
     CloseReason.REFUSED: N_("the server refused the connection"),
     CloseReason.LISTED: N_("the list of games was sent"),
     CloseReason.CREATED: N_("the game was created"),
+    CloseReason.LOOKED: N_("how the game stands was sent"),
 }
 """The words a server closes a connection with (revision 3), in the player's language; any other
 reason (an older server's English sentence) is shown as it is, made printable."""
@@ -220,6 +222,23 @@ async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom,
     if not isinstance(reply, RoomsMessage):
         raise NetError(N_("the server did not list its games"), retry=False)
     return reply.rooms
+
+
+async def peek_room(url: str, token: str, timeout: float = 10.0) -> tuple[tuple[int, ...], StateMessage]:
+    """How the game at ``url`` (``ws://HOST:PORT/CODE``) stands for the seats of ``token``,
+    asked without taking them (a ``peek``): (those seats, its state). NetError if it cannot say
+    (the game is gone: code ``no-room``)."""
+    address = parse_url(url)
+    ws = await _open(address, timeout)
+    try:
+        await ws.send(PeekMessage(token).to_json())
+        welcome = await _first_reply(ws, timeout)
+        state = await _first_reply(ws, timeout)
+    finally:
+        await ws.close()
+    if not isinstance(welcome, WelcomeMessage) or not isinstance(state, StateMessage):
+        raise NetError(N_("the server did not say how the game stands"), retry=False)
+    return welcome.seats, state
 
 
 _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,

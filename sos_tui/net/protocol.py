@@ -327,6 +327,24 @@ class LobbyMessage(Message):
 
 
 @dataclass(frozen=True)
+class PeekMessage(Message):
+    """Revision 4, the first message on a game's address (``sos-tui games``): how does the game
+    of ``token``'s seats stand? Answered with a ``welcome`` naming those seats (and no token) and
+    the room's ``state``, then the socket is closed: nobody is seated, and nobody is told."""
+
+    type = "peek"
+    token: str
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "protocol": PROTOCOL, "token": self.token}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        _check_protocol(data)
+        return cls(_text_field(data, "token", optional=False)[:100])
+
+
+@dataclass(frozen=True)
 class MoveMessage(Message):
     """A move, chosen in the state of ``version`` (None: whatever the state is now)."""
 
@@ -858,13 +876,14 @@ class ClosedMessage(Said):
 
 
 ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
-                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage)
+                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage
+                 | PeekMessage)
 ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | PresenceMessage
                  | UndoRequestMessage | UndoResultMessage | RematchRequestMessage | RematchResultMessage
                  | PongMessage | ErrorMessage | ClosedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
-_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type)
+_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, PeekMessage.type)
 
 
 def parse_client(frame, *, first: bool = False) -> ClientMessage:
@@ -912,6 +931,7 @@ __all__ = [
     "LobbyRoom",
     "Message",
     "MoveMessage",
+    "PeekMessage",
     "PingMessage",
     "PongMessage",
     "PresenceMessage",

@@ -53,6 +53,7 @@ class JoinPlan:
 
     url: str
     name: str | None
+    host: bool = False  # back in the host's own seats of a game created on a server (``sos-tui games``)
 
 
 def is_loopback(bind: str) -> bool:

@@ -54,8 +54,10 @@ from .protocol import (
     LobbyMessage,
     LobbyRoom,
     Message,
+    PeekMessage,
     PingMessage,
     RoomsMessage,
+    WelcomeMessage,
     new_code,
     normal_code,
     parse_client,
@@ -383,7 +385,17 @@ class Server:
         if room is None or room.closed:
             raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
                                               "have ended"))
+        if isinstance(first, PeekMessage):
+            await self._peek(client, room, first)
+            return None
         return self.seat(client, room, first)
+
+    async def _peek(self, client: Client, room: Room, peek: PeekMessage) -> None:
+        """How the game of ``peek``'s token stands (``sos-tui games``): the seats it holds, the
+        state, then the socket closed. Nobody is seated, and the room hears nothing of it."""
+        client.send(WelcomeMessage(room.code, room.keys.seats_of(peek.token), None))
+        client.send(room.state_message())
+        await client.close(1000, CloseReason.LOOKED)
 
     def seat(self, client: Client, room: Room, hello) -> Room:
         """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""

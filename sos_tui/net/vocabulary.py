@@ -65,6 +65,7 @@ class CloseReason(StrEnum):
     REFUSED = "refused"  # after an ``error`` message that refuses the connection
     LISTED = "listed"  # 1000, after ``rooms``
     CREATED = "created"  # 1000, after ``created``
+    LOOKED = "looked"  # 1000, after the ``welcome`` and ``state`` that answer a ``peek``
 
     @classmethod
     def read(cls, text: str | None) -> CloseReason | None:
