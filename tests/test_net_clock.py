@@ -373,3 +373,20 @@ async def test_no_takebacks_in_a_timed_room():
         assert len(bo.game.record.moves) == 1
         await ana.close()
         await bo.close()
+
+
+async def test_a_room_whose_clock_runs_or_a_correspondence_lobby_is_not_closed_for_idleness():
+    from sos_tui.net import Limits
+
+    from .support.helpers import wait_for
+
+    limits = Limits(room_idle=0.1, unplayed_idle=0.1, reap_every=0.02)
+    async with running(limits, time=HandTime()) as server:
+        timed, ana, bo = await pair(server, "5+0")
+        waiting = server.create_room(3, "general", PEOPLE, creator="10.0.0.1", clock=TimeControl.parse("1d"))
+        untimed = server.create_room(3, "general", PEOPLE, creator="10.0.0.1")  # made last, reaped first
+        await wait_for(None, lambda: untimed.closed, seconds=WAIT)  # an untimed room: reaped
+        assert not timed.closed and not waiting.closed  # the flag ends the one, the other waits a day
+        assert waiting.idle_after(limits.room_idle) == DAY_MS / 1000 and timed.idle_after(3600) is None
+        await ana.close()
+        await bo.close()

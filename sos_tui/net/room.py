@@ -162,6 +162,17 @@ class Room:
     def spectators(self) -> int:
         return sum(1 for c in self.clients if not c.seats)
 
+    def idle_after(self, seconds: float) -> float | None:
+        """How long the room may go with no move or join before it is closed, for a limit of
+        ``seconds``: None while a clock runs (its flag ends the game); a correspondence room
+        waits at least its days per move (its players come when they like)."""
+        session = self.session
+        if session is not None and session.when_flag() is not None:
+            return None
+        if self.clock is not None and self.clock.per_move:
+            return max(seconds, self.clock.initial_ms / 1000)
+        return seconds
+
     def listing(self) -> LobbyRoom | None:
         """The room in the lobby, or None when it is not listed (private, or no seat open)."""
         return lobby_entry(self.stored())
