@@ -390,3 +390,37 @@ async def test_a_room_whose_clock_runs_or_a_correspondence_lobby_is_not_closed_f
         assert waiting.idle_after(limits.room_idle) == DAY_MS / 1000 and timed.idle_after(3600) is None
         await ana.close()
         await bo.close()
+
+
+async def test_join_plain_warns_once_when_its_own_time_runs_low(monkeypatch, capsys):
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .support.helpers import Keyboard, wait_for
+
+    clock = HandTime()
+    async with running(time=clock) as server:
+        room = server.create_room(3, "general", PEOPLE, clock=TimeControl.parse("0.1+0"))  # 6 s each
+        ana = await seated(server.url(room), "Ana", TokenStore())
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await ana.until(lambda: ana.game.phase == "playing")
+        await play(ana, [], "S a1")
+        clock.passes(5_500)  # Bo thinks 5.5 s
+        keyboard.type("O b2")
+        await ana.version(ana.game.version + 1)
+        await play(ana, [], "S c1")  # Bo's turn again, with 0.5 s left: low (10% of 6 s is 0.6 s)
+        said: list[str] = []
+
+        def heard() -> bool:
+            said.extend(capsys.readouterr().out.splitlines())
+            return any("running out" in line for line in said)
+
+        await wait_for(None, heard, seconds=WAIT)
+        (warning,) = [line for line in said if "running out" in line]
+        assert re.fullmatch(r"Bo, your time is running out: 0:00\.[45] left\.", warning)
+        keyboard.type("quit")
+        assert await asyncio.wait_for(playing, WAIT) == 0
+        await ana.close()

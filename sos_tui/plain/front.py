@@ -21,6 +21,7 @@ from sos_tui.engine import (
     parse_cell,
     printable,
 )
+from sos_tui.engine.clock import LOW_SHARE
 from sos_tui.engine.text import RuleError
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
@@ -451,6 +452,8 @@ class RemoteFront(Front):
         self.game = session.game
         self.changed = asyncio.Event()
         self.lost: str | None = None  # why the connection is down, as last said
+        self._warned: set[tuple[str, int]] = set()  # (game id, seat): told its time runs low
+        self._low_timer: asyncio.TimerHandle | None = None
 
     def back(self) -> bool:
         return self.session.back
@@ -489,7 +492,31 @@ class RemoteFront(Front):
                 say(_("Undo declined: {reason}.").format(reason=message.text))
             case RematchResultMessage(accepted=False):
                 say(_("No rematch: {reason}.").format(reason=message.text))
+        self.low_time()
         self.changed.set()
+
+    def low_time(self) -> None:
+        """Warn once when a seat of this player runs low on time (10% of its budget), as the
+        server's clocks say: now, or by one timer set for that moment."""
+        self.stop_timer()
+        game = self.game
+        clocks, record = game.clocks, game.record
+        if clocks is None or record is None or clocks.running not in game.my_seats:
+            return
+        seat, now = clocks.running, game.now()
+        if (record.game_id, seat) in self._warned:
+            return
+        if clocks.low(seat, now):
+            self._warned.add((record.game_id, seat))
+            say(words.low_time(clocks, game.seats, seat, now))
+            return
+        wait = clocks.remaining(seat, now) - clocks.control.initial_ms // LOW_SHARE
+        self._low_timer = asyncio.get_running_loop().call_later(wait / 1000, self.low_time)
+
+    def stop_timer(self) -> None:
+        if self._low_timer is not None:
+            self._low_timer.cancel()
+            self._low_timer = None
 
     async def until(self, done) -> None:
         while not done() and self.game.connected:
@@ -575,6 +602,7 @@ async def play_remote(session, lines: asyncio.Queue | None = None) -> int:
     finally:
         playing.cancel()
         listening.cancel()
+        front.stop_timer()
         await game.leave()
         if front.pool is not None:
             front.pool.shutdown()
