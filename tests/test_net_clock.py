@@ -328,7 +328,7 @@ async def test_the_network_screen_shows_both_clocks_ticking_and_the_servers_flag
     from sos_tui.engine import Seat, SeatKind
     from sos_tui.net.run import HostPlan
 
-    from .support.helpers import screen_lines, wait_for
+    from .support.helpers import footer_line, screen_lines, wait_for
 
     def scoreboard(app) -> str:
         board = next(s for s in app.screen_stack if isinstance(s, NetGameScreen)).query_one(Scoreboard)
@@ -352,6 +352,7 @@ async def test_the_network_screen_shows_both_clocks_ticking_and_the_servers_flag
                 lambda: "0:30" in scoreboard(app) and "0:29" in scoreboard(app),
                 what="Ana's clock running from 0:30, Bo's standing at 0:30",
             )
+            assert "Undo" not in footer_line(app) and "Leave" in footer_line(app)  # no takebacks here
             room = next(iter(server.rooms.values()))
             assert str(room.session.record.clock) == "0.5+2"  # created on the server with the plan's clock
             clock.passes(30_000)
@@ -424,3 +425,33 @@ async def test_join_plain_warns_once_when_its_own_time_runs_low(monkeypatch, cap
         keyboard.type("quit")
         assert await asyncio.wait_for(playing, WAIT) == 0
         await ana.close()
+
+
+async def test_with_three_players_the_network_screen_says_who_ran_out_and_plays_on():
+    from sos_tui.app import SosApp
+    from sos_tui.app.screens.net_game import NetGameScreen
+    from sos_tui.net.run import JoinPlan
+
+    from .support.helpers import recording, wait_for
+
+    clock = HandTime()
+    async with running(time=clock) as server:
+        room = server.create_room(3, "general", [*PEOPLE, {"kind": "remote"}], clock=TimeControl.parse("1+0"))
+        ana = await seated(server.url(room), "Ana", TokenStore())
+        bo = await seated(server.url(room), "Bo", TokenStore())
+        app = recording(SosApp(network=JoinPlan(server.url(room), "Cy")))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, NetGameScreen)
+                    and app.screen.state is not None
+                    and app.screen.game.phase == "playing"
+                ),
+            )
+            clock.passes(60_000)
+            room.session.check_time()  # Ana's flag, as the room's timer applies it
+            await wait_for(pilot, lambda: any("Ana ran out of time" in str(n.message) for n in app.notices))
+            assert not app.screen.game.state.is_over and app.screen.game.state.to_move == 1
+        await ana.close()
+        await bo.close()

@@ -332,12 +332,12 @@ class RemoteGame:
     def may(self, action: str) -> bool | None:
         """What this terminal may do in the room now (``session.Action``): moves and undo
         requests for a seated player, a rematch once the game is over; no redo, hint, pause or
-        replay in a network game (False: not offered at all)."""
+        replay in a network game, and no undo in a timed one (False: not offered at all)."""
         seated = bool(self.my_seats)
         if action == "move":
             return (self.connected and self.my_turn) or None if seated else False
         if action == "undo":
-            return self.connected or None if seated else False
+            return self.connected or None if seated and self.clocks is None else False
         if action == "rematch":  # offered once the game is over (the game-over dialog, the palette)
             return seated and self.connected and self.phase == Phase.OVER
         return False

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from sos_tui.engine import GameRecord, GameState, Move, printable
+from sos_tui.engine import GameRecord, GameState, Move, Termination, printable
 from sos_tui.i18n import N_, _, explain
 from sos_tui.net import NetError, RemoteGame, TokenStore
 from sos_tui.net import protocol as wire
@@ -139,6 +139,12 @@ class NetGameScreen(PlayScreen):
         change = StateChange.read(message.change)
         if change in (StateChange.MOVE, StateChange.DROP) and game.state is not None and game.state.is_over:
             self.call_after_refresh(self._game_over, game.state)
+        elif change is StateChange.DROP and game.state is not None and game.state.drops:
+            drop = game.state.drops[-1]  # three or more: the others play on without the seat
+            if drop.why is Termination.TIME:
+                name = printable(game.seats[drop.seat].name)[:40]
+                self.notify(_("{name} ran out of time: the game goes on without them.").format(name=name),
+                            severity="warning", timeout=5, markup=False)
         elif change is StateChange.REMATCH:  # the last game's result gives way to the new game
             first = game.seats[0].name if game.seats else ""
             self.notify(_("Rematch: {name} starts.").format(name=printable(first)[:40]), timeout=4,
