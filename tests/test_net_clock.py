@@ -378,6 +378,7 @@ async def test_no_takebacks_in_a_timed_room():
 
 async def test_a_room_whose_clock_runs_or_a_correspondence_lobby_is_not_closed_for_idleness():
     from sos_tui.net import Limits
+    from sos_tui.net.roomclock import idle_after
 
     from .support.helpers import wait_for
 
@@ -388,7 +389,7 @@ async def test_a_room_whose_clock_runs_or_a_correspondence_lobby_is_not_closed_f
         untimed = server.create_room(3, "general", PEOPLE, creator="10.0.0.1")  # made last, reaped first
         await wait_for(None, lambda: untimed.closed, seconds=WAIT)  # an untimed room: reaped
         assert not timed.closed and not waiting.closed  # the flag ends the one, the other waits a day
-        assert waiting.idle_after(limits.room_idle) == DAY_MS / 1000 and timed.idle_after(3600) is None
+        assert idle_after(waiting, limits.room_idle) == DAY_MS / 1000 and idle_after(timed, 3600) is None
         await ana.close()
         await bo.close()
 

@@ -36,7 +36,6 @@ from .protocol import (
     REPLACED,
     ByeMessage,
     ClientMessage,
-    ClockView,
     ClosedMessage,
     ErrorMessage,
     HelloMessage,
@@ -57,7 +56,7 @@ from .protocol import (
     check_ready,
     token_hash,
 )
-from .roomclock import FlagTimer, ServerTime, lag_ms, restored_clocks, stored_clocks
+from .roomclock import FlagTimer, ServerTime, clock_view, lag_ms, restored_clocks, stored_clocks
 from .store import RoomStore, StoredRoom, StoredSeat, lobby_entry
 from .turns import ComputerTurns
 from .vocabulary import CloseReason, Phase, StateChange, VoteKind
@@ -161,17 +160,6 @@ class Room:
     @property
     def spectators(self) -> int:
         return sum(1 for c in self.clients if not c.seats)
-
-    def idle_after(self, seconds: float) -> float | None:
-        """How long the room may go with no move or join before it is closed, for a limit of
-        ``seconds``: None while a clock runs (its flag ends the game); a correspondence room
-        waits at least its days per move (its players come when they like)."""
-        session = self.session
-        if session is not None and session.when_flag() is not None:
-            return None
-        if self.clock is not None and self.clock.per_move:
-            return max(seconds, self.clock.initial_ms / 1000)
-        return seconds
 
     def listing(self) -> LobbyRoom | None:
         """The room in the lobby, or None when it is not listed (private, or no seat open)."""
@@ -306,17 +294,7 @@ class Room:
             self.code, self.phase, self.size, self.mode, session.version if session else 0,
             session.state.to_move if session and not session.state.is_over else None, change, move,
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
-            session.record if session else None, clocks=self.clock_view())
-
-    def clock_view(self) -> ClockView | None:
-        """The clocks a state carries: the game's as they stand, in the lobby every seat's whole
-        time (none running); None in an untimed room."""
-        session = self.session
-        if session is not None and session.timed:
-            return ClockView.of(session.clocks, session.now())
-        if self.clock is None:
-            return None
-        return ClockView(self.clock, (self.clock.initial_ms,) * len(self.seats), None)
+            session.record if session else None, clocks=clock_view(self))
 
     def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None) -> None:
         """Tell everyone in the room how it stands, once that is on disk."""

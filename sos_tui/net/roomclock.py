@@ -21,6 +21,8 @@ from dataclasses import replace
 from sos_tui.engine.clock import Clocks
 from sos_tui.session.timing import monotonic_ms
 
+from .protocol import ClockView
+
 
 class ServerTime:
     """The server's time: ``now`` (monotonic ms: the rooms' clocks), ``wall`` (Unix ms: what the
@@ -51,6 +53,29 @@ def restored_clocks(data, clock: ServerTime) -> Clocks:
     if clocks.since is None:
         return clocks
     return replace(clocks, since=clocks.since - (clock.wall() - clock.now()))
+
+
+def clock_view(room) -> ClockView | None:
+    """The clocks a state of ``room`` (a ``room.Room``) carries: its game's as they stand, in the
+    lobby every seat's whole time (none running); None in an untimed room."""
+    session, control = room.session, room.clock
+    if session is not None and session.timed:
+        return ClockView.of(session.clocks, session.now())
+    if control is None:
+        return None
+    return ClockView(control, (control.initial_ms,) * len(room.seats), None)
+
+
+def idle_after(room, seconds: float) -> float | None:
+    """How long ``room`` may go with no move or join before it is closed, for a limit of
+    ``seconds``: None while a clock runs (its flag ends the game); a correspondence room waits at
+    least its days per move (its players come when they like)."""
+    session, control = room.session, room.clock
+    if session is not None and session.when_flag() is not None:
+        return None
+    if control is not None and control.per_move:
+        return max(seconds, control.initial_ms / 1000)
+    return seconds
 
 
 def lag_ms(latency: float | None) -> int:

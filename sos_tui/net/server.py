@@ -386,16 +386,9 @@ class Server:
             raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
                                               "have ended"))
         if isinstance(first, PeekMessage):
-            await self._peek(client, room, first)
+            await peeked(client, room, first)
             return None
         return self.seat(client, room, first)
-
-    async def _peek(self, client: Client, room: Room, peek: PeekMessage) -> None:
-        """How the game of ``peek``'s token stands (``sos-tui games``): the seats it holds, the
-        state, then the socket closed. Nobody is seated, and the room hears nothing of it."""
-        client.send(WelcomeMessage(room.code, room.keys.seats_of(peek.token), None))
-        client.send(room.state_message())
-        await client.close(1000, CloseReason.LOOKED)
 
     def seat(self, client: Client, room: Room, hello) -> Room:
         """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""
@@ -434,6 +427,14 @@ class Server:
                 from None
         client.send(CreatedMessage(room.code, room.owner_token, room.keys.own_seats))
         await client.close(1000, CloseReason.CREATED)
+
+
+async def peeked(client: Client, room: Room, peek: PeekMessage) -> None:
+    """Answer a ``peek`` (``sos-tui games``): the seats its token holds, the state, then the socket
+    closed. Nobody is seated, and the room hears nothing of it."""
+    client.send(WelcomeMessage(room.code, room.keys.seats_of(peek.token), None))
+    client.send(room.state_message())
+    await client.close(1000, CloseReason.LOOKED)
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
