@@ -278,7 +278,9 @@ async def test_the_setup_screens_clock_starts_a_timed_game_and_is_remembered():
         assert "3:00" not in scoreboard_text(again)
 
 
-async def test_a_clock_from_the_command_line_is_offered_on_the_setup_screen_and_not_hosted():
+async def test_a_clock_from_the_command_line_is_offered_on_the_setup_screen_and_hosted_with_it():
+    from sos_tui.app.screens.host_dialog import HostDialog, default_places, plan_for
+
     app = timed_app(clock="0.2+0")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -287,11 +289,9 @@ async def test_a_clock_from_the_command_line_is_offered_on_the_setup_screen_and_
         clock = app.screen.query_one("#clock", Select)
         assert clock.value == "0.2+0"
         await pilot.click("#host")
-        await pilot.pause()
-        assert "Network games have no clock yet" in str(app.screen.query_one("#setup-message").render())
-        clock.value = "none"
-        await pilot.pause()
-        assert str(app.screen.query_one("#setup-message").render()) == ""
+        await wait_for(pilot, lambda: isinstance(app.screen, HostDialog), seconds=5)
+        record = app.screen.record
+        assert str(plan_for(record, default_places(record), "127.0.0.1", "0", "").clock) == "0.2+0"
 
 
 def test_a_bad_remembered_clock_is_left_out():

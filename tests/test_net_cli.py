@@ -27,6 +27,8 @@ from .support.helpers import Process, wait_for
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo\x1b[2J"], "control character"),
     (["join", "ws://127.0.0.1:7531/7f3kq-x9m2c", "--name", "Bo"], "needs a terminal"),
     (["host", "--players", "Ana,remote"], "needs a terminal"),
+    (["host", "--headless", "--clock", "5+"], "the increment is missing"),
+    (["host", "--headless", "--clock", "2d"], "days per move are for correspondence games"),
 ])
 def test_refusals_are_one_line_and_exit_2(argv, message, capsys):
     assert main(argv) == 2

@@ -139,6 +139,31 @@ async def test_moves_made_through_one_process_reach_players_on_the_other(redis_u
             await bo.close()
 
 
+async def test_a_timed_room_on_the_service_tells_its_clocks_through_the_relay_and_answers_a_peek(redis_url):
+    from sos_tui.engine.clock import TimeControl
+    from sos_tui.net.client import peek_room
+
+    async with service(redis_url) as (one, two):
+        url, _token, _seats = await create_room(address(one), 3, "general", [{"kind": "remote"}] * 2,
+                                                clock=TimeControl.parse("2d"))
+        code = url.rsplit("/", 1)[1]
+        ana = await seated(address(one, code), "Ana", TokenStore())
+        bo_tokens = TokenStore()
+        bo = await seated(address(two, code), "Bo", bo_tokens)  # relayed to the owner
+        try:
+            await bo.until(lambda: bo.game.phase == "playing" and bo.game.clocks is not None)
+            assert bo.game.clocks.running == 0 and str(bo.game.clocks.control) == "2d"
+            await play(ana, [bo], "S a1")
+            assert bo.game.record.spent_ms is not None and len(bo.game.record.spent_ms) == 1
+            token = bo_tokens.find(SeatKey.player(address(two, code), "Bo"))
+            seats, state = await peek_room(address(two, code), token)  # asked through the relay
+            assert seats == (1,) and state.to_move == 1 and state.clocks.running == 1
+            assert bo.game.connected and bo.lost is None  # the peek took nobody's seat
+        finally:
+            await ana.close()
+            await bo.close()
+
+
 async def test_a_relayed_players_state_goes_out_with_the_write_of_its_room_one_round_trip_a_move(redis_url):
     async with service(redis_url, lease=30.0) as (one, two):  # a long lease: no renewals meanwhile
         _code, ana, bo, _tokens = await two_players(one, two)

@@ -145,15 +145,20 @@ def time_control(text: str) -> TimeControl:
     """An argument type: a time control ``MIN+INC`` as ``--clock`` takes it (``5+3``, ``0.5+0``:
     minutes, then the seconds added after each move). Days per move (``2d``) are refused: those
     are correspondence rooms on a server."""
-    try:
-        control = TimeControl.parse(text)
-    except ClockError as error:
-        raise argparse.ArgumentTypeError(explain(error)) from None
+    control = room_control(text)
     if control.per_move:
         raise argparse.ArgumentTypeError(_(
             "days per move ({text}) are for correspondence rooms on a server: give minutes+increment, "
             "like 5+3").format(text=control))
     return control
+
+
+def room_control(text: str) -> TimeControl:
+    """An argument type: a network room's time control, ``MIN+INC`` or days per move (``2d``)."""
+    try:
+        return TimeControl.parse(text)
+    except ClockError as error:
+        raise argparse.ArgumentTypeError(explain(error)) from None
 
 
 def board_size_help() -> str:

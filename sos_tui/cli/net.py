@@ -31,6 +31,7 @@ from .common import (
     fail,
     has_terminal,
     int_in,
+    room_control,
     seat_error,
     told,
     unknown_level,
@@ -70,6 +71,9 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public", action="store_true", help=_(
         "list the game in the server's lobby, where anyone may take its open seats (without it, only "
         "people you give the code to can join)"))
+    parser.add_argument("--clock", type=room_control, metavar=_("MIN+INC"), help=_(
+        "a clock for each player: minutes each, plus seconds added after each move (e.g. 5+3, 0.5+0); "
+        "with --server also days per move for a correspondence game (1d, 2d, 3d, 7d). Untimed by default"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
@@ -176,8 +180,11 @@ def host(args: argparse.Namespace) -> int:
             parse_url(args.server, need_code=False)
         except ValueError as error:
             raise UsageError(_("--server: {error}").format(error=explain(error))) from None
+    if args.clock is not None and args.clock.per_move and args.server is None:
+        raise UsageError(_("--clock {clock}: days per move are for correspondence games on a 'sos-tui "
+                           "server': add --server ws://HOST:PORT").format(clock=args.clock))
     plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public,
-                    args.claim_after)
+                    args.claim_after, args.clock)
     if args.headless:
         try:
             if args.server is not None:

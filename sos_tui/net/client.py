@@ -32,8 +32,10 @@ from sos_tui.engine import (
     Termination,
     printable,
 )
+from sos_tui.engine.clock import Clocks, TimeControl
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import Change, ChangeKind, NotYourTurnError
+from sos_tui.session.timing import monotonic_ms
 
 from .errors import SERVER_STOPPED, ProtocolError
 from .protocol import (
@@ -55,6 +57,7 @@ from .protocol import (
     LobbyRoom,
     Message,
     MoveMessage,
+    PeekMessage,
     PresenceMessage,
     RematchAnswerMessage,
     RematchMessage,
@@ -90,6 +93,7 @@ CLOSE_REASONS = {
     CloseReason.REFUSED: N_("the server refused the connection"),
     CloseReason.LISTED: N_("the list of games was sent"),
     CloseReason.CREATED: N_("the game was created"),
+    CloseReason.LOOKED: N_("how the game stands was sent"),
 }
 """The words a server closes a connection with (revision 3), in the player's language; any other
 reason (an older server's English sentence) is shown as it is, made printable."""
@@ -204,7 +208,8 @@ def _text(value, limit: int = 200) -> str:
 
 
 async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Seat | dict],
-                      timeout: float = 10.0, public: bool = False) -> tuple[str, str | None, list[int]]:
+                      timeout: float = 10.0, public: bool = False,
+                      clock: TimeControl | None = None) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
     seats). The server checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
@@ -212,7 +217,7 @@ async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Sea
                   for s in seats)
     ws = await _open(address, timeout)
     try:
-        await ws.send(CreateMessage(size, mode, specs, public).to_json())
+        await ws.send(CreateMessage(size, mode, specs, public, clock).to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
@@ -234,6 +239,23 @@ async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom,
     if not isinstance(reply, RoomsMessage):
         raise NetError(N_("the server did not list its games"), retry=False)
     return reply.rooms
+
+
+async def peek_room(url: str, token: str, timeout: float = 10.0) -> tuple[tuple[int, ...], StateMessage]:
+    """How the game at ``url`` (``ws://HOST:PORT/CODE``) stands for the seats of ``token``,
+    asked without taking them (a ``peek``): (those seats, its state). NetError if it cannot say
+    (the game is gone: code ``no-room``)."""
+    address = parse_url(url)
+    ws = await _open(address, timeout)
+    try:
+        await ws.send(PeekMessage(token).to_json())
+        welcome = await _first_reply(ws, timeout)
+        state = await _first_reply(ws, timeout)
+    finally:
+        await ws.close()
+    if not isinstance(welcome, WelcomeMessage) or not isinstance(state, StateMessage):
+        raise NetError(N_("the server did not say how the game stands"), retry=False)
+    return welcome.seats, state
 
 
 _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,
@@ -292,6 +314,7 @@ class RemoteGame:
         self.role = "spectator"
         self.record: GameRecord | None = None
         self.state: GameState | None = None
+        self.clocks: Clocks | None = None  # a timed room's, running here from the last state (``now``)
         self.phase: str = Phase.LOBBY  # as the server last said (a Phase, or a newer server's word)
         self.version = 0
         self.seat_views: tuple[SeatView, ...] = ()
@@ -341,6 +364,11 @@ class RemoteGame:
     def my_turn(self) -> bool:
         return self.kind_to_move is SeatKind.HUMAN and not self.waiting_for
 
+    @staticmethod
+    def now() -> int:
+        """The time ``clocks`` run on here (ms): this process's monotonic clock."""
+        return monotonic_ms()
+
     @property
     def connected(self) -> bool:
         return self.ws is not None and self.closed_reason is None
@@ -348,12 +376,12 @@ class RemoteGame:
     def may(self, action: str) -> bool | None:
         """What this terminal may do in the room now (``session.Action``): moves and undo
         requests for a seated player, a rematch once the game is over; no redo, hint, pause or
-        replay in a network game (False: not offered at all)."""
+        replay in a network game, and no undo in a timed one (False: not offered at all)."""
         seated = bool(self.my_seats)
         if action == "move":
             return (self.connected and self.my_turn) or None if seated else False
         if action == "undo":
-            return self.connected or None if seated else False
+            return self.connected or None if seated and self.clocks is None else False
         if action == "rematch":  # offered once the game is over (the game-over dialog, the palette)
             return seated and self.connected and self.phase == Phase.OVER
         if action in _ENDINGS:
@@ -478,6 +506,7 @@ class RemoteGame:
         self.draw_offer = message.draw_offer
         now = time.monotonic()
         self.away = tuple(Away(g.seat, now - g.away, now + g.claim_in) for g in message.gone)
+        self.clocks = None if message.clocks is None else message.clocks.clocks(self.now())
         self.version = message.version
         self.phase = message.phase
         self.waiting_for = message.waiting_for
@@ -502,12 +531,13 @@ class RemoteGame:
                 or since.version + len(since.moves) != message.version
                 or len(message.seats) != state.players):
             return None
+        spent = None if record.clock is None else (*record.spent_ms, *(since.spent_ms or ()))
         try:
             for move in since.moves:
                 state = state.play(move)
-        except IllegalMoveError:
+            return record.with_state(state, since.updated, spent), state
+        except (IllegalMoveError, ValueError):  # ValueError: a timed game's moves without their times
             return None
-        return record.with_state(state, since.updated), state
 
     async def updates(self) -> AsyncIterator[ServerMessage]:
         """Every message from the server, taken in; ends with NetError when the connection goes

@@ -40,6 +40,7 @@ import socket
 from dataclasses import dataclass
 
 from sos_tui.engine import GameRecord
+from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import N_, _
 
 from .errors import GONE, ProtocolError
@@ -117,7 +118,8 @@ def dump_room(room: StoredRoom) -> str:
         "seats": [list(s.to_row()) for s in room.seats],
         "record": room.record.to_dict() if room.record is not None else None, "version": room.version,
         "created": room.created, "active": room.active, "key": room.key, "creator": room.creator,
-        "public": room.public,
+        "public": room.public, "clock": None if room.clock is None else str(room.clock),
+        "clocks": room.clocks,
     }, ensure_ascii=False, separators=(",", ":"))  # fmt: skip
 
 
@@ -128,7 +130,9 @@ def load_room(text: str) -> StoredRoom:
     return StoredRoom(data["code"], int(data["size"]), str(data["mode"]),
                       tuple(map(StoredSeat.from_row, data["seats"])), record, int(data["version"]),
                       float(data["created"]), float(data["active"]), data["key"], data["creator"],
-                      bool(data["public"]))
+                      bool(data["public"]),
+                      TimeControl.parse(data["clock"]) if data.get("clock") is not None else None,
+                      data.get("clocks"))
 
 
 # -- the store ---------------------------------------------------------------------------------

@@ -114,6 +114,8 @@ SERVER_MESSAGES = (
     N_("{name} ended the game"),
     # a service on Redis (sos-tui server --redis): Redis away, or back without its games
     UNAVAILABLE, GONE,
+    # clocks (revision 4)
+    N_("no takebacks in a timed game"), N_("{name} has run out of time"),
     # the engine's refusals of a move or a name, passed on with their template
     "{text!r} is not a move: expected a letter and a cell, like 'S b3'",
     "{text!r} is not a move: the letter must be S or O",

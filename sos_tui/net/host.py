@@ -14,6 +14,7 @@ import asyncio
 import json
 
 from sos_tui.engine import GameRecord, Seat
+from sos_tui.engine.clock import TimeControl
 
 from .limits import Limits
 from .room import Room
@@ -32,12 +33,14 @@ def open_store(key: str | None = None) -> SqliteRoomStore:
     return SqliteRoomStore(rooms_db_path(), key=key)
 
 
-def host_key(size, mode, seats, bind: str, port: int) -> str:
+def host_key(size, mode, seats, bind: str, port: int, clock: TimeControl | None = None) -> str:
     """What names a hosted game in the rooms database: the command's settings and address, so the
     same command run again finds its unfinished game."""
     size, mode, specs = check_seats(size, mode, seats)
+    timed = {} if clock is None else {"clock": str(clock)}  # an untimed game's key as before clocks
     return json.dumps(
-        {"size": size, "mode": str(mode), "seats": [s.to_dict() for s in specs], "bind": bind, "port": port},
+        {"size": size, "mode": str(mode), "seats": [s.to_dict() for s in specs], "bind": bind, "port": port}
+        | timed,
         sort_keys=True,
     )
 
@@ -58,6 +61,7 @@ class Host:
         port: int,
         *,
         public: bool = False,
+        clock: TimeControl | None = None,
         computer=None,
         computer_delay: float = 0.5,
         listeners=(),
@@ -65,7 +69,8 @@ class Host:
     ) -> None:
         self.size, self.mode, self.seats = size, mode, list(seats)
         self.bind, self.port, self.public = bind, port, public
-        self.key = host_key(size, mode, self.seats, bind, port)
+        self.clock = clock
+        self.key = host_key(size, mode, self.seats, bind, port, clock)
         limits = Limits() if claim_after is None else Limits(claim_after=claim_after)
         self.server = Server(
             limits, computer=computer, computer_delay=computer_delay, listeners=list(listeners)
@@ -86,6 +91,7 @@ class Host:
             plan.port,
             public=plan.public,
             claim_after=plan.claim_after,
+            clock=plan.clock,
             **options,
         )
 
@@ -123,7 +129,9 @@ class Host:
             self.store = None
             raise
         if room is None:
-            room = self.server.create_room(self.size, self.mode, self.seats, key=self.key, public=self.public)
+            room = self.server.create_room(
+                self.size, self.mode, self.seats, key=self.key, public=self.public, clock=self.clock
+            )
         self.room = room
         await room.saved()
         return room

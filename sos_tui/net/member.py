@@ -18,6 +18,7 @@ class Member(Protocol):
     bye: bool  # said it leaves on purpose
     minor: int  # the protocol revision its hello said it understands
     ready: bool  # it has had a state of its room
+    latency: float  # seconds: the round trip of its last WebSocket ping (0 before the first)
 
     def send(self, message: Message | str) -> None:
         """Queue ``message`` without waiting."""

@@ -16,6 +16,8 @@ from .protocol import Since, StateMessage
 
 MIRRORS = 2
 """The protocol revision from which a client keeps a mirror of the game."""
+CLOCKS = 4
+"""...and of a timed game (its moves come with their ``spent_ms``)."""
 
 
 class Mirrors:
@@ -33,13 +35,20 @@ class Mirrors:
         out = []
         for client in clients:
             held = self._held.pop(client, None)
-            base = self._base(message, held) if client.minor >= MIRRORS else None
+            base = self._base(message, held) if self._mirrors(client, record) else None
             if base not in texts:
                 texts[base] = self._text(message, base)
             out.append((client, texts[base]))
-            if record is not None and client.minor >= MIRRORS:
+            if record is not None and self._mirrors(client, record):
                 self._held[client] = (record.game_id, message.version)
         return out
+
+    @staticmethod
+    def _mirrors(client, record) -> bool:
+        """Whether ``client`` is sent moves instead of the whole game: from revision 2, and for a
+        timed game from revision 4 (with each move's time spent)."""
+        timed = record is not None and record.clock is not None
+        return client.minor >= (CLOCKS if timed else MIRRORS)
 
     def forget(self, client: Hashable) -> None:
         """``client`` holds nothing of the game any more (it left; its next connection is new)."""
@@ -64,4 +73,6 @@ class Mirrors:
             return message.to_json()
         record = message.game
         moves = () if base == message.version else (message.move,)
-        return replace(message, game=None, since=Since(record.game_id, base, moves, record.updated)).to_json()
+        spent = None if record.clock is None else record.spent_ms[len(record.spent_ms) - len(moves) :]
+        since = Since(record.game_id, base, moves, record.updated, spent)
+        return replace(message, game=None, since=since).to_json()

@@ -81,9 +81,12 @@ class NetSession:
 
     # -- ways in ----------------------------------------------------------------------------
     @classmethod
-    def join(cls, url: str, name: str | None, tokens: TokenStore | None = None, **options) -> NetSession:
-        """The game at ``url`` (``ws://HOST:PORT/CODE``), joined as ``name``."""
-        return cls(lambda: _connected(RemoteGame(url, name, tokens=tokens)), **options)
+    def join(
+        cls, url: str, name: str | None, tokens: TokenStore | None = None, host: bool = False, **options
+    ) -> NetSession:
+        """The game at ``url`` (``ws://HOST:PORT/CODE``), joined as ``name`` (``host``: with the
+        token of the host's own seats)."""
+        return cls(lambda: _connected(RemoteGame(url, name, tokens=tokens, host=host)), **options)
 
     @classmethod
     def of(cls, game: RemoteGame, **options) -> NetSession:
@@ -100,7 +103,7 @@ class NetSession:
 
         async def opener() -> RemoteGame:
             url, token, _seats = await create_room(
-                plan.server_url, plan.size, plan.mode, plan.seats, public=plan.public
+                plan.server_url, plan.size, plan.mode, plan.seats, public=plan.public, clock=plan.clock
             )
             session.join_url = url
             return await _connected(RemoteGame(url, host_name(plan), token=token, tokens=tokens, host=True))
@@ -165,7 +168,7 @@ class NetSession:
         from .run import JoinPlan, reachable_host
 
         if isinstance(plan, JoinPlan):
-            session = cls.join(plan.url, plan.name, tokens)
+            session = cls.join(plan.url, plan.name, tokens, host=plan.host)
         elif plan.server_url is not None:
             session = cls.on_server(plan, tokens)
         else:  # the host's own server keeps the host's copy of each finished game

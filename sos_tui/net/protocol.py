@@ -26,6 +26,7 @@ from sos_tui.engine import (
     check_name,
     printable,
 )
+from sos_tui.engine.clock import ClockError, Clocks, TimeControl
 from sos_tui.i18n import N_, _
 from sos_tui.session import NotYourTurnError
 
@@ -43,7 +44,9 @@ carry the moves ``since`` the game the client holds instead of the whole game, a
 ask for the whole game again, only for clients that said 2 or more; 3: the server closes a
 connection with a word as its reason (``vocabulary.CloseReason``), not an English sentence; 4:
 ``resign``, ``abort``, ``draw``, ``draw-answer`` and ``claim``, and states that say how the game
-ended, the draw offer waiting and the seats gone (fields older clients ignore)."""
+ended, the draw offer waiting and the seats gone (fields older clients ignore); a room may have a
+time control (``clock`` in ``create``), a ``state`` of a timed room carries each seat's time
+(``clocks``), and ``peek`` asks for a room's state without taking a seat."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -290,18 +293,24 @@ class CreateMessage(Message):
     mode: Mode
     seats: tuple[Seat, ...]
     public: bool = False  # listed in the server's lobby while it has open seats
+    clock: TimeControl | None = None  # revision 4: the room's time control (None: untimed)
 
     def to_dict(self) -> dict:
+        clock = {} if self.clock is None else {"clock": str(self.clock)}
         return {"type": self.type, "protocol": PROTOCOL, "size": self.size, "mode": str(self.mode),
-                "seats": [s.to_dict(full=True) for s in self.seats], "public": self.public}
+                "seats": [s.to_dict(full=True) for s in self.seats], "public": self.public} | clock
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
-        public = data.get("public", False)
+        public, clock = data.get("public", False), data.get("clock")
         if not isinstance(public, bool):
             raise ProtocolError("bad-room", N_("\"public\" must be true or false"))
-        return cls(*check_seats(data.get("size"), data.get("mode"), data.get("seats")), public)
+        try:
+            control = None if clock is None else TimeControl.parse(clock)
+        except ClockError as problem:
+            raise ProtocolError.wrap("bad-room", problem) from None
+        return cls(*check_seats(data.get("size"), data.get("mode"), data.get("seats")), public, control)
 
 
 @dataclass(frozen=True)
@@ -317,6 +326,24 @@ class LobbyMessage(Message):
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
         return cls()
+
+
+@dataclass(frozen=True)
+class PeekMessage(Message):
+    """Revision 4, the first message on a game's address (``sos-tui games``): how does the game
+    of ``token``'s seats stand? Answered with a ``welcome`` naming those seats (and no token) and
+    the room's ``state``, then the socket is closed: nobody is seated, and nobody is told."""
+
+    type = "peek"
+    token: str
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "protocol": PROTOCOL, "token": self.token}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        _check_protocol(data)
+        return cls(_text_field(data, "token", optional=False)[:100])
 
 
 @dataclass(frozen=True)
@@ -602,31 +629,77 @@ class SeatView:
 class Since:
     """Revision 2: what a ``state`` holds instead of the whole game, for a client that holds the
     game ``game_id`` at ``version``: the ``moves`` played since (none: the game is as it was), and
-    the record's ``updated`` stamp after them."""
+    the record's ``updated`` stamp after them; in a timed game (revision 4) the ``spent_ms`` of
+    each of those moves."""
 
     game_id: str
     version: int
     moves: tuple[Move, ...]
     updated: str
+    spent_ms: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict:
+        spent = {} if self.spent_ms is None else {"spent_ms": list(self.spent_ms)}
         return {"id": self.game_id, "version": self.version, "moves": [str(m) for m in self.moves],
-                "updated": self.updated}
+                "updated": self.updated} | spent
 
     @classmethod
     def from_dict(cls, data) -> Self:
         """ProtocolError ``bad-state`` unless ``data`` is one (moves in notation, a whole version)."""
         data = data if isinstance(data, dict) else {}
         game_id, version, moves, updated = (data.get(k) for k in ("id", "version", "moves", "updated"))
+        spent = data.get("spent_ms")
         shaped = (isinstance(game_id, str) and _whole(version) and isinstance(updated, str)
-                  and isinstance(moves, list) and all(isinstance(m, str) for m in moves))
+                  and isinstance(moves, list) and all(isinstance(m, str) for m in moves)
+                  and (spent is None or (isinstance(spent, list) and len(spent) == len(moves)
+                       and all(map(_whole, spent)))))
         try:
             played = tuple(Move.parse(m) for m in moves) if shaped else None
         except InvalidMoveError:
             played = None
         if played is None:
             raise ProtocolError("bad-state", N_("the server sent moves that do not fit its game"))
-        return cls(game_id[:64], version, played, updated[:40])
+        return cls(game_id[:64], version, played, updated[:40], None if spent is None else tuple(spent))
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """Revision 4: a timed room's clocks in a ``state``: its ``control``, each seat's time left
+    when the state was sent (``remaining_ms``) and the seat whose time runs (None: none runs, the
+    game is over). A client counts the running seat's time down from when the state arrived: it
+    needs no clock in step with the server's."""
+
+    control: TimeControl
+    remaining_ms: tuple[int, ...]
+    running: int | None
+
+    @classmethod
+    def of(cls, clocks: Clocks, now: int) -> Self:
+        running = clocks.running if clocks.since is not None else None
+        return cls(clocks.control, tuple(clocks.remaining(s, now) for s in range(clocks.seats)), running)
+
+    def clocks(self, received: int) -> Clocks:
+        """The clocks as they run here from ``received`` (this process's time in ms)."""
+        since = None if self.running is None else received
+        return Clocks(self.control, self.remaining_ms, self.running, since)
+
+    def to_dict(self) -> dict:
+        return {"control": str(self.control), "remaining_ms": list(self.remaining_ms),
+                "running": self.running}
+
+    @classmethod
+    def from_dict(cls, data, seats: int) -> Self | None:
+        """The clocks of ``data`` for a room of ``seats``; None when they are not (a state is read
+        kindly: a game with clocks that cannot be read is shown without them)."""
+        data = data if isinstance(data, dict) else {}
+        remaining, running = data.get("remaining_ms"), data.get("running")
+        try:
+            control = TimeControl.from_dict(data.get("control"))
+        except ClockError:
+            return None
+        if not isinstance(remaining, list) or len(remaining) != seats or not all(map(_whole, remaining)):
+            return None
+        return cls(control, tuple(remaining), running if _whole(running) and running < seats else None)
 
 
 @dataclass(frozen=True)
@@ -676,9 +749,11 @@ class StateMessage(Message):
     draw_offer: int | None = None  # revision 4: the seat whose draw offer waits for an answer
     gone: tuple[GoneSeat, ...] = ()  # revision 4: the people's seats with no connection
     termination: str | None = None  # revision 4: how the game ended (its record says it too)
+    clocks: ClockView | None = None  # revision 4: a timed room's clocks
 
     def to_dict(self) -> dict:
         since = {} if self.since is None else {"since": self.since.to_dict()}
+        since |= {} if self.clocks is None else {"clocks": self.clocks.to_dict()}
         return {
             "type": self.type, "room": self.room, "phase": self.phase, "size": self.size,
             "mode": str(self.mode), "version": self.version, "to_move": self.to_move, "change": self.change,
@@ -716,6 +791,7 @@ class StateMessage(Message):
         listed = data.get("gone")
         gone = tuple(g for g in (GoneSeat.read(g) for g in (listed[:6] if isinstance(listed, list) else ()))
                      if g is not None and g.seat < len(views))
+        clocks = None if data.get("clocks") is None else ClockView.from_dict(data["clocks"], len(views))
         return cls(
             _str(data.get("room"), ""), _str(data.get("phase"), "playing"), size, mode,
             version if _whole(version) else 0, to_move if _whole(to_move) else None,
@@ -723,7 +799,7 @@ class StateMessage(Message):
             tuple(printable(n if isinstance(n, str) else repr(n))[:40] for n in waiting)
             if isinstance(waiting, list) else (),
             spectators if _whole(spectators) else 0, game, since, seat, offer, gone,
-            _str(data.get("termination")))  # fmt: skip
+            _str(data.get("termination")), clocks)  # fmt: skip
 
     @staticmethod
     def _seat(value, seats: int) -> int | None:
@@ -894,13 +970,14 @@ class ClosedMessage(Said):
 
 ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
                  | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage
-                 | ResignMessage | AbortMessage | DrawMessage | DrawAnswerMessage | ClaimMessage)
+                 | ResignMessage | AbortMessage | DrawMessage | DrawAnswerMessage | ClaimMessage
+                 | PeekMessage)
 ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | PresenceMessage
                  | UndoRequestMessage | UndoResultMessage | RematchRequestMessage | RematchResultMessage
                  | PongMessage | ErrorMessage | ClosedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
-_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type)
+_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, PeekMessage.type)
 
 
 def parse_client(frame, *, first: bool = False) -> ClientMessage:
@@ -940,6 +1017,7 @@ __all__ = [
     "ByeMessage",
     "ClaimMessage",
     "ClientMessage",
+    "ClockView",
     "ClosedMessage",
     "CreateMessage",
     "CreatedMessage",
@@ -952,6 +1030,7 @@ __all__ = [
     "LobbyRoom",
     "Message",
     "MoveMessage",
+    "PeekMessage",
     "PingMessage",
     "PongMessage",
     "PresenceMessage",

@@ -1,5 +1,6 @@
 """The rooms a server closes by itself (``Limits``): a room nobody played minutes after it was made
-(``room.Room.played``), a game over after a while, and a room without a move for long."""
+(``room.Room.played``), a game over after a while, and a room without a move for long (never one
+whose clock runs, and a correspondence room only after its days per move: ``roomclock.idle_after``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sos_tui.i18n import N_
 
 from .door import Door
 from .limits import Limits
+from .roomclock import idle_after
 
 
 class Reaped(Protocol):
@@ -32,12 +34,13 @@ async def reap(server: Reaped) -> None:
         now = time.monotonic()
         server.door.prune()
         for room in list(server.rooms.values()):
-            if room.creator is not None and not room.played and time.time() - room.created > \
-                    limits.unplayed_idle:
+            unplayed, idle = idle_after(room, limits.unplayed_idle), idle_after(room, limits.room_idle)
+            if room.creator is not None and not room.played and unplayed is not None and \
+                    time.time() - room.created > unplayed:
                 await server.close_room(room, N_("closed after {minutes} minutes without a move"),
-                                        minutes=int(limits.unplayed_idle // 60))
+                                        minutes=int(unplayed // 60))
             elif room.finished_at is not None and now - room.finished_at > limits.finished_linger:
                 await server.close_room(room, N_("the game is over"))
-            elif now - room.active > limits.room_idle:
+            elif idle is not None and now - room.active > idle:
                 await server.close_room(room, N_("closed after {minutes} minutes without a move"),
-                                        minutes=int(limits.room_idle // 60))
+                                        minutes=int(idle // 60))

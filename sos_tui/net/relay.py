@@ -26,10 +26,10 @@ from sos_tui.i18n import N_
 
 from .door import Allowance
 from .errors import ProtocolError
-from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, decode, parse_client
+from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, PeekMessage, decode, parse_client
 from .redislink import RedisLink, Unavailable
 from .room import background
-from .server import _CLOSE_CODES, _STRIKES, Client, Server
+from .server import _CLOSE_CODES, _STRIKES, Client, Server, peeked
 from .vocabulary import CloseReason
 
 
@@ -54,6 +54,7 @@ class RelaySocket:
     ``ServerConnection`` as a ``Client`` uses."""
 
     transport = None
+    latency = 0.0  # its round trip is the edge's to measure: a relayed move has no lag credit
 
     def __init__(self, relay: Relay, edge: str, conn: str) -> None:
         self.relay, self.edge, self.conn = relay, edge, conn
@@ -214,6 +215,9 @@ class Relay:
         try:
             self.cluster.check()
             hello = parse_client(frame, first=True)
+            if isinstance(hello, PeekMessage):  # sos-tui games: how the game stands, nobody seated
+                await peeked(client, room, hello)
+                return
             if not isinstance(hello, HelloMessage):
                 raise ProtocolError("bad-message", N_("the first message must be hello (or create)"))
             server.seat(client, room, hello)

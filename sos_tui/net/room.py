@@ -16,12 +16,14 @@ has moved: until then a room made with ``create`` is closed minutes after it was
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from sos_tui.engine import GameRecord, IllegalMoveError, Mode, Move, Seat, SeatKind
+from sos_tui.engine.clock import ClockError, TimeControl
 from sos_tui.i18n import N_, _
 from sos_tui.session import Change, ComputerPool, GameSession, NotYourTurnError
 
@@ -60,6 +62,7 @@ from .protocol import (
     check_ready,
     token_hash,
 )
+from .roomclock import FlagTimer, ServerTime, clock_view, lag_ms, restored_clocks, stored_clocks
 from .store import RoomStore, StoredRoom, StoredSeat, lobby_entry
 from .turns import ComputerTurns
 from .vocabulary import CloseReason, Phase, StateChange, VoteKind
@@ -74,6 +77,7 @@ class RoomServer(Protocol):
     store: RoomStore | None  # every change is kept here before anyone is told (None: not kept)
     listeners: list[Callable[[Change], None]]  # subscribed to every room's session
     computer_delay: float  # the shortest a computer move takes
+    time: ServerTime  # the clocks' time (``roomclock``)
 
     @property
     def computer(self) -> ComputerPool:
@@ -107,8 +111,11 @@ class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
     def __init__(self, server: RoomServer, code: str, size: int, mode: Mode, seats: list[Seat],
-                 creator: str | None = None, key: str | None = None, public: bool = False) -> None:
+                 creator: str | None = None, key: str | None = None, public: bool = False,
+                 clock: TimeControl | None = None) -> None:
         self.server = server
+        self.clock = clock  # the time control of its games (None: untimed)
+        self.flags = FlagTimer(self)  # applies the flag when the seat to move runs out
         self.public = public  # listed in the lobby while seats are open
         self.code = code
         self.size, self.mode = size, mode
@@ -253,14 +260,15 @@ class Room:
     def _open(self, record: GameRecord) -> GameSession:
         """The session of ``record`` (a new game, or one brought back from the store)."""
         seats = tuple(Seat(s.seat.name, SeatKind.REMOTE) if s.seat.person else s.seat for s in self.seats)
-        self.session = GameSession(record, seats=seats)
+        self.session = GameSession(record, seats=seats, now=self.server.time.now)
         self.session.subscribe(self._on_change)
         for listener in self.server.listeners:
             self.session.subscribe(listener)
         return self.session
 
     def _start(self, change: StateChange = StateChange.START) -> None:
-        self._open(GameRecord(self.size, self.mode, tuple(s.seat.recorded for s in self.seats)))
+        self._open(GameRecord(self.size, self.mode, tuple(s.seat.recorded for s in self.seats),
+                              clock=self.clock, spent_ms=None if self.clock is None else ()))
         self.log(_("the game starts: {names}").format(names=", ".join(s.seat.name for s in self.seats)))
         if change is StateChange.START:
             self.session.announce_start()
@@ -301,7 +309,8 @@ class Room:
             None if over else session.state.to_move, change, move,
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
             session.record if session else None, None, seat, session.draw_offer if session else None,
-            self.endings.gone(), None if session is None or not over else str(session.state.termination))
+            self.endings.gone(), None if session is None or not over else str(session.state.termination),
+            clocks=clock_view(self))
 
     def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
                    seat: int | None = None) -> None:
@@ -312,6 +321,7 @@ class Room:
         frames, self.headcount.told = self.mirrors.frames(message, list(self.clients)), message.spectators
         self.writes.tell(frames)
         self.turns.turn()
+        self.flags.set()
 
     def _sync(self, client: Member) -> None:
         """The room as the last state told it, with the whole game, to ``client`` (it asked)."""
@@ -328,7 +338,10 @@ class Room:
             self.code, self.size, str(self.mode),
             tuple(s.stored() for s in self.seats),
             session.record if session else None, session.version if session else 0, self.created,
-            time.time(), self.key, self.creator, self.public)
+            time.time(), self.key, self.creator, self.public,
+            self.clock,
+            stored_clocks(session.clocks, self.server.time) if session is not None and session.timed
+            else None)
 
     def handle(self, client: Member, message: ClientMessage) -> None:
         """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
@@ -336,6 +349,8 @@ class Room:
             match message:
                 case MoveMessage():
                     self._move(client, message)
+                case UndoMessage() if self.clock is not None:
+                    raise ProtocolError("cannot-undo", N_("no takebacks in a timed game"))
                 case UndoMessage():
                     self.votes.ask_undo(client)
                 case RematchMessage():
@@ -375,7 +390,7 @@ class Room:
         session = self.playing_seat(client, N_("spectators cannot move"))
         if message.version is not None and message.version != session.version:
             raise ProtocolError("stale", N_("the game changed before your move arrived: look again"))
-        session.play(message.move, by=client.seats)
+        session.play(message.move, by=client.seats, lag_ms=lag_ms(client.latency))
         self.votes.done(False, N_("a move was played"), counts=False)
 
     def _rematch(self) -> None:
@@ -394,6 +409,7 @@ class Room:
         """No more changes (the server restarts): the room stands as it is on disk."""
         self.closed = True
         self.turns.stop()
+        self.flags.cancel()
         self.headcount.cancel()
         self.votes.drop()
 
@@ -416,7 +432,8 @@ def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
     recorded = kept.record.players if kept.record is not None else ()
     seats = [replace(s.seat, engine=recorded[i].engine) if i < len(recorded) and s.seat.is_computer
              else s.seat for i, s in enumerate(kept.seats)]
-    room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public)
+    room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public,
+                kept.clock)
     room.keys.owner, room.created = None, kept.created
     for seat, stored in zip(room.seats, kept.seats, strict=True):
         seat.token_hash = stored.token_hash
@@ -424,6 +441,10 @@ def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
     if kept.record is not None:
         session = room._open(kept.record)
         session.version = kept.version
+        if kept.clocks is not None:
+            with contextlib.suppress(ClockError):  # damaged: the clocks as at the last move stay
+                session.keep_clocks(restored_clocks(kept.clocks, server.time))
+        room.flags.set()  # the time runs on, a correspondence game's days too
         room.played = any(room.seats[mover].seat.person for mover in session.state.movers)
     people = {s.token_hash for s in kept.seats
               if s.seat.person and s.seat.name and s.token_hash}

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sos_tui.engine import Seat, printable
+from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import _
 
 from .host import open_store
@@ -38,6 +39,7 @@ class HostPlan:
     server_url: str | None = None
     public: bool = False  # listed in the lobby of the server while seats are open
     claim_after: float | None = None  # seconds a person may be gone before a claim (None: ``Limits``'s)
+    clock: TimeControl | None = None  # the game's time control (days per move: on a server only)
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class JoinPlan:
 
     url: str
     name: str | None
+    host: bool = False  # back in the host's own seats of a game created on a server (``sos-tui games``)
 
 
 def is_loopback(bind: str) -> bool:

@@ -44,6 +44,7 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from sos_tui.engine import printable
+from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import N_, _, pgettext
 
 from .door import Allowance, Door, address_of, source
@@ -58,14 +59,17 @@ from .protocol import (
     LobbyMessage,
     LobbyRoom,
     Message,
+    PeekMessage,
     PingMessage,
     RoomsMessage,
+    WelcomeMessage,
     new_code,
     normal_code,
     parse_client,
 )
 from .reaper import reap
 from .room import Room, background, restore_room
+from .roomclock import ServerTime
 from .seats import check_seats
 from .store import RoomStore, RoomStoreError, StoredRoom
 from .vocabulary import CloseReason
@@ -97,6 +101,18 @@ class Client:
     bye: bool = False  # said it leaves on purpose
     minor: int = 0  # the protocol revision its hello said it understands
     ready: bool = False  # it has had a state of its room (so it may hear a presence)
+    first_ping: float = 0.0  # the round trip of the ping sent when it was seated, in seconds
+
+    @property
+    def latency(self) -> float:
+        """The round trip of the connection's last WebSocket ping, in seconds (0 before the first):
+        a move's lag credit is half of it (``roomclock.lag_ms``)."""
+        return getattr(self.ws, "latency", 0.0) or self.first_ping
+
+    async def measure(self) -> None:
+        """Ping it once (when seated): its lag is known before the first keepalive ping."""
+        with contextlib.suppress(ConnectionClosed, RuntimeError, AttributeError):
+            self.first_ping = await (await self.ws.ping())
 
     def send(self, message: Message | str) -> None:
         """Queue ``message`` without waiting; a client that reads nothing is closed."""
@@ -123,8 +139,9 @@ class Server:
     def __init__(self, limits: Limits | None = None, *, computer=None, computer_delay: float = 0.0,
                  allow_create: bool = False, listeners=(),
                  on_event: Callable[[Room, str], None] | None = None, store: RoomStore | None = None,
-                 cluster=None) -> None:
+                 cluster=None, time: ServerTime | None = None) -> None:
         self.limits = limits or Limits()
+        self.time = time or ServerTime()  # the clocks' time (tests give their own)
         self.cluster = cluster  # a ``cluster.Cluster``: one service of many processes on Redis
         self.store = cluster.store if cluster is not None else store
         self.metrics = ServerMetrics(lambda: len(self.rooms), lambda: sum(self.door.connections.values()))
@@ -222,7 +239,7 @@ class Server:
 
     # -- rooms -------------------------------------------------------------------------------
     def create_room(self, size: int, mode, seats, creator: str | None = None, key: str | None = None,
-                    public: bool = False) -> Room:
+                    public: bool = False, clock: TimeControl | None = None) -> Room:
         size, mode, specs = check_seats(size, mode, seats)
         if len(self.rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", N_("this server has as many games as it can take; try later"))
@@ -232,7 +249,7 @@ class Server:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public)
+        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public, clock)
         self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
             size=size, mode=_(mode.value),
             seats=", ".join(s.seat.name or pgettext("seat", "open") for s in room.seats)))
@@ -383,11 +400,16 @@ class Server:
         if room is None or room.closed:
             raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
                                               "have ended"))
+        if isinstance(first, PeekMessage):
+            await peeked(client, room, first)
+            return None
         return self.seat(client, room, first)
 
     def seat(self, client: Client, room: Room, hello) -> Room:
         """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""
         welcome = room.join(client, hello)
+        if room.clock is not None and client.seats:
+            background(client.measure())
         room.writes.tell([(client, welcome.to_json())], state=False)  # its token is on disk before it has it
         return room
 
@@ -414,7 +436,7 @@ class Server:
         if not self.door.may_create(creator):
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
         room = self.create_room(message.size, message.mode, message.seats, creator=creator,
-                                public=message.public)
+                                public=message.public, clock=message.clock)
         try:
             await room.writes.saved()
         except RoomStoreError:
@@ -423,6 +445,14 @@ class Server:
                 from None
         client.send(CreatedMessage(room.code, room.owner_token, room.keys.own_seats))
         await client.close(1000, CloseReason.CREATED)
+
+
+async def peeked(client: Client, room: Room, peek: PeekMessage) -> None:
+    """Answer a ``peek`` (``sos-tui games``): the seats its token holds, the state, then the socket
+    closed. Nobody is seated, and the room hears nothing of it."""
+    client.send(WelcomeMessage(room.code, room.keys.seats_of(peek.token), None))
+    client.send(room.state_message())
+    await client.close(1000, CloseReason.LOOKED)
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,

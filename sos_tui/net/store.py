@@ -32,7 +32,9 @@ Schema (``PRAGMA application_id`` marks the file as ours, ``user_version`` is it
 
     rooms (code TEXT PRIMARY KEY, size, mode, host_key TEXT, creator TEXT, created_at REAL,
            active_at REAL, version INTEGER, record TEXT,       -- record: JSON, NULL in the lobby
-           public INTEGER)                                   -- 1: listed in the lobby (schema 2)
+           public INTEGER,                                   -- 1: listed in the lobby (schema 2)
+           clock TEXT, clocks TEXT)                          -- a timed room (schema 3): its
+                                                             -- control ("5+3", "2d") and clocks
     seats (code, seat INTEGER, kind, name, level, token_hash)   -- PRIMARY KEY (code, seat)
 
 ``host_key`` is set on a ``sos-tui host --headless`` room (its settings and address, so the same
@@ -63,6 +65,7 @@ except ImportError:  # Windows: no lock (see the module's doc)
     fcntl = None
 
 from sos_tui.engine import GameRecord, Mode, Seat
+from sos_tui.engine.clock import TimeControl
 from sos_tui.engine.text import Phrase
 from sos_tui.i18n import N_
 from sos_tui.storage.errors import StorageError, describe, shown_path
@@ -70,7 +73,7 @@ from sos_tui.storage.errors import StorageError, describe, shown_path
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x534F5352  # "SOSR"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE rooms (
     code       TEXT PRIMARY KEY,
@@ -82,7 +85,9 @@ CREATE TABLE rooms (
     active_at  REAL NOT NULL,
     version    INTEGER NOT NULL,
     record     TEXT,
-    public     INTEGER NOT NULL DEFAULT 0
+    public     INTEGER NOT NULL DEFAULT 0,
+    clock      TEXT,
+    clocks     TEXT
 );
 CREATE INDEX rooms_host_key ON rooms (host_key);
 CREATE TABLE seats (
@@ -96,7 +101,8 @@ CREATE TABLE seats (
 );
 """
 TABLES = {"rooms", "seats"}
-MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0"}
+MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+              2: "ALTER TABLE rooms ADD COLUMN clock TEXT; ALTER TABLE rooms ADD COLUMN clocks TEXT"}
 """From a schema version to the next: what a store of that version is changed with when opened."""
 
 
@@ -138,6 +144,8 @@ class StoredRoom:
     key: str | None = None  # a hosted room's key (host --headless); None on a server
     creator: str | None = None  # the address (or /64) that created it over the network
     public: bool = False  # listed in the server's lobby while seats are open
+    clock: TimeControl | None = None  # the time control of a timed room
+    clocks: dict | None = None  # its game's clocks (``roomclock.stored_clocks``: Unix time)
 
 
 def lobby_entry(room: StoredRoom):
@@ -197,10 +205,11 @@ class SqliteRoomStore:
         conn = sqlite3.connect(self.path, timeout=10.0)
         try:
             rows = conn.execute("SELECT code, size, mode, host_key, creator, created_at, active_at, "
-                                "version, record, public FROM rooms WHERE host_key IS ? AND "
+                                "version, record, public, clock, clocks FROM rooms WHERE host_key IS ? AND "
                                 "(code = ? OR ? IS NULL)", (self.key, code, code)).fetchall()
             rooms = []
-            for code, size, mode, host_key, creator, created, active, version, record, public in rows:
+            for code, size, mode, host_key, creator, created, active, version, record, public, clock, clocks \
+                    in rows:
                 rows = conn.execute("SELECT kind, name, level, token_hash FROM seats WHERE code = ? "
                                     "ORDER BY seat", (code,)).fetchall()
                 try:
@@ -210,11 +219,13 @@ class SqliteRoomStore:
                     continue
                 try:
                     game = GameRecord.from_dict(json.loads(record)) if record is not None else None
+                    control = TimeControl.parse(clock) if clock is not None else None
+                    clocks = json.loads(clocks) if clocks is not None else None
                 except (ValueError, TypeError, RecursionError) as problem:
                     log.warning("room %s: its game cannot be read (%s); left out", code, problem)
                     continue
                 rooms.append(StoredRoom(code, size, mode, seats, game, version, created, active, host_key,
-                                        creator, bool(public)))
+                                        creator, bool(public), control, clocks))
             return rooms
         except sqlite3.Error as error:
             raise RoomStoreError(N_("cannot read the rooms {path}: {reason}"), path=shown_path(self.path),
@@ -310,12 +321,14 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
                 seats.pop(code, None)
                 continue
             record = None if room.record is None else json.dumps(room.record.to_dict(), ensure_ascii=False)
+            clocks = None if room.clocks is None else json.dumps(room.clocks)
             conn.execute(
                 "INSERT INTO rooms (code, size, mode, host_key, creator, created_at, active_at, version, "
-                "record, public) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
-                "active_at = excluded.active_at, version = excluded.version, record = excluded.record",
+                "record, public, clock, clocks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (code) DO UPDATE SET active_at = excluded.active_at, "
+                "version = excluded.version, record = excluded.record, clocks = excluded.clocks",
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
-                 record, int(room.public)))
+                 record, int(room.public), None if room.clock is None else str(room.clock), clocks))
             rows = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
             if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
                 conn.execute("DELETE FROM seats WHERE code = ?", (code,))
@@ -438,7 +451,8 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         while 0 < version < SCHEMA_VERSION:  # an older sos-tui's store: brought up to date
-            conn.execute(MIGRATIONS[version])
+            for statement in MIGRATIONS[version].split(";"):
+                conn.execute(statement)
             version += 1
             conn.execute(f"PRAGMA user_version = {version}")
         conn.execute("UPDATE rooms SET code = code WHERE 0")  # writes nothing; fails if it cannot write

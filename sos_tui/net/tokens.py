@@ -31,7 +31,6 @@ try:
 except ImportError:  # Windows: no lock, a second terminal there may take the seat up (as before)
     fcntl = None
 
-TOKENS_NAME = "net-seats.json"
 FORMAT, VERSION = "sos-tui-seats", 2
 MAX_TOKENS = 100
 """Tokens kept at most, the newest: older games' go, with their lock files."""
@@ -86,10 +85,11 @@ class TokenStore:
 
     @classmethod
     def default(cls) -> TokenStore:
-        from sos_tui.storage import StorageError, data_dir
+        from sos_tui.storage import StorageError
+        from sos_tui.storage.paths import tokens_path
 
         try:
-            return cls(data_dir() / TOKENS_NAME)
+            return cls(tokens_path())
         except StorageError:
             return cls(None)
 
@@ -102,6 +102,11 @@ class TokenStore:
             if candidate in kept and not self.in_use(candidate):
                 return kept[candidate].token
         return None
+
+    def seats(self) -> list[tuple[SeatKey, str]]:
+        """Every seat kept here and its token, the newest first (``sos-tui games``)."""
+        kept = sorted(self._read().values(), key=lambda k: k.saved, reverse=True)
+        return [(k.key, k.token) for k in kept]
 
     def keep(self, key: SeatKey, token: str) -> None:
         """Keep ``token`` as ``key``'s (in place of what it had, and of any other key's at that

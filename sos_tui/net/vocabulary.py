@@ -33,7 +33,7 @@ class StateChange(StrEnum):
     LEAVE = "leave"  # the connection went
     QUIT = "quit"  # left on purpose
     REMATCH = "rematch"
-    DROP = "drop"  # a seat dropped out (resigned, or claimed when gone): ``seat``
+    DROP = "drop"  # a seat dropped out (resigned, ran out of time, or claimed when gone): ``seat``
     END = "end"  # ended by hand: a draw agreed, or aborted (the game's ``termination`` says which)
     DRAW_OFFER = "draw_offer"  # ``seat`` offers a draw
     DRAW_DECLINED = "draw_declined"  # the draw offer of ``seat`` was declined (an answer, or a move)
@@ -68,6 +68,7 @@ class CloseReason(StrEnum):
     REFUSED = "refused"  # after an ``error`` message that refuses the connection
     LISTED = "listed"  # 1000, after ``rooms``
     CREATED = "created"  # 1000, after ``created``
+    LOOKED = "looked"  # 1000, after the ``welcome`` and ``state`` that answer a ``peek``
 
     @classmethod
     def read(cls, text: str | None) -> CloseReason | None:

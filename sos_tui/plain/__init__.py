@@ -29,7 +29,7 @@ def run_local(record: GameRecord, seed: int | None = None) -> list[str]:
     return notes
 
 
-def run_join(url: str, name: str) -> tuple[int, list[str]]:
+def run_join(url: str, name: str, host: bool = False) -> tuple[int, list[str]]:
     """Join the network game at ``url`` (``ws://HOST:PORT/CODE``; or a server's ``ws://HOST:PORT``,
     to pick one of its open games) as ``name`` and play it from the input: the exit status and
     what could not be kept on disk."""
@@ -37,13 +37,13 @@ def run_join(url: str, name: str) -> tuple[int, list[str]]:
 
     keeper = Keeper(on_error=say)
     try:
-        status = asyncio.run(join(url, name, keeper))
+        status = asyncio.run(join(url, name, keeper, host))
     finally:
         notes = keeper.close()
     return status, notes
 
 
-async def join(url: str, name: str, keeper=None) -> int:
+async def join(url: str, name: str, keeper=None, host: bool = False) -> int:
     """``run_join``'s game: 0 at the input's end or quit, 2 if the server cannot be reached or the
     connection goes before the game is over."""
     from sos_tui.net import NetError, parse_url
@@ -55,7 +55,7 @@ async def join(url: str, name: str, keeper=None) -> int:
 
     address = parse_url(url, need_code=False)
     lobby = Lobby(address.server, name) if address.code is None else None
-    session = NetSession.join(url, name)
+    session = NetSession.join(url, name, host=host)
     try:
         if lobby is not None:
             await lobby.refresh()  # the server's open games, numbered

@@ -23,6 +23,7 @@ from sos_tui.engine import (
     parse_cell,
     printable,
 )
+from sos_tui.engine.clock import LOW_SHARE
 from sos_tui.engine.text import RuleError
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
@@ -468,6 +469,8 @@ class RemoteFront(Front):
         self.changed = asyncio.Event()
         self.lost: str | None = None  # why the connection is down, as last said
         self._said_away: set[tuple[int, bool]] = set()  # (seat, claimable) said of the players gone
+        self._warned: set[tuple[str, int]] = set()  # (game id, seat): told its time runs low
+        self._low_timer: asyncio.TimerHandle | None = None
 
     def back(self) -> bool:
         return self.session.back
@@ -507,6 +510,7 @@ class RemoteFront(Front):
             case RematchResultMessage(accepted=False):
                 say(_("No rematch: {reason}.").format(reason=message.text))
         self.away_news()
+        self.low_time()
         self.changed.set()
 
     def announce(self, change: Change) -> None:
@@ -549,6 +553,29 @@ class RemoteFront(Front):
             coming = [a.claim_at - now for a in self.game.away if not a.claimable(now)]
             await asyncio.sleep(min(coming) + 0.05 if coming else 1.0)
             self.away_news()
+
+    def low_time(self) -> None:
+        """Warn once when a seat of this player runs low on time (10% of its budget), as the
+        server's clocks say: now, or by one timer set for that moment."""
+        self.stop_timer()
+        game = self.game
+        clocks, record = game.clocks, game.record
+        if clocks is None or record is None or clocks.running not in game.my_seats:
+            return
+        seat, now = clocks.running, game.now()
+        if (record.game_id, seat) in self._warned:
+            return
+        if clocks.low(seat, now):
+            self._warned.add((record.game_id, seat))
+            say(words.low_time(clocks, game.seats, seat, now))
+            return
+        wait = clocks.remaining(seat, now) - clocks.control.initial_ms // LOW_SHARE
+        self._low_timer = asyncio.get_running_loop().call_later(wait / 1000, self.low_time)
+
+    def stop_timer(self) -> None:
+        if self._low_timer is not None:
+            self._low_timer.cancel()
+            self._low_timer = None
 
     async def until(self, done) -> None:
         while not done() and self.game.connected:
@@ -629,6 +656,12 @@ class RemoteFront(Front):
         self._person()
         await self._told(self.game.claim)
 
+    async def clock(self, rest, line):
+        game = self.game
+        if game.clocks is None:
+            raise Refused(_("This game has no clock."))
+        say(words.clocks(game.clocks, self.state, game.seats, game.now()))
+
     async def answer(self, accept, line):
         game = self.game
         if game.draw_offer is not None and game.draw_offer not in game.my_seats and game.my_seats:
@@ -679,6 +712,7 @@ async def play_remote(session, lines: asyncio.Queue | None = None) -> int:
         watching.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watching
+        front.stop_timer()
         await game.leave()
         if front.pool is not None:
             front.pool.shutdown()

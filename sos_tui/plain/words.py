@@ -106,7 +106,7 @@ def clocks(clocks, state: GameState, seats, now: int) -> str:
         part = _("{name} {time}").format(name=name, time=clock_text(clocks.remaining(seat, now)))
         if state.is_out(seat):
             part += " " + _("(out)")
-        elif not state.is_over and seat == state.to_move:
+        elif not state.is_over and seat == clocks.running:  # none runs before a network game starts
             part += " " + (_("(to move, paused)") if clocks.paused else _("(to move)"))
         elif clocks.low(seat, now):
             part += " " + _("(low)")

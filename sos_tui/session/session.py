@@ -204,9 +204,11 @@ class GameSession(Endings, Timing):
         return change
 
     # -- moves ------------------------------------------------------------------------------
-    def play(self, move: Move, by: Collection[int] | None = None) -> Change:
+    def play(self, move: Move, by: Collection[int] | None = None, lag_ms: int = 0) -> Change:
         """Play ``move`` for the seat to move. ``by``, when given, are the seats of whoever sends
         it (a host may hold several, a spectator none): one of them must be the seat to move.
+        ``lag_ms``: the move's measured network transit, given back to the mover's clock (at
+        most ``clock.LAG_BOUND_MS``; a server's room says it).
 
         Raises the engine's IllegalMoveError for an occupied cell, a move off the board or a
         finished game, and NotYourTurnError for seats out of turn. Redo history past the current
@@ -221,7 +223,7 @@ class GameSession(Endings, Timing):
             raise NotYourTurnError(N_("it is {name}'s turn"), name=name)
         self._check_before_move()
         new = state.play(move)
-        self._clock_moved(new)
+        self._clock_moved(new, lag_ms)
         self._decline_draw()  # a move declines a draw offer
         del self._timeline[self._position + 1:]
         self._timeline.append(new)

@@ -122,6 +122,22 @@ class Timing:
     def timed(self) -> bool:
         return self._clocks is not None
 
+    def keep_clocks(self, clocks: Clocks) -> None:
+        """Take up ``clocks`` as they were kept (a server's room brought back from its store: the
+        turn under way goes on counting from when it started, a restart included), if they are
+        this game's: the same control, seats and moves; else the clocks rebuilt from the record
+        stay."""
+        mine = self._clocks
+        if (
+            mine is None
+            or clocks.control != mine.control
+            or clocks.seats != mine.seats
+            or len(clocks.spent_ms) != len(self.state.moves)
+        ):
+            return
+        self._clocks = clocks
+        self._clocks_follow()
+
     @property
     def clocks(self) -> Clocks | None:
         """Each seat's time (read it at ``now()``), or None in an untimed game."""
@@ -186,13 +202,15 @@ class Timing:
         if self.check_time() is not None:
             raise OutOfTimeError(N_("{name} has run out of time"), name=self.seats[seat].name)
 
-    def _clock_moved(self, new: GameState) -> None:
-        """The seat to move moved, to ``new``: its time stops, the next seat's runs."""
+    def _clock_moved(self, new: GameState, lag_ms: int = 0) -> None:
+        """The seat to move moved, to ``new``: its time stops (less the lag credit), the next
+        seat's runs."""
         clocks = self._clocks
         if clocks is None:
             return
         now = self._now()
-        clocks = clocks.resume(now).switch(new.to_move if not new.is_over else clocks.running, now)
+        to_seat = new.to_move if not new.is_over else clocks.running
+        clocks = clocks.resume(now).switch(to_seat, now, lag_ms)
         self._clocks = clocks.pause(now) if self._paused or new.is_over else clocks
 
     def _clocks_follow(self) -> None:

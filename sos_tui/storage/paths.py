@@ -28,6 +28,7 @@ SAVES_ONLY = "saves"
 AUTOSAVES_NAME = "autosaves"
 HISTORY_NAME = "history.sqlite3"
 ROOMS_NAME = "rooms.sqlite3"
+TOKENS_NAME = "net-seats.json"
 SAVES_NAME = "saves"
 
 
@@ -99,6 +100,11 @@ def autosaves_dir() -> Path:
 def history_db_path() -> Path:
     """The SQLite history of finished games (``<data>/history.sqlite3``); it may not exist yet."""
     return data_dir() / HISTORY_NAME
+
+
+def tokens_path() -> Path:
+    """The seat tokens of this player's network games (``<data>/net-seats.json``, ``net.tokens``)."""
+    return data_dir() / TOKENS_NAME
 
 
 def rooms_db_path() -> Path:

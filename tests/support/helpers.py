@@ -31,6 +31,7 @@ from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameRecord, Mode, Move, PlayerInfo
 from sos_tui.net import Limits, NetError, RemoteGame, Server, TokenStore
 from sos_tui.net.protocol import ErrorMessage
+from sos_tui.net.roomclock import ServerTime
 
 STYLESHEET = Path(sos_tui.app.__file__).parent / "sos.tcss"
 COLOURS = ("#56B4E9", "#E69F00", "#3DDC97", "#F07FC0", "#F0E442", "#FF7F50")
@@ -457,3 +458,39 @@ class FakeTime:
 
     def wait(self, ms: int) -> None:
         self.ms += ms
+
+
+# -- the server's time, for clocks ----------------------------------------------------------------
+class HandTime(ServerTime):
+    """The server's time moved by the test (``passes``): its flag timers are set in real seconds
+    for the time left, so a test's short games never flag by themselves."""
+
+    def __init__(self, now: int = 1_000, wall: int = 1_800_000_000_000) -> None:
+        self.mono, self.unix = now, wall
+
+    def now(self) -> int:
+        return self.mono
+
+    def wall(self) -> int:
+        return self.unix
+
+    def passes(self, ms: int) -> None:
+        self.mono += ms
+        self.unix += ms
+
+
+class FastTime(ServerTime):
+    """The server's time running ``speed`` times faster than the real one (a day of a
+    correspondence game in a blink); its flag timers wait the real time that is."""
+
+    def __init__(self, speed: float, wall: int = 1_800_000_000_000) -> None:
+        self.speed, self.start, self.unix = speed, time.monotonic_ns(), wall
+
+    def now(self) -> int:
+        return int((time.monotonic_ns() - self.start) * self.speed) // 1_000_000
+
+    def wall(self) -> int:
+        return self.unix + self.now()
+
+    def delay(self, ms: int) -> float:
+        return ms / self.speed / 1000

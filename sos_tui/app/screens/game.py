@@ -14,7 +14,6 @@ from collections.abc import Callable
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
-from textual.timer import Timer
 
 from sos_tui.engine import (
     CellTakenError,
@@ -25,7 +24,6 @@ from sos_tui.engine import (
     Move,
     Termination,
 )
-from sos_tui.engine.clock import LOW_SHARE
 from sos_tui.i18n import N_, _, explain
 from sos_tui.session import (
     Change,
@@ -38,10 +36,9 @@ from sos_tui.session import (
     SeatKind,
     computer_move,
 )
-from sos_tui.session.timing import Now, next_change
+from sos_tui.session.timing import Now
 
 from ..text import shown
-from ..widgets.scoreboard import SeatTime
 from .play import PlayScreen
 
 
@@ -82,7 +79,6 @@ class GameScreen(PlayScreen):
         self.computer = computer
         self.keeper = keeper
         self.now = now  # the clocks' time source (ms); None: monotonic (tests give their own)
-        self._tick_timer: Timer | None = None
         self.computer_delay = computer_delay  # the shortest a computer move takes, to follow a chain
         self.session: GameSession | None = None
         self._unkeep: Callable[[], None] | None = None  # the keeper stops listening to the last game
@@ -135,27 +131,12 @@ class GameScreen(PlayScreen):
 
     # -- the clocks: one timer, set for the next time the shown time changes ----------------
     def tick(self) -> None:
-        """Read the clocks: apply a flag (the game ends on time, or the seat drops out), show
-        each seat's time, and set the one timer for when the time shown next changes (a second,
-        a tenth under ten seconds, the time turning low, the flag). No timer while no time runs."""
-        if self._tick_timer is not None:
-            self._tick_timer.stop()
-            self._tick_timer = None
+        """Read the clocks: apply a flag (the game ends on time, or the seat drops out), then
+        show each seat's time (``show_clocks``)."""
         session = self.session
-        if session is None or not session.timed:
-            self.times = None
-            return
-        if session.check_time() is not None:
+        if session is not None and session.timed and session.check_time() is not None:
             return  # the flag's change was shown, and ticked again
-        clocks, now = session.clocks, session.now()
-        self.times = tuple(SeatTime(clocks.remaining(seat, now), clocks.low(seat, now))
-                           for seat in range(clocks.seats))
-        left = session.when_flag()
-        if left is None:
-            return
-        waits = [next_change(left), left, left - clocks.control.initial_ms // LOW_SHARE]
-        wait = min(ms for ms in waits if ms is not None and ms > 0)
-        self._tick_timer = self.set_timer(wait / 1000, self.tick)
+        self.show_clocks(session.clocks if session is not None else None, session.now() if session else 0)
 
     # -- moves: every move, from a key, a click or the computer, is played here ---------------
     def on_game_screen_computer_moved(self, message: ComputerMoved) -> None:
@@ -350,6 +331,5 @@ class GameScreen(PlayScreen):
 
     def on_unmount(self) -> None:
         self.stop_computer()
-        if self._tick_timer is not None:
-            self._tick_timer.stop()
+        self.show_clocks(None, 0)
 

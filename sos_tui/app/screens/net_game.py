@@ -127,6 +127,7 @@ class NetGameScreen(EndingKeys, PlayScreen):
                 self.refresh_bindings()
                 self.seats, self.state = game.seats, game.state
                 self.thinking = game.kind_to_move is SeatKind.COMPUTER and not game.waiting_for
+                self.tick()
                 if message is not None:
                     self._told(message)
             case wire.RematchRequestMessage(by=by) | wire.UndoRequestMessage(by=by) if by in game.my_seats:
@@ -266,7 +267,14 @@ class NetGameScreen(EndingKeys, PlayScreen):
             return
         self.app.call_later(self.app.leave_network)
 
+    def tick(self) -> None:
+        """The server's clocks, as its last state said them, counted down here (the flag is the
+        server's to apply: it comes as a state)."""
+        game = self.game
+        self.show_clocks(game.clocks if game is not None else None, game.now() if game is not None else 0)
+
     async def on_unmount(self) -> None:
+        self.show_clocks(None, 0)
         self.workers.cancel_group(self, "net")
         await self.net.close()
         await self.net.end_hosting()  # the app quit: a hosted game ends with it

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.reactive import reactive
+from textual.timer import Timer
 
 from sos_tui.engine import GameState, Move, PlayerInfo
+from sos_tui.engine.clock import LOW_SHARE, Clocks
 from sos_tui.session import Change
+from sos_tui.session.timing import next_change
 
 from ..widgets.board import Board
 from ..widgets.footer import KeyFooter
@@ -41,6 +44,30 @@ class PlayScreen(SourceScreen):
     def __init__(self, mouse: bool = True) -> None:
         super().__init__()
         self.mouse = mouse
+        self._tick_timer: Timer | None = None
+
+    def tick(self) -> None:
+        """Show the clocks as they stand now (the timer set by ``show_clocks`` calls it)."""
+
+    def show_clocks(self, clocks: Clocks | None, now: int) -> None:
+        """Show each seat's time at ``now`` (None: untimed), and set the one timer (``tick``) for
+        when the time shown next changes: a second, a tenth under ten seconds, the time turning
+        low, the flag. No timer while no time runs."""
+        if self._tick_timer is not None:
+            self._tick_timer.stop()
+            self._tick_timer = None
+        if clocks is None:
+            self.times = None
+            return
+        self.times = tuple(SeatTime(clocks.remaining(seat, now), clocks.low(seat, now))
+                           for seat in range(clocks.seats))
+        left = clocks.when_flag(now)
+        if left is None:
+            return
+        waits = [next_change(left), left, left - clocks.control.initial_ms // LOW_SHARE]
+        wait = min((ms for ms in waits if ms is not None and ms > 0), default=None)
+        if wait is not None:
+            self._tick_timer = self.set_timer(wait / 1000, self.tick)
 
     def apply(self, move: Move, version: int | None = None) -> bool:
         """Play ``move`` from this terminal; a refused move is said, and changes nothing."""

@@ -76,6 +76,14 @@ class SeatError(ValueError):
         self.seat = seat
 
 
+def _seats_kept() -> bool:
+    """Whether a network seat token is kept in the data folder (``sos-tui games``)."""
+    try:
+        return storage.paths.tokens_path().exists()
+    except (storage.StorageError, OSError):
+        return False
+
+
 def seat_for(name: str, kind: str, index: int) -> Seat:
     """The seat a setup row describes; a blank name gets a default. Raises SeatError, saying
     which seat and which rule, for a name the record format refuses (``check_name``)."""
@@ -155,6 +163,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
         self._form: dict | None = None  # what the player had entered, kept across a language switch
         self._defaults: list[str] = []  # the names prefilled, by seat: its kind's, in the current language
         self._seat_form: tuple[list[str], list[str]] = ([], [])  # each seat's first name and kind
+        self.games_waiting = 0  # network games waiting for this player's move (``sos-tui games``)
 
     def compose(self) -> ComposeResult:
         prev = self.previous
@@ -217,6 +226,8 @@ class SetupScreen(SosScreen[GameRecord | None]):
             with ButtonRow(id="net-buttons"):
                 yield Button(_("Host over the network…"), id="host")
                 yield Button(_("Join a game…"), id="join")
+            yield Label(self._games_text(), id="games-waiting", markup=False,
+                        classes="-waiting" if self.games_waiting else "")
         yield KeyFooter()
 
     def _seat_row(self, i: int) -> Horizontal:
@@ -232,6 +243,8 @@ class SetupScreen(SosScreen[GameRecord | None]):
         self._show_seats(self.query_one("#count", Select).value)
         self._show_resume(None)
         self._find_resumable()
+        if _seats_kept():  # then its servers are asked (the network code is not loaded before)
+            self._count_games()
 
     # -- the language -----------------------------------------------------------------------
     def _snapshot(self) -> dict:
@@ -273,8 +286,6 @@ class SetupScreen(SosScreen[GameRecord | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":
             self._show_seats(event.value)
-        elif event.select.id == "clock" and self._refused is not None:
-            self._clear_message()  # the refusal to host with a clock no longer applies
         elif event.select.id == "language" and event.value != language():
             self.app.switch_language(event.value)
         elif (event.select.id or "").startswith("kind-"):  # an untouched default name follows the kind
@@ -283,6 +294,33 @@ class SetupScreen(SosScreen[GameRecord | None]):
             if name.value == self._defaults[i]:
                 name.value = default
             self._defaults[i] = name.placeholder = default
+
+    @work(thread=True, exclusive=True, group="games")
+    def _count_games(self) -> None:
+        """Ask the servers of the seat tokens kept here how many games wait for this player's
+        move, off the UI thread: the screen never waits for it (each server has a few seconds)."""
+        import asyncio
+
+        from sos_tui.net import TokenStore
+        from sos_tui.net.games import standings, waiting_for_you
+
+        count = waiting_for_you(asyncio.run(standings(TokenStore.default())))
+        self.app.call_from_thread(self._show_games, count)
+
+    def _show_games(self, count: int) -> None:
+        self.games_waiting = count
+        if self.is_open:
+            label = self.query_one("#games-waiting", Label)
+            label.update(self._games_text())
+            label.set_class(bool(count), "-waiting")
+
+    def _games_text(self) -> str:
+        count = self.games_waiting
+        if not count:
+            return ""
+        return ngettext("{count} network game waits for your move: sos-tui games opens it",
+                        "{count} network games wait for your move: sos-tui games lists them",
+                        count).format(count=count)
 
     @work(thread=True, exclusive=True, group="resume")
     def _find_resumable(self) -> None:
@@ -383,9 +421,6 @@ class SetupScreen(SosScreen[GameRecord | None]):
             record = self.game()
         except ValueError as error:
             self._refuse(explain(error), error.seat if isinstance(error, SeatError) else None)
-            return
-        if record.clock is not None:
-            self._refuse(_("Network games have no clock yet: choose No clock to host."), None)
             return
         self.app.host_game(record)
 
