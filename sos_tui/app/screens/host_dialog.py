@@ -54,7 +54,8 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
     seats = tuple(Seat(seat.name, SeatKind.COMPUTER, seat.level) if place is None
                   else Seat(seat.name) if place == HERE else Seat(None, SeatKind.REMOTE)
                   for seat, place in zip(record.players, places, strict=True))
-    return HostPlan(record.size, record.mode.value, seats, bind, number, server_url, public, clock=record.clock)
+    return HostPlan(record.size, record.mode.value, seats, bind, number, server_url, public,
+                    clock=record.clock)
 
 
 class HostDialog(SosModal[HostPlan | None]):
