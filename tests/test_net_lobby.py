@@ -13,7 +13,7 @@ from websockets.asyncio.client import connect
 from sos_tui.net import Server, TokenStore, create_room
 from sos_tui.net.client import list_rooms
 from sos_tui.net.protocol import ErrorMessage, RoomsMessage, parse_server
-from sos_tui.net.store import SqliteRoomStore
+from sos_tui.net.store import SCHEMA_VERSION, SqliteRoomStore
 
 from .support.helpers import seated
 
@@ -101,8 +101,8 @@ def test_a_schema_1_rooms_database_is_brought_up_to_date(tmp_path):
     conn.close()
     store = SqliteRoomStore(path)
     (kept,) = store.load(None)
-    assert kept.code == "7f3kq-x9m2c" and not kept.public
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert kept.code == "7f3kq-x9m2c" and not kept.public and not kept.rated
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_server_redis_without_the_redis_package_says_how_to_install_it(monkeypatch, capsys):

@@ -117,7 +117,7 @@ def dump_room(room: StoredRoom) -> str:
         "seats": [list(s.to_row()) for s in room.seats],
         "record": room.record.to_dict() if room.record is not None else None, "version": room.version,
         "created": room.created, "active": room.active, "key": room.key, "creator": room.creator,
-        "public": room.public,
+        "public": room.public, "rated": room.rated,
     }, ensure_ascii=False, separators=(",", ":"))  # fmt: skip
 
 
@@ -128,7 +128,7 @@ def load_room(text: str) -> StoredRoom:
     return StoredRoom(data["code"], int(data["size"]), str(data["mode"]),
                       tuple(map(StoredSeat.from_row, data["seats"])), record, int(data["version"]),
                       float(data["created"]), float(data["active"]), data["key"], data["creator"],
-                      bool(data["public"]))
+                      bool(data["public"]), data.get("rated") is True)
 
 
 # -- the store ---------------------------------------------------------------------------------

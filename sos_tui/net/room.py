@@ -50,6 +50,7 @@ from .protocol import (
     RematchAnswerMessage,
     RematchMessage,
     ResignMessage,
+    SeatRating,
     SeatView,
     StateMessage,
     SyncMessage,
@@ -60,6 +61,7 @@ from .protocol import (
     check_ready,
     token_hash,
 )
+from .rating import ServerRatings, places_if_rated
 from .store import RoomStore, StoredRoom, StoredSeat, lobby_entry
 from .turns import ComputerTurns
 from .vocabulary import CloseReason, Phase, StateChange, VoteKind
@@ -74,6 +76,7 @@ class RoomServer(Protocol):
     store: RoomStore | None  # every change is kept here before anyone is told (None: not kept)
     listeners: list[Callable[[Change], None]]  # subscribed to every room's session
     computer_delay: float  # the shortest a computer move takes
+    ratings: ServerRatings | None  # the players' names and ratings (None: no rated games here)
 
     @property
     def computer(self) -> ComputerPool:
@@ -94,6 +97,7 @@ class RoomSeat:
     seat: Seat
     token_hash: str | None = None  # of the token that holds it (``protocol.token_hash``)
     client: Member | None = None
+    key_hash: str | None = None  # of the player key its person's last hello sent (``playerkey``)
 
     def view(self) -> SeatView:
         """The seat in a ``state`` message."""
@@ -107,9 +111,12 @@ class Room:
     """One game: its seats, the connections in it, its session once every seat is filled."""
 
     def __init__(self, server: RoomServer, code: str, size: int, mode: Mode, seats: list[Seat],
-                 creator: str | None = None, key: str | None = None, public: bool = False) -> None:
+                 creator: str | None = None, key: str | None = None, public: bool = False,
+                 rated: bool = False) -> None:
         self.server = server
         self.public = public  # listed in the lobby while seats are open
+        self.rated = rated  # a finished game between keyed people rates them (``rating``)
+        self.ratings_told: tuple[SeatRating, ...] = ()  # each seat's new rating, once this game rated them
         self.code = code
         self.size, self.mode = size, mode
         self.creator = creator  # the address (or IPv6 /64) that created it over the network
@@ -177,9 +184,11 @@ class Room:
         if self.closed:
             raise ProtocolError("no-room", N_("this game has ended"))
         name, token = hello.name, hello.token
+        key_hash = token_hash(hello.key) if hello.key else None
         seats: tuple[int, ...] = ()
         if self.keys.seats_of(token):
             seats = self.keys.seats_of(token)
+            self._check_names([self.seats[i].seat.name for i in seats], key_hash)
             for i in seats:
                 old = self.seats[i].client
                 if old is not None and old is not client:
@@ -193,6 +202,7 @@ class Room:
             if name.casefold() in taken:
                 raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
                                                      "with another --name"), name=name)
+            self._check_names([name], key_hash)
             index = next(i for i, s in enumerate(self.seats) if s.seat.is_open)
             self.seats[index].seat = replace(self.seats[index].seat, name=name)
             token, seats = self.keys.give(index), (index,)
@@ -205,7 +215,9 @@ class Room:
         client.room, client.seats, client.name, client.token = self, seats, name, token
         client.minor = hello.minor
         for i in seats:
-            self.seats[i].client = client
+            self.seats[i].client, self.seats[i].key_hash = client, key_hash
+            if key_hash is not None and self.server.ratings is not None and self.seats[i].seat.name:
+                self.server.ratings.claim(self.seats[i].seat.name, key_hash)
         self.endings.back(seats)
         if seats:
             self._sitters.add(token_hash(token))
@@ -213,6 +225,13 @@ class Room:
         self.clients.add(client)
         self.active = time.monotonic()
         return WelcomeMessage(self.code, seats, token)
+
+    def _check_names(self, names, key_hash: str | None) -> None:
+        """In a rated room, a name that belongs to another key is refused (``name-taken``)."""
+        if self.rated and self.server.ratings is not None:
+            for name in names:
+                if name:
+                    self.server.ratings.check_name(name, key_hash)
 
     def joined(self, client: Member) -> None:
         """After the welcome went out: start the game once every seat is taken, else tell everyone;
@@ -260,6 +279,7 @@ class Room:
         return self.session
 
     def _start(self, change: StateChange = StateChange.START) -> None:
+        self.ratings_told = ()
         self._open(GameRecord(self.size, self.mode, tuple(s.seat.recorded for s in self.seats)))
         self.log(_("the game starts: {names}").format(names=", ".join(s.seat.name for s in self.seats)))
         if change is StateChange.START:
@@ -285,12 +305,26 @@ class Room:
                                for s, score in zip(self.seats, change.state.scores, strict=True))
             self.log(_("game over: {result} ({scores})").format(
                 result=change.record.result_text(change.state, _), scores=scores))
+            self._rate(change.state)
             self.finished.set()
         elif self.finished.is_set() and not change.state.is_over:
             self.finished.clear()  # undone after the end
             self.finished_at = None
         self.endings.changed(change)
         self.send_state(StateChange(change.kind.value), change.move, change.seat)
+
+    def _rate(self, state) -> None:
+        """Rate the game just finished, once, if it is rated (``rating.places_if_rated``)."""
+        ratings = self.server.ratings
+        if not self.rated or ratings is None or self.ratings_told:
+            return
+        places = places_if_rated(state, [s.seat.person and s.key_hash is not None for s in self.seats])
+        if places is not None:
+            self.ratings_told = ratings.rate([s.seat.name for s in self.seats],
+                                             [s.key_hash for s in self.seats], places, self.mode) or ()
+        if self.ratings_told:
+            self.log(_("rated: {ratings}").format(ratings=", ".join(
+                f"{s.seat.name} {r.text}" for s, r in zip(self.seats, self.ratings_told, strict=True))))
 
     def state_message(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
                       seat: int | None = None) -> StateMessage:
@@ -301,7 +335,8 @@ class Room:
             None if over else session.state.to_move, change, move,
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
             session.record if session else None, None, seat, session.draw_offer if session else None,
-            self.endings.gone(), None if session is None or not over else str(session.state.termination))
+            self.endings.gone(), None if session is None or not over else str(session.state.termination),
+            self.ratings_told if session is not None and over else ())
 
     def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
                    seat: int | None = None) -> None:
@@ -328,7 +363,7 @@ class Room:
             self.code, self.size, str(self.mode),
             tuple(s.stored() for s in self.seats),
             session.record if session else None, session.version if session else 0, self.created,
-            time.time(), self.key, self.creator, self.public)
+            time.time(), self.key, self.creator, self.public, self.rated)
 
     def handle(self, client: Member, message: ClientMessage) -> None:
         """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
@@ -416,7 +451,8 @@ def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
     recorded = kept.record.players if kept.record is not None else ()
     seats = [replace(s.seat, engine=recorded[i].engine) if i < len(recorded) and s.seat.is_computer
              else s.seat for i, s in enumerate(kept.seats)]
-    room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public)
+    room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public,
+                kept.rated)
     room.keys.owner, room.created = None, kept.created
     for seat, stored in zip(room.seats, kept.seats, strict=True):
         seat.token_hash = stored.token_hash

@@ -17,6 +17,7 @@ from sos_tui.engine import Seat, printable
 from sos_tui.i18n import _
 
 from .host import open_store
+from .rating import ServerRatings
 from .server import Limits, Server
 
 Say = Callable[[str], None]
@@ -126,8 +127,9 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
         store = cluster.store
     else:
         store = open_store()
+    ratings = ServerRatings(store.path) if cluster is None else None  # on Redis: casual games only
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
-        printable(text), room=room.code), store=store, cluster=cluster)
+        printable(text), room=room.code), store=store, cluster=cluster, ratings=ratings)
     try:
         for kept in await asyncio.to_thread(store.load):
             server.restore(kept)

@@ -55,6 +55,8 @@ from .protocol import (
     CreatedMessage,
     CreateMessage,
     ErrorMessage,
+    LeaderboardMessage,
+    LeadersMessage,
     LobbyMessage,
     LobbyRoom,
     Message,
@@ -64,6 +66,7 @@ from .protocol import (
     normal_code,
     parse_client,
 )
+from .rating import ServerRatings
 from .reaper import reap
 from .room import Room, background, restore_room
 from .seats import check_seats
@@ -123,8 +126,9 @@ class Server:
     def __init__(self, limits: Limits | None = None, *, computer=None, computer_delay: float = 0.0,
                  allow_create: bool = False, listeners=(),
                  on_event: Callable[[Room, str], None] | None = None, store: RoomStore | None = None,
-                 cluster=None) -> None:
+                 cluster=None, ratings: ServerRatings | None = None) -> None:
         self.limits = limits or Limits()
+        self.ratings = ratings  # the players' names and ratings: rated rooms (None: every room casual)
         self.cluster = cluster  # a ``cluster.Cluster``: one service of many processes on Redis
         self.store = cluster.store if cluster is not None else store
         self.metrics = ServerMetrics(lambda: len(self.rooms), lambda: sum(self.door.connections.values()))
@@ -222,7 +226,7 @@ class Server:
 
     # -- rooms -------------------------------------------------------------------------------
     def create_room(self, size: int, mode, seats, creator: str | None = None, key: str | None = None,
-                    public: bool = False) -> Room:
+                    public: bool = False, rated: bool = False) -> Room:
         size, mode, specs = check_seats(size, mode, seats)
         if len(self.rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", N_("this server has as many games as it can take; try later"))
@@ -232,7 +236,7 @@ class Server:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public)
+        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public, rated)
         self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
             size=size, mode=_(mode.value),
             seats=", ".join(s.seat.name or pgettext("seat", "open") for s in room.seats)))
@@ -371,6 +375,11 @@ class Server:
             client.send(RoomsMessage(await self.lobby()))
             await client.close(1000, CloseReason.LISTED)
             return None
+        if isinstance(first, LeaderboardMessage):
+            leaders = self.ratings.leaders(first.mode, first.count) if self.ratings is not None else ()
+            client.send(LeadersMessage(leaders))
+            await client.close(1000, CloseReason.LISTED)
+            return None
         code = normal_code(path)
         room = self.rooms.get(code) if code else None
         if room is None and code is not None and self.cluster is not None:
@@ -410,11 +419,13 @@ class Server:
             raise ProtocolError("unavailable", N_("this server is stopping: try again in a moment"))
         if path:
             raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
+        if message.rated and self.ratings is None:
+            raise ProtocolError("bad-room", N_("this server does not rate games: create a casual one"))
         creator = source(client.address)
         if not self.door.may_create(creator):
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
         room = self.create_room(message.size, message.mode, message.seats, creator=creator,
-                                public=message.public)
+                                public=message.public, rated=message.rated)
         try:
             await room.writes.saved()
         except RoomStoreError:

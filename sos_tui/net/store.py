@@ -32,7 +32,8 @@ Schema (``PRAGMA application_id`` marks the file as ours, ``user_version`` is it
 
     rooms (code TEXT PRIMARY KEY, size, mode, host_key TEXT, creator TEXT, created_at REAL,
            active_at REAL, version INTEGER, record TEXT,       -- record: JSON, NULL in the lobby
-           public INTEGER)                                   -- 1: listed in the lobby (schema 2)
+           public INTEGER,                                   -- 1: listed in the lobby (schema 2)
+           rated INTEGER)                                    -- 1: a rated room (schema 3)
     seats (code, seat INTEGER, kind, name, level, token_hash)   -- PRIMARY KEY (code, seat)
 
 ``host_key`` is set on a ``sos-tui host --headless`` room (its settings and address, so the same
@@ -70,7 +71,7 @@ from sos_tui.storage.errors import StorageError, describe, shown_path
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x534F5352  # "SOSR"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE rooms (
     code       TEXT PRIMARY KEY,
@@ -82,7 +83,8 @@ CREATE TABLE rooms (
     active_at  REAL NOT NULL,
     version    INTEGER NOT NULL,
     record     TEXT,
-    public     INTEGER NOT NULL DEFAULT 0
+    public     INTEGER NOT NULL DEFAULT 0,
+    rated      INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX rooms_host_key ON rooms (host_key);
 CREATE TABLE seats (
@@ -96,7 +98,8 @@ CREATE TABLE seats (
 );
 """
 TABLES = {"rooms", "seats"}
-MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0"}
+MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+              2: "ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0"}
 """From a schema version to the next: what a store of that version is changed with when opened."""
 
 
@@ -138,6 +141,7 @@ class StoredRoom:
     key: str | None = None  # a hosted room's key (host --headless); None on a server
     creator: str | None = None  # the address (or /64) that created it over the network
     public: bool = False  # listed in the server's lobby while seats are open
+    rated: bool = False  # a finished game between keyed people rates them (``rating``)
 
 
 def lobby_entry(room: StoredRoom):
@@ -197,10 +201,10 @@ class SqliteRoomStore:
         conn = sqlite3.connect(self.path, timeout=10.0)
         try:
             rows = conn.execute("SELECT code, size, mode, host_key, creator, created_at, active_at, "
-                                "version, record, public FROM rooms WHERE host_key IS ? AND "
+                                "version, record, public, rated FROM rooms WHERE host_key IS ? AND "
                                 "(code = ? OR ? IS NULL)", (self.key, code, code)).fetchall()
             rooms = []
-            for code, size, mode, host_key, creator, created, active, version, record, public in rows:
+            for code, size, mode, host_key, creator, created, active, version, record, public, rated in rows:
                 rows = conn.execute("SELECT kind, name, level, token_hash FROM seats WHERE code = ? "
                                     "ORDER BY seat", (code,)).fetchall()
                 try:
@@ -214,7 +218,7 @@ class SqliteRoomStore:
                     log.warning("room %s: its game cannot be read (%s); left out", code, problem)
                     continue
                 rooms.append(StoredRoom(code, size, mode, seats, game, version, created, active, host_key,
-                                        creator, bool(public)))
+                                        creator, bool(public), bool(rated)))
             return rooms
         except sqlite3.Error as error:
             raise RoomStoreError(N_("cannot read the rooms {path}: {reason}"), path=shown_path(self.path),
@@ -312,10 +316,11 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
             record = None if room.record is None else json.dumps(room.record.to_dict(), ensure_ascii=False)
             conn.execute(
                 "INSERT INTO rooms (code, size, mode, host_key, creator, created_at, active_at, version, "
-                "record, public) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
-                "active_at = excluded.active_at, version = excluded.version, record = excluded.record",
+                "record, public, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (code) DO UPDATE SET active_at = excluded.active_at, "
+                "version = excluded.version, record = excluded.record",
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
-                 record, int(room.public)))
+                 record, int(room.public), int(room.rated)))
             rows = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
             if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
                 conn.execute("DELETE FROM seats WHERE code = ?", (code,))
