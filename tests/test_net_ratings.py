@@ -157,3 +157,37 @@ def test_a_client_sends_the_key_kept_beside_its_tokens_and_none_without_a_folder
     kept = RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "Ana", tokens=TokenStore(tmp_path / "net-seats.json"))
     assert kept.player_key == player_key(tmp_path)
     assert RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "Ana", tokens=TokenStore()).player_key is None
+
+
+async def test_the_lobby_lists_a_rated_room_with_the_ratings_of_the_people_waiting(tmp_path):
+    from sos_tui.engine import Mode
+    from sos_tui.net.client import list_rooms
+    from sos_tui.net.protocol import token_hash
+    from sos_tui.plain import words
+
+    ratings = ServerRatings(tmp_path / "rooms.sqlite3")
+    (ana_rating, _bo) = ratings.rate(("Ana", "Bo"), (token_hash(ANA_KEY), token_hash(BO_KEY)), (1, 2),
+                                     Mode.GENERAL)
+    async with running(ratings=ratings) as server:
+        rated = server.create_room(4, "general", [*TWO, {"kind": "remote"}], public=True, rated=True)
+        casual = server.create_room(4, "general", TWO, public=True)
+        ana = await keyed(server.url(rated), "Ana", ANA_KEY)
+        eve = await keyed(server.url(rated), "Eve", EVE_KEY)
+        listed = {room.room: room for room in await list_rooms(f"ws://127.0.0.1:{server.port}")}
+        assert listed[rated.code].rated and listed[rated.code].ratings == (ana_rating.rating, None)
+        assert listed[rated.code].people == [f"Ana ({ana_rating.rating})", "Eve"]
+        assert not listed[casual.code].rated
+        line = words.lobby_room(1, listed[rated.code])
+        assert line.endswith(f"Ana ({ana_rating.rating}) and Eve waiting. Rated game."), line
+        for p in (ana, eve):
+            await p.close()
+
+
+def test_the_line_mode_says_the_new_ratings():
+    from sos_tui.engine import Seat
+    from sos_tui.net.protocol import SeatRating
+    from sos_tui.plain import words
+
+    seats = (Seat("Ana"), Seat("Bo"))
+    told = (SeatRating(1562, 62, True), SeatRating(1438, -62, False))
+    assert words.ratings(seats, told) == "Rated: Ana 1562? (+62), Bo 1438 (-62)."

@@ -10,13 +10,14 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui review FILE [--json]
     sos-tui puzzle [--id N] [--json] [--plain]
     sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
-                 [--headless] [--server URL]
+                 [--headless] [--server URL [--public] [--rated]]
     sos-tui join ws://HOST:PORT/CODE [--name NAME]
     sos-tui server [--bind ADDR] [--port N]
     sos-tui web [--bind ADDR] [--port N] [--public-url URL] [--max-sessions N]
     sos-tui engine [--level LEVEL]
     sos-tui tournament --format round-robin|swiss --entrants A,B,C [...]
     sos-tui bot ws://HOST:PORT --engine COMMAND [--name NAME] [--games N]
+    sos-tui leaderboard ws://HOST:PORT [--mode MODE] [--count N] [--json]
 
 One error policy for all of them, here in ``main``: a bad argument, an unreadable file or an
 unusable history prints one line on stderr and exits 2, never a traceback. Text from outside
@@ -43,11 +44,25 @@ from sos_tui.i18n import (
 )
 from sos_tui.storage import load_settings
 
-from . import arena, bot, completion, engine, history, net, play, puzzle, ratings, review, tournament, web
+from . import (
+    arena,
+    bot,
+    completion,
+    engine,
+    history,
+    leaderboard,
+    net,
+    play,
+    puzzle,
+    ratings,
+    review,
+    tournament,
+    web,
+)
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
 COMMANDS = ("play", "history", "ratings", "review", "puzzle", "arena", "host", "join", "server", "web",
-            "engine", "tournament", "bot")
+            "engine", "tournament", "bot", "leaderboard")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
             choices=", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())))
     parser.set_defaults(run=play.run)
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
-    for command in (play, history, ratings, review, puzzle, arena, net, web, engine, tournament, bot):
+    for command in (play, history, ratings, review, puzzle, arena, net, web, engine, tournament, bot,
+                    leaderboard):
         command.add_parser(commands)
     return parser
 

@@ -70,6 +70,9 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public", action="store_true", help=_(
         "list the game in the server's lobby, where anyone may take its open seats (without it, only "
         "people you give the code to can join)"))
+    parser.add_argument("--rated", action="store_true", help=_(
+        "with --server: a rated game; when it ends, the server rates the people who played it (each "
+        "by the player key of their data folder)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
@@ -176,8 +179,10 @@ def host(args: argparse.Namespace) -> int:
             parse_url(args.server, need_code=False)
         except ValueError as error:
             raise UsageError(_("--server: {error}").format(error=explain(error))) from None
+    if args.rated and args.server is None:
+        raise UsageError(_("--rated needs --server: only a sos-tui server rates games"))
     plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public,
-                    args.claim_after)
+                    args.claim_after, args.rated)
     if args.headless:
         try:
             if args.server is not None:

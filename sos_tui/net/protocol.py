@@ -521,7 +521,8 @@ MAX_LOBBY = 100
 @dataclass(frozen=True)
 class LobbyRoom:
     """One open public game in a ``rooms`` message: its code, board, how many seats and how many
-    still free, and the names of the people seated there, waiting."""
+    still free, and the names of the people seated there, waiting; revision 5: whether it is
+    ``rated``, and the rating of each person waiting (None: none yet), as ``waiting`` lists them."""
 
     room: str
     size: int
@@ -529,10 +530,20 @@ class LobbyRoom:
     seats: int
     free: int
     waiting: tuple[str, ...]
+    rated: bool = False
+    ratings: tuple[int | None, ...] = ()
 
     def to_dict(self) -> dict:
         return {"room": self.room, "size": self.size, "mode": str(self.mode), "seats": self.seats,
-                "free": self.free, "waiting": list(self.waiting)}
+                "free": self.free, "waiting": list(self.waiting), "rated": self.rated,
+                "ratings": list(self.ratings)}
+
+    @property
+    def people(self) -> list[str]:
+        """The people waiting, each with their rating when they have one: ``Ana (1523)``."""
+        ratings = self.ratings if len(self.ratings) == len(self.waiting) else (None,) * len(self.waiting)
+        return [name if rating is None else f"{name} ({rating})"
+                for name, rating in zip(self.waiting, ratings, strict=True)]
 
     @classmethod
     def from_dict(cls, data) -> LobbyRoom | None:
@@ -550,7 +561,10 @@ class LobbyRoom:
         if not (3 <= size <= 26 and 2 <= seats <= 6 and 1 <= free <= seats):
             return None
         names = tuple(printable(n)[:24] for n in waiting[:6] if isinstance(n, str))
-        return cls(code, size, mode, seats, free, names)
+        ratings = data.get("ratings")
+        ratings = tuple(r if _whole(r) and 0 <= r < 10**6 else None for r in ratings[:6]) \
+            if isinstance(ratings, list) and len(ratings) == len(names) else ()
+        return cls(code, size, mode, seats, free, names, data.get("rated") is True, ratings)
 
 
 @dataclass(frozen=True)

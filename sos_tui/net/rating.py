@@ -111,6 +111,11 @@ class ServerRatings:
     def standing(self, key_hash: str, mode: Mode) -> Standing:
         return self._standings.get((key_hash, str(mode))) or Standing("", str(mode))
 
+    def rating_of(self, key_hash: str | None, mode: Mode) -> int | None:
+        """The rating shown of ``key_hash`` in ``mode``, or None before its first rated game."""
+        standing = self._standings.get((key_hash, str(mode))) if key_hash else None
+        return standing.rating if standing is not None else None
+
     def rate(
         self, names: Sequence[str], key_hashes: Sequence[str], places: Sequence[int], mode: Mode
     ) -> tuple[SeatRating, ...] | None:

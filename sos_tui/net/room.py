@@ -171,8 +171,13 @@ class Room:
         return sum(1 for c in self.clients if not c.seats)
 
     def listing(self) -> LobbyRoom | None:
-        """The room in the lobby, or None when it is not listed (private, or no seat open)."""
-        return lobby_entry(self.stored())
+        """The room in the lobby, or None when it is not listed (private, or no seat open); with
+        the ratings in this mode of the people waiting (rated rooms)."""
+        entry, ratings = lobby_entry(self.stored()), self.server.ratings
+        if entry is None or not self.rated or ratings is None:
+            return entry
+        people = [s for s in self.seats if s.seat.name and s.seat.person]
+        return replace(entry, ratings=tuple(ratings.rating_of(s.key_hash, self.mode) for s in people))
 
     def log(self, text: str) -> None:
         self.server.event(self, text)

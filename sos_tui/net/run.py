@@ -39,6 +39,7 @@ class HostPlan:
     server_url: str | None = None
     public: bool = False  # listed in the lobby of the server while seats are open
     claim_after: float | None = None  # seconds a person may be gone before a claim (None: ``Limits``'s)
+    rated: bool = False  # on a server: a finished game between keyed people rates them
 
 
 @dataclass(frozen=True)

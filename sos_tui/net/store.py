@@ -153,7 +153,7 @@ def lobby_entry(room: StoredRoom):
     if not room.public or room.record is not None or not free:
         return None
     return LobbyRoom(room.code, room.size, Mode(room.mode), len(room.seats), free,
-                     tuple(s.seat.name for s in room.seats if s.seat.name and s.seat.person))
+                     tuple(s.seat.name for s in room.seats if s.seat.name and s.seat.person), room.rated)
 
 
 class RoomStore(Protocol):

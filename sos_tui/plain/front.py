@@ -522,6 +522,11 @@ class RemoteFront(Front):
                 return
         super().announce(change)
 
+    def prompt(self, scored: bool = False) -> None:
+        if self.state.is_over and self.game.ratings:  # a rated game: the server says the new ratings
+            say(words.ratings(self.source.seats, self.game.ratings))
+        super().prompt(scored)
+
     def away_news(self) -> None:
         """Say who has gone (once), and when they may be claimed (once)."""
         game = self.game
