@@ -191,3 +191,49 @@ def test_the_line_mode_says_the_new_ratings():
     seats = (Seat("Ana"), Seat("Bo"))
     told = (SeatRating(1562, 62, True), SeatRating(1438, -62, False))
     assert words.ratings(seats, told) == "Rated: Ana 1562? (+62), Bo 1438 (-62)."
+
+
+async def test_the_game_over_dialog_shows_each_seats_new_rating():
+    from sos_tui.app.screens.game_over import GameOverScreen
+    from sos_tui.engine import GameRecord, Mode, Move, Seat
+    from sos_tui.net.protocol import SeatRating
+
+    from .support.helpers import ScreenHost, screen_text
+
+    moves = ("S a1", "O b2", "S c3", "S a3", "S c1", "O a2", "O c2", "S b1", "S b3")  # Bo wins 3-2
+    record = GameRecord(3, Mode.GENERAL, (Seat("Ana"), Seat("Bo")), tuple(map(Move.parse, moves)))
+    state = record.state
+    assert state.is_over
+    told = (SeatRating(1562, 62, True), SeatRating(1438, -62, True))
+    app = ScreenHost(lambda: GameOverScreen(state, record.players, told))
+    async with app.run_test(size=(80, 24)):
+        text = screen_text(app)
+    assert "rating 1562? (+62)" in text and "rating 1438? (-62)" in text
+
+
+async def test_the_host_dialogs_rated_box_asks_for_a_server_and_makes_a_rated_plan():
+    from textual.widgets import Checkbox, Input
+
+    from sos_tui.app import SosApp
+    from sos_tui.app.screens.host_dialog import HostDialog
+    from sos_tui.engine import GameRecord, Mode, Seat
+
+    from .support.helpers import screen_text
+
+    record = GameRecord(4, Mode.GENERAL, (Seat("Ana"), Seat("Bo")))
+    plans = []
+    app = SosApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(HostDialog(record), plans.append)
+        await pilot.pause()
+        box = app.screen.query_one("#rated", Checkbox)
+        box.focus()
+        await pilot.press("space")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "A rated game is played on a sos-tui server" in text and "Cancel" in text  # it all fits
+        app.screen.query_one("#server", Input).value = "ws://127.0.0.1:48600"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert plans and plans[0].rated and plans[0].server_url == "ws://127.0.0.1:48600"
