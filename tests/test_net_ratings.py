@@ -96,7 +96,9 @@ async def test_a_key_of_the_wrong_shape_is_refused_with_bad_key():
         async with raw_client(server.url(room)) as raw:
             await raw.send({"type": "hello", "protocol": 1, "minor": 5, "name": "Ana", "key": "short!"})
             refused = await raw.recv()
-    assert refused["type"] == "error" and refused["code"] == "bad-key"
+            await raw.ws.wait_closed()
+            closed = raw.ws.close_code
+    assert refused["type"] == "error" and refused["code"] == "bad-key" and closed == 4003
     assert "player key" in refused["message"]
 
 

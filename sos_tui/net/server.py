@@ -437,6 +437,7 @@ class Server:
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
+                "bad-key": 4003,
                 "full": 4003, "unavailable": 1013}
 """The close code after a refused first message (1008 for any other)."""
 _STRIKES = {"bad-frame", "too-big", "bad-json", "bad-message", "unknown-type", "flood"}
