@@ -34,8 +34,7 @@ async def finished(players, ending) -> None:
     ana, bo = players
     for _turn in range(2):
         for mover in (ana, bo):
-            await play(mover, [p for p in players if p is not mover],
-                                 str(mover.game.state.legal_moves()[0]))
+            await play(mover, [p for p in players if p is not mover], str(mover.game.state.legal_moves()[0]))
     await ending(bo.game)
     for p in players:
         await p.until(lambda p=p: p.game.state.is_over)
@@ -168,8 +167,9 @@ async def test_the_lobby_lists_a_rated_room_with_the_ratings_of_the_people_waiti
     from sos_tui.plain import words
 
     ratings = ServerRatings(tmp_path / "rooms.sqlite3")
-    (ana_rating, _bo) = ratings.rate(("Ana", "Bo"), (token_hash(ANA_KEY), token_hash(BO_KEY)), (1, 2),
-                                     Mode.GENERAL)
+    (ana_rating, _bo) = ratings.rate(
+        ("Ana", "Bo"), (token_hash(ANA_KEY), token_hash(BO_KEY)), (1, 2), Mode.GENERAL
+    )
     async with running(ratings=ratings) as server:
         rated = server.create_room(4, "general", [*TWO, {"kind": "remote"}], public=True, rated=True)
         casual = server.create_room(4, "general", TWO, public=True)

@@ -217,8 +217,17 @@ def test_keyboard_moves_aria_grid_and_a_python_client_in_the_same_room(served, c
     assert not problems  # no script error, nothing the Content-Security-Policy refused
 
 
-PLAYED = ((0, "S", "a1"), (1, "O", "b2"), (0, "S", "c3"), (0, "S", "a3"), (1, "S", "c1"), (1, "O", "a2"),
-          (1, "O", "c2"), (1, "S", "b1"), (0, "S", "b3"))
+PLAYED = (
+    (0, "S", "a1"),
+    (1, "O", "b2"),
+    (0, "S", "c3"),
+    (0, "S", "a3"),
+    (1, "S", "c1"),
+    (1, "O", "a2"),
+    (1, "O", "c2"),
+    (1, "S", "b1"),
+    (0, "S", "b3"),
+)
 
 
 def test_the_page_sends_its_key_and_shows_the_ratings_of_a_rated_game_and_its_lobby(served, chromium):
@@ -227,8 +236,9 @@ def test_the_page_sends_its_key_and_shows_the_ratings_of_a_rated_game_and_its_lo
     from websockets.sync.client import connect
 
     async def create():
-        return served.server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}], rated=True,
-                                         public=True).code
+        return served.server.create_room(
+            3, "general", [{"kind": "remote"}, {"kind": "remote"}], rated=True, public=True
+        ).code
 
     code = served.call(create())
     chromium.get(f"{served.url}/{code}")
@@ -239,8 +249,11 @@ def test_the_page_sends_its_key_and_shows_the_ratings_of_a_rated_game_and_its_lo
     until(lambda: code in find(chromium, "main").text and "rated" in find(chromium, "main").text, "rated")
     chromium.get(f"{served.url}/{code}")  # back in the seat (sessionStorage keeps its token)
     with connect(f"ws://127.0.0.1:{served.port}/{code}") as bo:
-        bo.send(json.dumps({"type": "hello", "protocol": 1, "minor": 2, "name": "Bo", "token": None,
-                            "key": "b" * 43}))
+        bo.send(
+            json.dumps(
+                {"type": "hello", "protocol": 1, "minor": 2, "name": "Bo", "token": None, "key": "b" * 43}
+            )
+        )
         heard = []
 
         def latest():
@@ -250,14 +263,18 @@ def test_the_page_sends_its_key_and_shows_the_ratings_of_a_rated_game_and_its_lo
         state = None
         for who, letter, cell in PLAYED:  # Bo wins 3-2 on a full board
             version = state["version"] + 1 if state else 0
-            state = until(lambda v=version, w=who: ((s := latest())["version"] >= v and s["to_move"] == w
-                                                    and s), f"the turn of {cell}")
+            state = until(
+                lambda v=version, w=who: (s := latest())["version"] >= v and s["to_move"] == w and s,
+                f"the turn of {cell}",
+            )
             if who == 0:
                 tap(chromium, cell, letter)
             else:
                 bo.send(json.dumps({"type": "move", "move": f"{letter} {cell}", "version": state["version"]}))
-        status = until(lambda: "Rated:" in find(chromium, ".status").text and find(chromium, ".status").text,
-                       "the ratings")
+        status = until(
+            lambda: "Rated:" in find(chromium, ".status").text and find(chromium, ".status").text,
+            "the ratings",
+        )
     assert status.startswith("Game over: Bo wins. Rated: Ana 14") and "(-" in status and "Bo 15" in status
     assert "Rated: Ana" in said(chromium)
 
