@@ -152,11 +152,17 @@ def test_the_player_key_is_made_once_private_and_made_anew_when_corrupt(tmp_path
     assert player_key(tmp_path) == new
 
 
-def test_a_client_sends_the_key_kept_beside_its_tokens_and_none_without_a_folder(tmp_path):
+def test_a_client_sends_a_key_of_its_own_for_each_server_made_from_the_kept_one_none_without_a_folder(
+    tmp_path,
+):
     from sos_tui.net import RemoteGame
 
-    kept = RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "Ana", tokens=TokenStore(tmp_path / "net-seats.json"))
-    assert kept.player_key == player_key(tmp_path)
+    tokens = TokenStore(tmp_path / "net-seats.json")
+    kept = RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "Ana", tokens=tokens)
+    other = RemoteGame("ws://127.0.0.1:1/abcde-fghjk", "Bo", tokens=tokens)
+    elsewhere = RemoteGame("ws://192.0.2.1:1/7f3kq-x9m2c", "Ana", tokens=tokens)
+    assert check_key(kept.player_key) and kept.player_key == other.player_key  # one server: one key
+    assert elsewhere.player_key != kept.player_key != player_key(tmp_path)  # the secret is never sent
     assert RemoteGame("ws://127.0.0.1:1/7f3kq-x9m2c", "Ana", tokens=TokenStore()).player_key is None
 
 

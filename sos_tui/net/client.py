@@ -37,6 +37,7 @@ from sos_tui.i18n import N_, _, explain
 from sos_tui.session import Change, ChangeKind, NotYourTurnError
 
 from .errors import SERVER_STOPPED, ProtocolError
+from .playerkey import key_for
 from .playerkey import player_key as _player_key
 from .protocol import (
     MAX_FRAME,
@@ -307,8 +308,11 @@ class RemoteGame:
         self.url = str(self.address)
         self.name = name
         self.tokens = tokens if tokens is not None else TokenStore.default()
-        # the player key (``playerkey``): the one kept beside the tokens; none with tokens in memory
-        self.player_key = player_key or (_player_key(self.tokens.path.parent) if self.tokens.path else None)
+        # the player key (``playerkey``) for this server: from the one kept beside the tokens (none
+        # with tokens in memory)
+        if player_key is None and self.tokens.path is not None:
+            player_key = key_for(_player_key(self.tokens.path.parent), self.address.server)
+        self.player_key = player_key
         self.key = SeatKey.host(self.url) if host else SeatKey.player(self.url, name)
         # this player's seat kept for this address, unless another process of this account plays it now
         self.token = token or self.tokens.find(self.key)

@@ -1,6 +1,8 @@
 """The player key: a random secret made on first use and kept in the data folder (``player-key``),
-sent in ``hello`` (``key``) so that a server can tell the same person across games and rate them,
-without an account. A server keeps only its hash (``protocol.token_hash``).
+from which ``hello``'s ``key`` is made for each server (``key_for``: never the secret itself, so a
+friend's host cannot play as you on a rated server), so that a server can tell the same person
+across games and rate them, without an account. A server keeps only its hash
+(``protocol.token_hash``).
 
 The file holds the key on one line, private to the user (0600), written atomically. A file that
 does not hold a key of the right shape (``check_key``) is made anew, with a warning on the log;
@@ -9,7 +11,10 @@ a data folder that cannot be written leaves a key for this run only.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
 import os
 import re
@@ -27,6 +32,14 @@ _SHAPE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 def check_key(text: str) -> bool:
     """True for a key of the right shape: 32 to 64 letters, digits, ``-`` or ``_``."""
     return _SHAPE.fullmatch(text) is not None
+
+
+def key_for(secret: str, server: str) -> str:
+    """What is sent to the server at ``server`` (``ws://HOST:PORT``): a key of its own, made from the
+    kept ``secret`` (HMAC-SHA256), so no server (a friend's host included) learns what another
+    server knows this player by."""
+    digest = hmac.new(secret.encode(), server.casefold().encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def new_key() -> str:
