@@ -101,7 +101,7 @@ def test_a_schema_1_rooms_database_is_brought_up_to_date(tmp_path):
     conn.close()
     store = SqliteRoomStore(path)
     (kept,) = store.load(None)
-    assert kept.code == "7f3kq-x9m2c" and not kept.public
+    assert kept.code == "7f3kq-x9m2c" and not kept.public and not kept.rated
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from sos_tui.net import Limits, Server
+from sos_tui.net.rating import ServerRatings
 
 from .support.helpers import SOS, FirstMove
 
@@ -42,7 +43,7 @@ class Served:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         limits = Limits(connect_burst=500, connects_per_second=100)  # every window is one address
-        self.server = Server(limits, computer=FirstMove(), allow_create=True)
+        self.server = Server(limits, computer=FirstMove(), allow_create=True, ratings=ServerRatings())
         self.port = self.call(self.server.start("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -214,6 +215,68 @@ def test_keyboard_moves_aria_grid_and_a_python_client_in_the_same_room(served, c
         assert "Ana (you)" in find(chromium, ".scores").text and "a2, O" in labels(chromium)
     problems = [entry["message"] for entry in chromium.get_log("browser") if entry["level"] == "SEVERE"]
     assert not problems  # no script error, nothing the Content-Security-Policy refused
+
+
+PLAYED = (
+    (0, "S", "a1"),
+    (1, "O", "b2"),
+    (0, "S", "c3"),
+    (0, "S", "a3"),
+    (1, "S", "c1"),
+    (1, "O", "a2"),
+    (1, "O", "c2"),
+    (1, "S", "b1"),
+    (0, "S", "b3"),
+)
+
+
+def test_the_page_sends_its_key_and_shows_the_ratings_of_a_rated_game_and_its_lobby(served, chromium):
+    """The page's player key (localStorage) in hello: a rated game against a keyed Python client
+    rates both, and the page's status and live region say the new ratings."""
+    from websockets.sync.client import connect
+
+    async def create():
+        return served.server.create_room(
+            3, "general", [{"kind": "remote"}, {"kind": "remote"}], rated=True, public=True
+        ).code
+
+    code = served.call(create())
+    chromium.get(f"{served.url}/{code}")
+    take_seat(chromium, "Ana")
+    key = chromium.execute_script("return localStorage.getItem('sos-player-key')")
+    assert key and len(key) == 43
+    chromium.get(served.url)  # the lobby lists the room as rated
+    until(lambda: code in find(chromium, "main").text and "rated" in find(chromium, "main").text, "rated")
+    chromium.get(f"{served.url}/{code}")  # back in the seat (sessionStorage keeps its token)
+    with connect(f"ws://127.0.0.1:{served.port}/{code}") as bo:
+        bo.send(
+            json.dumps(
+                {"type": "hello", "protocol": 1, "minor": 2, "name": "Bo", "token": None, "key": "b" * 43}
+            )
+        )
+        heard = []
+
+        def latest():
+            heard.append(json.loads(bo.recv(TIMEOUT)))
+            return [m for m in heard if m.get("type") == "state"][-1]
+
+        state = None
+        for who, letter, cell in PLAYED:  # Bo wins 3-2 on a full board
+            version = state["version"] + 1 if state else 0
+            state = until(
+                lambda v=version, w=who: (s := latest())["version"] >= v and s["to_move"] == w and s,
+                f"the turn of {cell}",
+            )
+            if who == 0:
+                tap(chromium, cell, letter)
+            else:
+                bo.send(json.dumps({"type": "move", "move": f"{letter} {cell}", "version": state["version"]}))
+        status = until(
+            lambda: "Rated:" in find(chromium, ".status").text and find(chromium, ".status").text,
+            "the ratings",
+        )
+    assert status.startswith("Game over: Bo wins. Rated: Ana 14") and "(-" in status and "Bo 15" in status
+    assert "Rated: Ana" in said(chromium)
 
 
 def test_a_hostile_name_is_shown_literally_and_the_page_speaks_malay(served, chromium):

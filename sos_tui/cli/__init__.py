@@ -10,7 +10,7 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui review FILE [--json]
     sos-tui puzzle [--id N] [--json] [--plain]
     sos-tui host [--size N] [--mode MODE] [--players Ana,remote] [--bind ADDR] [--port N]
-                 [--headless] [--server URL]
+                 [--headless] [--server URL [--public] [--rated]]
     sos-tui join ws://HOST:PORT/CODE [--name NAME]
     sos-tui server [--bind ADDR] [--port N]
     sos-tui games [N] [--open N] [--json] [--plain]
@@ -18,6 +18,7 @@ module per command, each with its parser (``add_parser``) next to its ``run``.
     sos-tui engine [--level LEVEL]
     sos-tui tournament --format round-robin|swiss --entrants A,B,C [...]
     sos-tui bot ws://HOST:PORT --engine COMMAND [--name NAME] [--games N]
+    sos-tui leaderboard ws://HOST:PORT [--mode MODE] [--count N] [--json]
 
 One error policy for all of them, here in ``main``: a bad argument, an unreadable file or an
 unusable history prints one line on stderr and exits 2, never a traceback. Text from outside
@@ -51,6 +52,7 @@ from . import (
     engine,
     games,
     history,
+    leaderboard,
     net,
     play,
     puzzle,
@@ -62,7 +64,7 @@ from . import (
 from .common import PROG, Exit, Parser, UsageError, discard_stdout, fail
 
 COMMANDS = ("play", "history", "ratings", "review", "puzzle", "arena", "host", "join", "server", "games",
-            "web", "engine", "tournament", "bot")
+            "web", "engine", "tournament", "bot", "leaderboard")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(run=play.run)
     commands = parser.add_subparsers(dest="command", metavar=_("COMMAND"), parser_class=Parser)
     for command in (play, history, ratings, review, puzzle, arena, net, games, web, engine, tournament,
-                    bot):
+                    bot, leaderboard):
         command.add_parser(commands)
     return parser
 

@@ -74,6 +74,9 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clock", type=room_control, metavar=_("MIN+INC"), help=_(
         "a clock for each player: minutes each, plus seconds added after each move (e.g. 5+3, 0.5+0); "
         "with --server also days per move for a correspondence game (1d, 2d, 3d, 7d). Untimed by default"))
+    parser.add_argument("--rated", action="store_true", help=_(
+        "with --server: a rated game; when it ends, the server rates the people who played it (each "
+        "by the player key of their data folder)"))
     parser.add_argument("--no-mouse", action="store_true", help=_("keyboard only"))
 
 
@@ -183,8 +186,10 @@ def host(args: argparse.Namespace) -> int:
     if args.clock is not None and args.clock.per_move and args.server is None:
         raise UsageError(_("--clock {clock}: days per move are for correspondence games on a 'sos-tui "
                            "server': add --server ws://HOST:PORT").format(clock=args.clock))
+    if args.rated and args.server is None:
+        raise UsageError(_("--rated needs --server: only a sos-tui server rates games"))
     plan = HostPlan(args.size, args.mode, tuple(seats), args.bind, args.port, args.server, args.public,
-                    args.claim_after, args.clock)
+                    args.claim_after, args.clock, args.rated)
     if args.headless:
         try:
             if args.server is not None:

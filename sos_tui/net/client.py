@@ -26,6 +26,7 @@ from sos_tui.engine import (
     GameRecord,
     GameState,
     IllegalMoveError,
+    Mode,
     Move,
     Seat,
     SeatKind,
@@ -38,6 +39,8 @@ from sos_tui.session import Change, ChangeKind, NotYourTurnError
 from sos_tui.session.timing import monotonic_ms
 
 from .errors import SERVER_STOPPED, ProtocolError
+from .playerkey import key_for
+from .playerkey import player_key as _player_key
 from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
@@ -53,6 +56,9 @@ from .protocol import (
     DrawMessage,
     ErrorMessage,
     HelloMessage,
+    Leader,
+    LeaderboardMessage,
+    LeadersMessage,
     LobbyMessage,
     LobbyRoom,
     Message,
@@ -65,6 +71,7 @@ from .protocol import (
     RematchResultMessage,
     ResignMessage,
     RoomsMessage,
+    SeatRating,
     SeatView,
     ServerMessage,
     StateMessage,
@@ -209,7 +216,8 @@ def _text(value, limit: int = 200) -> str:
 
 async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Seat | dict],
                       timeout: float = 10.0, public: bool = False,
-                      clock: TimeControl | None = None) -> tuple[str, str | None, list[int]]:
+                      clock: TimeControl | None = None,
+                      rated: bool = False) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
     seats). The server checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
@@ -217,7 +225,7 @@ async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Sea
                   for s in seats)
     ws = await _open(address, timeout)
     try:
-        await ws.send(CreateMessage(size, mode, specs, public, clock).to_json())
+        await ws.send(CreateMessage(size, mode, specs, public, clock, rated).to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
@@ -226,17 +234,23 @@ async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Sea
     return f"{address.server}/{reply.room}", reply.token, list(reply.seats)
 
 
-async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom, ...]:
-    """The open public games of the ``sos-tui server`` at ``server_url`` (``ws://HOST:PORT``);
-    NetError if it cannot say."""
+async def _ask_server(server_url: str, question, answer: type, timeout: float):
+    """``question`` to the server's own address (``ws://HOST:PORT``): its ``answer``, or None."""
     address = parse_url(server_url, need_code=False)
     ws = await _open(address, timeout)
     try:
-        await ws.send(LobbyMessage().to_json())
+        await ws.send(question.to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
-    if not isinstance(reply, RoomsMessage):
+    return reply if isinstance(reply, answer) else None
+
+
+async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom, ...]:
+    """The open public games of the ``sos-tui server`` at ``server_url`` (``ws://HOST:PORT``);
+    NetError if it cannot say."""
+    reply = await _ask_server(server_url, LobbyMessage(), RoomsMessage, timeout)
+    if reply is None:
         raise NetError(N_("the server did not list its games"), retry=False)
     return reply.rooms
 
@@ -256,6 +270,16 @@ async def peek_room(url: str, token: str, timeout: float = 10.0) -> tuple[tuple[
     if not isinstance(welcome, WelcomeMessage) or not isinstance(state, StateMessage):
         raise NetError(N_("the server did not say how the game stands"), retry=False)
     return welcome.seats, state
+
+
+async def leaderboard(server_url: str, mode: Mode | None = None, count: int = 20,
+                      timeout: float = 10.0) -> tuple[Leader, ...]:
+    """The best rated players of the ``sos-tui server`` at ``server_url`` (of ``mode``, or of
+    every mode), best first; NetError if it cannot say."""
+    reply = await _ask_server(server_url, LeaderboardMessage(mode, count), LeadersMessage, timeout)
+    if reply is None:
+        raise NetError(N_("the server did not send its leaderboard"), retry=False)
+    return reply.leaders
 
 
 _CHANGES = {"start": ChangeKind.START, "rematch": ChangeKind.START, "move": ChangeKind.MOVE,
@@ -300,11 +324,17 @@ class RemoteGame:
     """
 
     def __init__(self, url: str, name: str | None, *, token: str | None = None,
-                 tokens: TokenStore | None = None, host: bool = False, timeout: float = 10.0) -> None:
+                 tokens: TokenStore | None = None, host: bool = False, timeout: float = 10.0,
+                 player_key: str | None = None) -> None:
         self.address = parse_url(url)
         self.url = str(self.address)
         self.name = name
         self.tokens = tokens if tokens is not None else TokenStore.default()
+        # the player key (``playerkey``) for this server: from the one kept beside the tokens (none
+        # with tokens in memory)
+        if player_key is None and self.tokens.path is not None:
+            player_key = key_for(_player_key(self.tokens.path.parent), self.address.server)
+        self.player_key = player_key
         self.key = SeatKey.host(self.url) if host else SeatKey.player(self.url, name)
         # this player's seat kept for this address, unless another process of this account plays it now
         self.token = token or self.tokens.find(self.key)
@@ -321,6 +351,7 @@ class RemoteGame:
         self.waiting_for: tuple[str, ...] = ()
         self.spectators = 0
         self.draw_offer: int | None = None  # the seat whose draw offer waits for an answer
+        self.ratings: tuple[SeatRating | None, ...] = ()  # each seat's new rating, after a rated game
         self.away: tuple[Away, ...] = ()  # the people gone, as the last state said
         self.undo_request: UndoRequestMessage | None = None
         self.rematch_request: RematchRequestMessage | None = None
@@ -442,7 +473,7 @@ class RemoteGame:
         self.undo_request = self.rematch_request = None
         ws = await _open(self.address, self.timeout)
         try:
-            await ws.send(HelloMessage(self.name, self.token).to_json())
+            await ws.send(HelloMessage(self.name, self.token, key=self.player_key).to_json())
             welcome = await _first_reply(ws, self.timeout)
             if not isinstance(welcome, WelcomeMessage):
                 raise NetError(N_("the server did not let this game in"), retry=False)
@@ -511,6 +542,7 @@ class RemoteGame:
         self.phase = message.phase
         self.waiting_for = message.waiting_for
         self.spectators = message.spectators
+        self.ratings = message.ratings
         if kind is None and running is not None and self.record.game_id == running and self.state.is_over:
             kind = _ENDED_BY.get(self.state.termination, ChangeKind.MOVE)  # it ended while this one was away
         seat = message.seat

@@ -119,7 +119,7 @@ def dump_room(room: StoredRoom) -> str:
         "record": room.record.to_dict() if room.record is not None else None, "version": room.version,
         "created": room.created, "active": room.active, "key": room.key, "creator": room.creator,
         "public": room.public, "clock": None if room.clock is None else str(room.clock),
-        "clocks": room.clocks,
+        "clocks": room.clocks, "rated": room.rated,
     }, ensure_ascii=False, separators=(",", ":"))  # fmt: skip
 
 
@@ -132,7 +132,7 @@ def load_room(text: str) -> StoredRoom:
                       float(data["created"]), float(data["active"]), data["key"], data["creator"],
                       bool(data["public"]),
                       TimeControl.parse(data["clock"]) if data.get("clock") is not None else None,
-                      data.get("clocks"))
+                      data.get("clocks"), data.get("rated") is True)
 
 
 # -- the store ---------------------------------------------------------------------------------

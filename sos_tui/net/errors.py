@@ -116,6 +116,13 @@ SERVER_MESSAGES = (
     UNAVAILABLE, GONE,
     # clocks (revision 4)
     N_("no takebacks in a timed game"), N_("{name} has run out of time"),
+    # ratings (revision 5): the player key, names held by a key, rated rooms, the leaderboard
+    N_("a player key is 32 to 64 letters, digits, - or _: delete the file player-key in your data folder "
+       "to get a new one"),
+    N_("the name {name} belongs to another player on this server (rated games): join with another --name"),
+    N_("\"public\" and \"rated\" must be true or false"),
+    N_("this server does not rate games: create a casual one"),
+    N_("\"mode\" must be general, simple or null"), N_("\"count\" must be 1 to {limit}"),
     # the engine's refusals of a move or a name, passed on with their template
     "{text!r} is not a move: expected a letter and a cell, like 'S b3'",
     "{text!r} is not a move: the letter must be S or O",

@@ -103,7 +103,8 @@ class NetSession:
 
         async def opener() -> RemoteGame:
             url, token, _seats = await create_room(
-                plan.server_url, plan.size, plan.mode, plan.seats, public=plan.public, clock=plan.clock
+                plan.server_url, plan.size, plan.mode, plan.seats, public=plan.public, clock=plan.clock,
+                rated=plan.rated
             )
             session.join_url = url
             return await _connected(RemoteGame(url, host_name(plan), token=token, tokens=tokens, host=True))

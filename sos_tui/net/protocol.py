@@ -31,13 +31,14 @@ from sos_tui.i18n import N_, _
 from sos_tui.session import NotYourTurnError
 
 from .errors import SERVER_MESSAGES, ProtocolError, quoted, said, template_fields
+from .playerkey import check_key
 from .seats import check_seats
 
 PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
-PROTOCOL_MINOR = 4
+PROTOCOL_MINOR = 5
 """The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
 server sends): 1 adds ``presence``, sent only to clients that said 1 or more; 2 adds states that
 carry the moves ``since`` the game the client holds instead of the whole game, and ``sync`` to
@@ -46,7 +47,9 @@ connection with a word as its reason (``vocabulary.CloseReason``), not an Englis
 ``resign``, ``abort``, ``draw``, ``draw-answer`` and ``claim``, and states that say how the game
 ended, the draw offer waiting and the seats gone (fields older clients ignore); a room may have a
 time control (``clock`` in ``create``), a ``state`` of a timed room carries each seat's time
-(``clocks``), and ``peek`` asks for a room's state without taking a seat."""
+(``clocks``), and ``peek`` asks for a room's state without taking a seat.; 5: ratings (the
+player ``key`` in ``hello``, ``rated`` rooms, each seat's new rating in the final ``state``, rated
+rooms and ratings in the lobby, ``leaderboard``)."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -266,22 +269,26 @@ class HelloMessage(Message):
     token: str | None = None
     client: str | None = "sos-tui"
     minor: int = PROTOCOL_MINOR
+    key: str | None = None  # revision 5: the player key (``playerkey``), for rated games
 
     def to_dict(self) -> dict:
         return {"type": self.type, "protocol": PROTOCOL, "minor": self.minor, "name": self.name,
-                "token": self.token, "client": self.client}
+                "token": self.token, "client": self.client} | ({"key": self.key} if self.key else {})
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
-        name, token, client = (_text_field(data, field) for field in ("name", "token", "client"))
+        name, token, client, key = (_text_field(data, field) for field in ("name", "token", "client", "key"))
         minor = _whole_field(data, "minor") or 0
         if name is not None:
             try:
                 name = check_name(name)
             except ValueError as problem:
                 raise ProtocolError.wrap("bad-name", problem) from None
-        return cls(name, token, client, minor)
+        if key is not None and not check_key(key):
+            raise ProtocolError("bad-key", N_("a player key is 32 to 64 letters, digits, - or _: delete the "
+                                              "file player-key in your data folder to get a new one"))
+        return cls(name, token, client, minor, key)
 
 
 @dataclass(frozen=True)
@@ -294,23 +301,26 @@ class CreateMessage(Message):
     seats: tuple[Seat, ...]
     public: bool = False  # listed in the server's lobby while it has open seats
     clock: TimeControl | None = None  # revision 4: the room's time control (None: untimed)
+    rated: bool = False  # revision 5: a finished game between keyed people rates them
 
     def to_dict(self) -> dict:
         clock = {} if self.clock is None else {"clock": str(self.clock)}
         return {"type": self.type, "protocol": PROTOCOL, "size": self.size, "mode": str(self.mode),
-                "seats": [s.to_dict(full=True) for s in self.seats], "public": self.public} | clock
+                "seats": [s.to_dict(full=True) for s in self.seats], "public": self.public,
+                "rated": self.rated} | clock
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
-        public, clock = data.get("public", False), data.get("clock")
-        if not isinstance(public, bool):
-            raise ProtocolError("bad-room", N_("\"public\" must be true or false"))
+        public, clock, rated = data.get("public", False), data.get("clock"), data.get("rated", False)
+        if not isinstance(public, bool) or not isinstance(rated, bool):
+            raise ProtocolError("bad-room", N_("\"public\" and \"rated\" must be true or false"))
         try:
             control = None if clock is None else TimeControl.parse(clock)
         except ClockError as problem:
             raise ProtocolError.wrap("bad-room", problem) from None
-        return cls(*check_seats(data.get("size"), data.get("mode"), data.get("seats")), public, control)
+        settings = check_seats(data.get("size"), data.get("mode"), data.get("seats"))
+        return cls(*settings, public, control, rated)
 
 
 @dataclass(frozen=True)
@@ -326,6 +336,34 @@ class LobbyMessage(Message):
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
         return cls()
+
+
+MAX_LEADERS = 100
+"""The most players a ``leaders`` message lists (``leaderboard``'s ``count`` at most)."""
+
+
+@dataclass(frozen=True)
+class LeaderboardMessage(Message):
+    """The first message on a server's own address (revision 5): the ``count`` best rated players
+    of ``mode`` (None: of every mode)."""
+
+    type = "leaderboard"
+    mode: Mode | None = None
+    count: int = 20
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "protocol": PROTOCOL, "mode": str(self.mode) if self.mode else None,
+                "count": self.count}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        _check_protocol(data)
+        mode, count = _text_field(data, "mode"), _whole_field(data, "count")
+        if mode is not None and mode not in {str(m) for m in Mode}:
+            raise ProtocolError("bad-message", N_("\"mode\" must be general, simple or null"))
+        if count is not None and not 1 <= count <= MAX_LEADERS:
+            raise ProtocolError("bad-message", N_("\"count\" must be 1 to {limit}"), limit=MAX_LEADERS)
+        return cls(Mode(mode) if mode else None, 20 if count is None else count)
 
 
 @dataclass(frozen=True)
@@ -511,7 +549,8 @@ MAX_LOBBY = 100
 @dataclass(frozen=True)
 class LobbyRoom:
     """One open public game in a ``rooms`` message: its code, board, how many seats and how many
-    still free, and the names of the people seated there, waiting."""
+    still free, and the names of the people seated there, waiting; revision 5: whether it is
+    ``rated``, and the rating of each person waiting (None: none yet), as ``waiting`` lists them."""
 
     room: str
     size: int
@@ -519,10 +558,20 @@ class LobbyRoom:
     seats: int
     free: int
     waiting: tuple[str, ...]
+    rated: bool = False
+    ratings: tuple[int | None, ...] = ()
 
     def to_dict(self) -> dict:
         return {"room": self.room, "size": self.size, "mode": str(self.mode), "seats": self.seats,
-                "free": self.free, "waiting": list(self.waiting)}
+                "free": self.free, "waiting": list(self.waiting), "rated": self.rated,
+                "ratings": list(self.ratings)}
+
+    @property
+    def people(self) -> list[str]:
+        """The people waiting, each with their rating when they have one: ``Ana (1523)``."""
+        ratings = self.ratings if len(self.ratings) == len(self.waiting) else (None,) * len(self.waiting)
+        return [name if rating is None else f"{name} ({rating})"
+                for name, rating in zip(self.waiting, ratings, strict=True)]
 
     @classmethod
     def from_dict(cls, data) -> LobbyRoom | None:
@@ -540,7 +589,10 @@ class LobbyRoom:
         if not (3 <= size <= 26 and 2 <= seats <= 6 and 1 <= free <= seats):
             return None
         names = tuple(printable(n)[:24] for n in waiting[:6] if isinstance(n, str))
-        return cls(code, size, mode, seats, free, names)
+        ratings = data.get("ratings")
+        ratings = tuple(r if _whole(r) and 0 <= r < 10**6 else None for r in ratings[:6]) \
+            if isinstance(ratings, list) and len(ratings) == len(names) else ()
+        return cls(code, size, mode, seats, free, names, data.get("rated") is True, ratings)
 
 
 @dataclass(frozen=True)
@@ -559,6 +611,83 @@ class RoomsMessage(Message):
         rooms = data.get("rooms")
         listed = (LobbyRoom.from_dict(r) for r in (rooms[:MAX_LOBBY] if isinstance(rooms, list) else ()))
         return cls(tuple(r for r in listed if r is not None))
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One rated player in a ``leaders`` message: the name the key holds on that server, the mode,
+    the rating shown (``ratings.shown_rating``), its ± and whether it is still provisional."""
+
+    name: str
+    mode: Mode
+    rating: int
+    deviation: int
+    provisional: bool
+    games: int
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "mode": str(self.mode), "rating": self.rating, "deviation": self.deviation,
+                "provisional": self.provisional, "games": self.games}
+
+    @classmethod
+    def from_dict(cls, data) -> Leader | None:
+        """A player as the server sent it, or None if it is not one (it is left out)."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            return None
+        numbers = [data.get(k) for k in ("rating", "deviation", "games")]
+        try:
+            mode = Mode(data.get("mode"))
+        except ValueError:
+            return None
+        if not all(_whole(n) and 0 <= n < 10**6 for n in numbers):
+            return None
+        rating, deviation, games = numbers
+        provisional = data.get("provisional") is True
+        return cls(printable(data["name"])[:24], mode, rating, deviation, provisional, games)
+
+
+@dataclass(frozen=True)
+class LeadersMessage(Message):
+    """The answer to ``leaderboard`` (revision 5), best first; then the server closes the socket."""
+
+    type = "leaders"
+    leaders: tuple[Leader, ...]
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "leaders": [p.to_dict() for p in self.leaders[:MAX_LEADERS]]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        listed = data.get("leaders")
+        read = (Leader.from_dict(p) for p in (listed[:MAX_LEADERS] if isinstance(listed, list) else ()))
+        return cls(tuple(p for p in read if p is not None))
+
+
+@dataclass(frozen=True)
+class SeatRating:
+    """A seat's new rating after a rated game (revision 5, in the final ``state``): the rating
+    shown, how much it moved, and whether it is still provisional."""
+
+    rating: int
+    change: int
+    provisional: bool
+
+    @property
+    def text(self) -> str:
+        """``1523? (+23)``."""
+        return f"{self.rating}{'?' if self.provisional else ''} ({self.change:+d})"
+
+    def to_dict(self) -> dict:
+        return {"rating": self.rating, "change": self.change, "provisional": self.provisional}
+
+    @classmethod
+    def read(cls, data) -> SeatRating | None:
+        if not isinstance(data, dict):
+            return None
+        rating, change = data.get("rating"), data.get("change")
+        if not (_whole(rating) and _whole(change) and abs(rating) < 10**6 and abs(change) < 10**6):
+            return None
+        return cls(rating, change, data.get("provisional") is True)
 
 
 @dataclass(frozen=True)
@@ -750,6 +879,7 @@ class StateMessage(Message):
     gone: tuple[GoneSeat, ...] = ()  # revision 4: the people's seats with no connection
     termination: str | None = None  # revision 4: how the game ended (its record says it too)
     clocks: ClockView | None = None  # revision 4: a timed room's clocks
+    ratings: tuple[SeatRating | None, ...] = ()  # revision 5: each seat's rating after a rated game
 
     def to_dict(self) -> dict:
         since = {} if self.since is None else {"since": self.since.to_dict()}
@@ -762,7 +892,10 @@ class StateMessage(Message):
             "spectators": self.spectators, "game": self.game.to_dict() if self.game is not None else None,
             "seat": self.seat, "draw_offer": self.draw_offer, "gone": [g.to_dict() for g in self.gone],
             "termination": self.termination,
-        } | since  # fmt: skip
+        } | since | self._ratings()  # fmt: skip
+
+    def _ratings(self) -> dict:
+        return {"ratings": [r.to_dict() if r else None for r in self.ratings]} if self.ratings else {}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
@@ -799,7 +932,14 @@ class StateMessage(Message):
             tuple(printable(n if isinstance(n, str) else repr(n))[:40] for n in waiting)
             if isinstance(waiting, list) else (),
             spectators if _whole(spectators) else 0, game, since, seat, offer, gone,
-            _str(data.get("termination")), clocks)  # fmt: skip
+            _str(data.get("termination")), clocks,
+            cls._read_ratings(data.get("ratings"), len(views)))  # fmt: skip
+
+    @staticmethod
+    def _read_ratings(value, seats: int) -> tuple[SeatRating | None, ...]:
+        if not isinstance(value, list) or len(value) != seats:
+            return ()
+        return tuple(SeatRating.read(r) for r in value)
 
     @staticmethod
     def _seat(value, seats: int) -> int | None:
@@ -968,16 +1108,16 @@ class ClosedMessage(Said):
         return cls(_str(data.get("reason"), ""), *cls._read(data))
 
 
-ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | MoveMessage | UndoMessage | UndoAnswerMessage
-                 | RematchMessage | RematchAnswerMessage | ByeMessage | PingMessage | SyncMessage
-                 | ResignMessage | AbortMessage | DrawMessage | DrawAnswerMessage | ClaimMessage
-                 | PeekMessage)
-ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | StateMessage | PresenceMessage
-                 | UndoRequestMessage | UndoResultMessage | RematchRequestMessage | RematchResultMessage
-                 | PongMessage | ErrorMessage | ClosedMessage)
+ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | LeaderboardMessage | MoveMessage
+                 | UndoMessage | UndoAnswerMessage | RematchMessage | RematchAnswerMessage | ByeMessage
+                 | PingMessage | SyncMessage | ResignMessage | AbortMessage | DrawMessage | DrawAnswerMessage
+                 | ClaimMessage | PeekMessage)
+ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | LeadersMessage | StateMessage
+                 | PresenceMessage | UndoRequestMessage | UndoResultMessage | RematchRequestMessage
+                 | RematchResultMessage | PongMessage | ErrorMessage | ClosedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
-_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, PeekMessage.type)
+_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, LeaderboardMessage.type, PeekMessage.type)
 
 
 def parse_client(frame, *, first: bool = False) -> ClientMessage:
@@ -1026,6 +1166,9 @@ __all__ = [
     "ErrorMessage",
     "GoneSeat",
     "HelloMessage",
+    "Leader",
+    "LeaderboardMessage",
+    "LeadersMessage",
     "LobbyMessage",
     "LobbyRoom",
     "Message",
@@ -1041,6 +1184,7 @@ __all__ = [
     "RematchResultMessage",
     "ResignMessage",
     "RoomsMessage",
+    "SeatRating",
     "SeatView",
     "ServerMessage",
     "Since",

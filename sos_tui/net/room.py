@@ -52,6 +52,7 @@ from .protocol import (
     RematchAnswerMessage,
     RematchMessage,
     ResignMessage,
+    SeatRating,
     SeatView,
     StateMessage,
     SyncMessage,
@@ -62,6 +63,7 @@ from .protocol import (
     check_ready,
     token_hash,
 )
+from .rating import ServerRatings, places_if_rated
 from .roomclock import FlagTimer, ServerTime, clock_view, lag_ms, restored_clocks, stored_clocks
 from .store import RoomStore, StoredRoom, StoredSeat, lobby_entry
 from .turns import ComputerTurns
@@ -78,6 +80,7 @@ class RoomServer(Protocol):
     listeners: list[Callable[[Change], None]]  # subscribed to every room's session
     computer_delay: float  # the shortest a computer move takes
     time: ServerTime  # the clocks' time (``roomclock``)
+    ratings: ServerRatings | None  # the players' names and ratings (None: no rated games here)
 
     @property
     def computer(self) -> ComputerPool:
@@ -98,6 +101,7 @@ class RoomSeat:
     seat: Seat
     token_hash: str | None = None  # of the token that holds it (``protocol.token_hash``)
     client: Member | None = None
+    key_hash: str | None = None  # of the player key its person's last hello sent (``playerkey``)
 
     def view(self) -> SeatView:
         """The seat in a ``state`` message."""
@@ -112,11 +116,13 @@ class Room:
 
     def __init__(self, server: RoomServer, code: str, size: int, mode: Mode, seats: list[Seat],
                  creator: str | None = None, key: str | None = None, public: bool = False,
-                 clock: TimeControl | None = None) -> None:
+                 clock: TimeControl | None = None, rated: bool = False) -> None:
         self.server = server
         self.clock = clock  # the time control of its games (None: untimed)
         self.flags = FlagTimer(self)  # applies the flag when the seat to move runs out
         self.public = public  # listed in the lobby while seats are open
+        self.rated = rated  # a finished game between keyed people rates them (``rating``)
+        self.ratings_told: tuple[SeatRating, ...] = ()  # each seat's new rating, once this game rated them
         self.code = code
         self.size, self.mode = size, mode
         self.creator = creator  # the address (or IPv6 /64) that created it over the network
@@ -171,8 +177,13 @@ class Room:
         return sum(1 for c in self.clients if not c.seats)
 
     def listing(self) -> LobbyRoom | None:
-        """The room in the lobby, or None when it is not listed (private, or no seat open)."""
-        return lobby_entry(self.stored())
+        """The room in the lobby, or None when it is not listed (private, or no seat open); with
+        the ratings in this mode of the people waiting (rated rooms)."""
+        entry, ratings = lobby_entry(self.stored()), self.server.ratings
+        if entry is None or not self.rated or ratings is None:
+            return entry
+        people = [s for s in self.seats if s.seat.name and s.seat.person]
+        return replace(entry, ratings=tuple(ratings.rating_of(s.key_hash, self.mode) for s in people))
 
     def log(self, text: str) -> None:
         self.server.event(self, text)
@@ -184,9 +195,11 @@ class Room:
         if self.closed:
             raise ProtocolError("no-room", N_("this game has ended"))
         name, token = hello.name, hello.token
+        key_hash = token_hash(hello.key) if hello.key else None
         seats: tuple[int, ...] = ()
         if self.keys.seats_of(token):
             seats = self.keys.seats_of(token)
+            self._check_names([self.seats[i].seat.name for i in seats], key_hash)
             for i in seats:
                 old = self.seats[i].client
                 if old is not None and old is not client:
@@ -200,6 +213,7 @@ class Room:
             if name.casefold() in taken:
                 raise ProtocolError("name-taken", N_("someone in this game is already called {name}: join "
                                                      "with another --name"), name=name)
+            self._check_names([name], key_hash)
             index = next(i for i, s in enumerate(self.seats) if s.seat.is_open)
             self.seats[index].seat = replace(self.seats[index].seat, name=name)
             token, seats = self.keys.give(index), (index,)
@@ -212,7 +226,9 @@ class Room:
         client.room, client.seats, client.name, client.token = self, seats, name, token
         client.minor = hello.minor
         for i in seats:
-            self.seats[i].client = client
+            self.seats[i].client, self.seats[i].key_hash = client, key_hash
+            if key_hash is not None and self.server.ratings is not None and self.seats[i].seat.name:
+                self.server.ratings.claim(self.seats[i].seat.name, key_hash)
         self.endings.back(seats)
         if seats:
             self._sitters.add(token_hash(token))
@@ -220,6 +236,13 @@ class Room:
         self.clients.add(client)
         self.active = time.monotonic()
         return WelcomeMessage(self.code, seats, token)
+
+    def _check_names(self, names, key_hash: str | None) -> None:
+        """In a rated room, a name that belongs to another key is refused (``name-taken``)."""
+        if self.rated and self.server.ratings is not None:
+            for name in names:
+                if name:
+                    self.server.ratings.check_name(name, key_hash)
 
     def joined(self, client: Member) -> None:
         """After the welcome went out: start the game once every seat is taken, else tell everyone;
@@ -267,6 +290,7 @@ class Room:
         return self.session
 
     def _start(self, change: StateChange = StateChange.START) -> None:
+        self.ratings_told = ()
         self._open(GameRecord(self.size, self.mode, tuple(s.seat.recorded for s in self.seats),
                               clock=self.clock, spent_ms=None if self.clock is None else ()))
         self.log(_("the game starts: {names}").format(names=", ".join(s.seat.name for s in self.seats)))
@@ -293,12 +317,26 @@ class Room:
                                for s, score in zip(self.seats, change.state.scores, strict=True))
             self.log(_("game over: {result} ({scores})").format(
                 result=change.record.result_text(change.state, _), scores=scores))
+            self._rate(change.state)
             self.finished.set()
         elif self.finished.is_set() and not change.state.is_over:
             self.finished.clear()  # undone after the end
             self.finished_at = None
         self.endings.changed(change)
         self.send_state(StateChange(change.kind.value), change.move, change.seat)
+
+    def _rate(self, state) -> None:
+        """Rate the game just finished, once, if it is rated (``rating.places_if_rated``)."""
+        ratings = self.server.ratings
+        if not self.rated or ratings is None or self.ratings_told:
+            return
+        places = places_if_rated(state, [s.seat.person and s.key_hash is not None for s in self.seats])
+        if places is not None:
+            self.ratings_told = ratings.rate([s.seat.name for s in self.seats],
+                                             [s.key_hash for s in self.seats], places, self.mode) or ()
+        if self.ratings_told:
+            self.log(_("rated: {ratings}").format(ratings=", ".join(
+                f"{s.seat.name} {r.text}" for s, r in zip(self.seats, self.ratings_told, strict=True))))
 
     def state_message(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
                       seat: int | None = None) -> StateMessage:
@@ -310,7 +348,7 @@ class Room:
             tuple(s.view() for s in self.seats), tuple(self.waiting_for), self.spectators,
             session.record if session else None, None, seat, session.draw_offer if session else None,
             self.endings.gone(), None if session is None or not over else str(session.state.termination),
-            clocks=clock_view(self))
+            clocks=clock_view(self), ratings=self.ratings_told if session is not None and over else ())
 
     def send_state(self, change: StateChange = StateChange.JOIN, move: Move | None = None,
                    seat: int | None = None) -> None:
@@ -341,7 +379,7 @@ class Room:
             time.time(), self.key, self.creator, self.public,
             self.clock,
             stored_clocks(session.clocks, self.server.time) if session is not None and session.timed
-            else None)
+            else None, self.rated)
 
     def handle(self, client: Member, message: ClientMessage) -> None:
         """What ``client`` asks; ProtocolError to refuse (the game's refusals mapped to codes here)."""
@@ -433,7 +471,7 @@ def restore_room(server: RoomServer, kept: StoredRoom) -> Room:
     seats = [replace(s.seat, engine=recorded[i].engine) if i < len(recorded) and s.seat.is_computer
              else s.seat for i, s in enumerate(kept.seats)]
     room = Room(server, kept.code, kept.size, Mode(kept.mode), seats, kept.creator, kept.key, kept.public,
-                kept.clock)
+                kept.clock, kept.rated)
     room.keys.owner, room.created = None, kept.created
     for seat, stored in zip(room.seats, kept.seats, strict=True):
         seat.token_hash = stored.token_hash

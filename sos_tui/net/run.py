@@ -18,6 +18,7 @@ from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import _
 
 from .host import open_store
+from .rating import ServerRatings
 from .server import Limits, Server
 
 Say = Callable[[str], None]
@@ -40,6 +41,7 @@ class HostPlan:
     public: bool = False  # listed in the lobby of the server while seats are open
     claim_after: float | None = None  # seconds a person may be gone before a claim (None: ``Limits``'s)
     clock: TimeControl | None = None  # the game's time control (days per move: on a server only)
+    rated: bool = False  # on a server: a finished game between keyed people rates them
 
 
 @dataclass(frozen=True)
@@ -129,8 +131,9 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
         store = cluster.store
     else:
         store = open_store()
+    ratings = ServerRatings(store.path) if cluster is None else None  # on Redis: casual games only
     server = Server(limits, computer_delay=0.3, allow_create=True, on_event=lambda room, text: say(
-        printable(text), room=room.code), store=store, cluster=cluster)
+        printable(text), room=room.code), store=store, cluster=cluster, ratings=ratings)
     try:
         for kept in await asyncio.to_thread(store.load):
             server.restore(kept)

@@ -56,6 +56,8 @@ from .protocol import (
     CreatedMessage,
     CreateMessage,
     ErrorMessage,
+    LeaderboardMessage,
+    LeadersMessage,
     LobbyMessage,
     LobbyRoom,
     Message,
@@ -67,6 +69,7 @@ from .protocol import (
     normal_code,
     parse_client,
 )
+from .rating import ServerRatings
 from .reaper import reap
 from .room import Room, background, restore_room
 from .roomclock import ServerTime
@@ -139,9 +142,10 @@ class Server:
     def __init__(self, limits: Limits | None = None, *, computer=None, computer_delay: float = 0.0,
                  allow_create: bool = False, listeners=(),
                  on_event: Callable[[Room, str], None] | None = None, store: RoomStore | None = None,
-                 cluster=None, time: ServerTime | None = None) -> None:
+                 cluster=None, time: ServerTime | None = None, ratings: ServerRatings | None = None) -> None:
         self.limits = limits or Limits()
         self.time = time or ServerTime()  # the clocks' time (tests give their own)
+        self.ratings = ratings  # the players' names and ratings: rated rooms (None: every room casual)
         self.cluster = cluster  # a ``cluster.Cluster``: one service of many processes on Redis
         self.store = cluster.store if cluster is not None else store
         self.metrics = ServerMetrics(lambda: len(self.rooms), lambda: sum(self.door.connections.values()))
@@ -239,7 +243,7 @@ class Server:
 
     # -- rooms -------------------------------------------------------------------------------
     def create_room(self, size: int, mode, seats, creator: str | None = None, key: str | None = None,
-                    public: bool = False, clock: TimeControl | None = None) -> Room:
+                    public: bool = False, clock: TimeControl | None = None, rated: bool = False) -> Room:
         size, mode, specs = check_seats(size, mode, seats)
         if len(self.rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", N_("this server has as many games as it can take; try later"))
@@ -249,7 +253,7 @@ class Server:
         code = new_code()
         while code in self.rooms:
             code = new_code()
-        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public, clock)
+        room = self.rooms[code] = Room(self, code, size, mode, specs, creator, key, public, clock, rated)
         self.event(room, _("room created: {size}x{size} {mode}, seats {seats}").format(
             size=size, mode=_(mode.value),
             seats=", ".join(s.seat.name or pgettext("seat", "open") for s in room.seats)))
@@ -388,6 +392,11 @@ class Server:
             client.send(RoomsMessage(await self.lobby()))
             await client.close(1000, CloseReason.LISTED)
             return None
+        if isinstance(first, LeaderboardMessage):
+            leaders = self.ratings.leaders(first.mode, first.count) if self.ratings is not None else ()
+            client.send(LeadersMessage(leaders))
+            await client.close(1000, CloseReason.LISTED)
+            return None
         code = normal_code(path)
         room = self.rooms.get(code) if code else None
         if room is None and code is not None and self.cluster is not None:
@@ -432,11 +441,13 @@ class Server:
             raise ProtocolError("unavailable", N_("this server is stopping: try again in a moment"))
         if path:
             raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
+        if message.rated and self.ratings is None:
+            raise ProtocolError("bad-room", N_("this server does not rate games: create a casual one"))
         creator = source(client.address)
         if not self.door.may_create(creator):
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
         room = self.create_room(message.size, message.mode, message.seats, creator=creator,
-                                public=message.public, clock=message.clock)
+                                public=message.public, clock=message.clock, rated=message.rated)
         try:
             await room.writes.saved()
         except RoomStoreError:
@@ -456,6 +467,7 @@ async def peeked(client: Client, room: Room, peek: PeekMessage) -> None:
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
+                "bad-key": 4003,
                 "full": 4003, "unavailable": 1013}
 """The close code after a refused first message (1008 for any other)."""
 _STRIKES = {"bad-frame", "too-big", "bad-json", "bad-message", "unknown-type", "flood"}

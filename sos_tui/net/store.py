@@ -33,8 +33,9 @@ Schema (``PRAGMA application_id`` marks the file as ours, ``user_version`` is it
     rooms (code TEXT PRIMARY KEY, size, mode, host_key TEXT, creator TEXT, created_at REAL,
            active_at REAL, version INTEGER, record TEXT,       -- record: JSON, NULL in the lobby
            public INTEGER,                                   -- 1: listed in the lobby (schema 2)
-           clock TEXT, clocks TEXT)                          -- a timed room (schema 3): its
+           clock TEXT, clocks TEXT,                          -- a timed room (schema 3): its
                                                              -- control ("5+3", "2d") and clocks
+           rated INTEGER)                                    -- 1: a rated room (schema 4)
     seats (code, seat INTEGER, kind, name, level, token_hash)   -- PRIMARY KEY (code, seat)
 
 ``host_key`` is set on a ``sos-tui host --headless`` room (its settings and address, so the same
@@ -73,7 +74,7 @@ from sos_tui.storage.errors import StorageError, describe, shown_path
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x534F5352  # "SOSR"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SCHEMA = """
 CREATE TABLE rooms (
     code       TEXT PRIMARY KEY,
@@ -87,7 +88,8 @@ CREATE TABLE rooms (
     record     TEXT,
     public     INTEGER NOT NULL DEFAULT 0,
     clock      TEXT,
-    clocks     TEXT
+    clocks     TEXT,
+    rated      INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX rooms_host_key ON rooms (host_key);
 CREATE TABLE seats (
@@ -102,7 +104,8 @@ CREATE TABLE seats (
 """
 TABLES = {"rooms", "seats"}
 MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
-              2: "ALTER TABLE rooms ADD COLUMN clock TEXT; ALTER TABLE rooms ADD COLUMN clocks TEXT"}
+              2: "ALTER TABLE rooms ADD COLUMN clock TEXT; ALTER TABLE rooms ADD COLUMN clocks TEXT",
+              3: "ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0"}
 """From a schema version to the next: what a store of that version is changed with when opened."""
 
 
@@ -146,6 +149,7 @@ class StoredRoom:
     public: bool = False  # listed in the server's lobby while seats are open
     clock: TimeControl | None = None  # the time control of a timed room
     clocks: dict | None = None  # its game's clocks (``roomclock.stored_clocks``: Unix time)
+    rated: bool = False  # a finished game between keyed people rates them (``rating``)
 
 
 def lobby_entry(room: StoredRoom):
@@ -157,7 +161,7 @@ def lobby_entry(room: StoredRoom):
     if not room.public or room.record is not None or not free:
         return None
     return LobbyRoom(room.code, room.size, Mode(room.mode), len(room.seats), free,
-                     tuple(s.seat.name for s in room.seats if s.seat.name and s.seat.person))
+                     tuple(s.seat.name for s in room.seats if s.seat.name and s.seat.person), room.rated)
 
 
 class RoomStore(Protocol):
@@ -205,11 +209,12 @@ class SqliteRoomStore:
         conn = sqlite3.connect(self.path, timeout=10.0)
         try:
             rows = conn.execute("SELECT code, size, mode, host_key, creator, created_at, active_at, "
-                                "version, record, public, clock, clocks FROM rooms WHERE host_key IS ? AND "
-                                "(code = ? OR ? IS NULL)", (self.key, code, code)).fetchall()
+                                "version, record, public, clock, clocks, rated FROM rooms "
+                                "WHERE host_key IS ? AND (code = ? OR ? IS NULL)",
+                                (self.key, code, code)).fetchall()
             rooms = []
-            for code, size, mode, host_key, creator, created, active, version, record, public, clock, clocks \
-                    in rows:
+            for (code, size, mode, host_key, creator, created, active, version, record, public, clock, clocks,
+                 rated) in rows:
                 rows = conn.execute("SELECT kind, name, level, token_hash FROM seats WHERE code = ? "
                                     "ORDER BY seat", (code,)).fetchall()
                 try:
@@ -225,7 +230,7 @@ class SqliteRoomStore:
                     log.warning("room %s: its game cannot be read (%s); left out", code, problem)
                     continue
                 rooms.append(StoredRoom(code, size, mode, seats, game, version, created, active, host_key,
-                                        creator, bool(public), control, clocks))
+                                        creator, bool(public), control, clocks, bool(rated)))
             return rooms
         except sqlite3.Error as error:
             raise RoomStoreError(N_("cannot read the rooms {path}: {reason}"), path=shown_path(self.path),
@@ -324,11 +329,12 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
             clocks = None if room.clocks is None else json.dumps(room.clocks)
             conn.execute(
                 "INSERT INTO rooms (code, size, mode, host_key, creator, created_at, active_at, version, "
-                "record, public, clock, clocks) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "record, public, clock, clocks, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (code) DO UPDATE SET active_at = excluded.active_at, "
                 "version = excluded.version, record = excluded.record, clocks = excluded.clocks",
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
-                 record, int(room.public), None if room.clock is None else str(room.clock), clocks))
+                 record, int(room.public), None if room.clock is None else str(room.clock), clocks,
+                 int(room.rated)))
             rows = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
             if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
                 conn.execute("DELETE FROM seats WHERE code = ?", (code,))

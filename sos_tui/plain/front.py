@@ -112,11 +112,15 @@ class Front:
         state = self.state
         if state.is_over:
             say(words.result(state, self.source.seats))
+            self.rated()
             if state.outcome.has_result:
                 say(_("Type review for the key moments, or quit."))
             return
         computer = self.source.kind_to_move is SeatKind.COMPUTER
         say(words.next_up(state, self.source.seats, scored, computer))
+
+    def rated(self) -> None:
+        """After the result: the new ratings, where the game was rated (a network game's)."""
 
     # -- what a line asks --------------------------------------------------------------------
     async def handle(self, line: str):
@@ -525,6 +529,10 @@ class RemoteFront(Front):
                 say(_("{name} offers {other} a draw.").format(name=names[change.seat], other=other_name))
                 return
         super().announce(change)
+
+    def rated(self) -> None:
+        if self.game.ratings:  # a rated game: the server told the new ratings with its end
+            say(words.ratings(self.source.seats, self.game.ratings))
 
     def away_news(self) -> None:
         """Say who has gone (once), and when they may be claimed (once)."""

@@ -135,6 +135,14 @@ def dropped(state: GameState, seats, seat: int) -> str:
     return f"{text} {on}"
 
 
+def ratings(seats, told) -> str:
+    """``Rated: Ana 1523? (+23), Bo 1477? (-23).`` after a rated network game (``told``: each
+    seat's ``protocol.SeatRating``); "?" marks a rating still provisional."""
+    shown = names(seats)
+    return _("Rated: {ratings}.").format(
+        ratings=", ".join(f"{shown[seat]} {rating.text}" for seat, rating in enumerate(told) if rating))
+
+
 def cells_of(state: GameState, cells) -> str:
     """The letters of ``cells`` in order, runs of empty cells counted: ``S, O, 2 empty``."""
     parts, empties = [], 0
@@ -234,9 +242,11 @@ def review_line(review, seats) -> str:
 
 def lobby_room(number: int, room) -> str:
     """One open game of a server's lobby (a ``LobbyRoom``):
-    ``2: game 7f3kq-x9m2c, 6 by 6, general mode, 1 of 2 seats free, Ana waiting.``"""
+    ``2: game 7f3kq-x9m2c, 6 by 6, general mode, 1 of 2 seats free, Ana waiting.`` (a rated
+    game: ``Rated: Ana (1523) waiting.``)"""
     text = _("{number}: game {code}, {size} by {size}, {mode} mode, {free} of {seats} seats free, "
              "{names} waiting.") if room.waiting \
         else _("{number}: game {code}, {size} by {size}, {mode} mode, {free} of {seats} seats free.")
-    return text.format(number=number, code=room.room, size=room.size, mode=mode_name(room.mode),
-                       free=room.free, seats=room.seats, names=listed([printable(n) for n in room.waiting]))
+    text = text.format(number=number, code=room.room, size=room.size, mode=mode_name(room.mode),
+                       free=room.free, seats=room.seats, names=listed([printable(n) for n in room.people]))
+    return " ".join((text, _("Rated game."))) if room.rated else text

@@ -147,11 +147,13 @@ class JoinDialog(SosModal[JoinPlan | None]):
         table.clear()
         for room in self.listed:
             board = f"{room.size}x{room.size} {_(room.mode.value)}"
+            if room.rated:
+                board = " ".join((board, _("rated")))
             table.add_row(
                 room.room,
-                cell(board, 16),
+                cell(board, 22),
                 f"{room.free}/{room.seats}",
-                cell(", ".join(room.waiting), 30),
+                cell(", ".join(room.people), 30),
                 key=room.room,
             )
         if chosen is not None and chosen in {r.room for r in self.listed}:

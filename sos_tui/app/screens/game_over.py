@@ -51,9 +51,10 @@ class GameOverScreen(SosModal[str]):
         Binding("v", "choose('review')", N_("Review")),
     ]
 
-    def __init__(self, state: GameState, seats: tuple[PlayerInfo, ...]) -> None:
+    def __init__(self, state: GameState, seats: tuple[PlayerInfo, ...], ratings=()) -> None:
         super().__init__()
         self.state, self.seats = state, seats
+        self.ratings = ratings  # each seat's new rating after a rated network game (``SeatRating``), or ()
 
     def compose_dialog(self) -> ComposeResult:
         state = self.state
@@ -69,6 +70,8 @@ class GameOverScreen(SosModal[str]):
                 yield Label(how, id="ending", markup=False)
             for p in ranking:
                 out = f" {OUT}" if state.is_out(p) else ""
+                if self.ratings and self.ratings[p] is not None:
+                    out += "  " + _("rating {rating}").format(rating=self.ratings[p].text)
                 yield Label(f"{MARKS[p % len(MARKS)]} {seat_label(self.seats[p])}: {state.scores[p]}{out}",
                             classes=f"score player-{p % MAX_PLAYER_STYLES + 1}", markup=False)
             with ButtonRow(id="buttons"):

@@ -32,7 +32,7 @@ def default_places(record: GameRecord) -> list[str | None]:
 
 
 def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
-             server: str, public: bool = False) -> HostPlan:
+             server: str, public: bool = False, rated: bool = False) -> HostPlan:
     """The game to host from the dialog's answers; ValueError saying what to change."""
     if FRIEND not in places:
         raise ValueError(_("Let a friend join in at least one seat: that is what hosting is for."))
@@ -46,6 +46,8 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
     if server_url is None and confined() and not is_loopback(bind):
         raise ValueError(_("This web server hosts games for its own tabs only: to play friends elsewhere, "
                            "host on a sos-tui server."))
+    if rated and server_url is None:
+        raise ValueError(_("A rated game is played on a sos-tui server: give its address."))
     if server_url is not None:
         try:
             server_url = str(parse_url(server_url, need_code=False))
@@ -55,7 +57,7 @@ def plan_for(record: GameRecord, places: list[str | None], bind: str, port: str,
                   else Seat(seat.name) if place == HERE else Seat(None, SeatKind.REMOTE)
                   for seat, place in zip(record.players, places, strict=True))
     return HostPlan(record.size, record.mode.value, seats, bind, number, server_url, public,
-                    clock=record.clock)
+                    clock=record.clock, rated=rated)
 
 
 class HostDialog(SosModal[HostPlan | None]):
@@ -73,7 +75,7 @@ class HostDialog(SosModal[HostPlan | None]):
     HostDialog .label { width: 22; padding: 0 1 0 0; }
     HostDialog .row Select, HostDialog .row Input { width: 1fr; }
     HostDialog .computer { color: $text-muted; }
-    HostDialog #public > .toggle--button, HostDialog #public.-on > .toggle--button {
+    HostDialog Checkbox > .toggle--button, HostDialog Checkbox.-on > .toggle--button {
         background: $foreground; color: $background;
     }
     HostDialog #note { color: $text-muted; height: auto; margin-top: 1; }
@@ -116,6 +118,11 @@ class HostDialog(SosModal[HostPlan | None]):
                 yield Label("", classes="label")
                 box = Checkbox(_("List it in the lobby: anyone may take a seat"), id="public", compact=True)
                 box.BUTTON_INNER = " "  # a box drawn solid (legible in every theme), with an X once ticked
+                yield box
+            with Horizontal(classes="row"):
+                yield Label("", classes="label")
+                box = Checkbox(_("Rated: the server rates the players"), id="rated", compact=True)
+                box.BUTTON_INNER = " "
                 yield box
             yield Static(id="note", markup=False)
             yield Static(id="problem", markup=False)
@@ -171,7 +178,8 @@ class HostDialog(SosModal[HostPlan | None]):
         try:
             plan = plan_for(self.record, self._places, self.query_one("#bind", Select).value,
                             self.query_one("#port", Input).value, self.query_one("#server", Input).value,
-                            self.query_one("#public", Checkbox).value)
+                            self.query_one("#public", Checkbox).value,
+                            self.query_one("#rated", Checkbox).value)
         except ValueError as problem:
             self.query_one("#problem", Static).update(str(problem))
             return

@@ -115,7 +115,8 @@ class PlayScreen(SourceScreen):
         source = self.source
         if source is None or source.state is not state or self.app.screen is not self:
             return
-        self.app.push_screen(GameOverScreen(state, source.seats), self._after_game)
+        ratings = getattr(source, "ratings", ())  # a rated network game's new ratings (``RemoteGame``)
+        self.app.push_screen(GameOverScreen(state, source.seats, ratings), self._after_game)
 
     # -- from the widgets -------------------------------------------------------------------
     def on_board_cell_chosen(self, message: Board.CellChosen) -> None:

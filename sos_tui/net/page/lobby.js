@@ -117,11 +117,14 @@ export class LobbyView {
     const rooms = this.rooms.filter((room) => room && typeof room.room === "string" && CODE.test(room.room));
     if (!rooms.length) return el("p", { class: "subtle" }, _("No open game just now: create one."));
     return el("ul", { class: "listing" }, rooms.map((room) => {
-      const waiting = Array.isArray(room.waiting) ? room.waiting.slice(0, 6).map((n) => String(n).slice(0, 24)) : [];
+      const ratings = Array.isArray(room.ratings) && room.ratings.length === (room.waiting || []).length ? room.ratings : [];
+      const waiting = Array.isArray(room.waiting) ? room.waiting.slice(0, 6).map((n, i) => String(n).slice(0, 24)
+        + (Number.isInteger(ratings[i]) ? ` (${ratings[i]})` : "")) : [];
       const text = format(ngettext("{size} by {size}, {mode} mode, {free} seat free", "{size} by {size}, {mode} mode, {free} seats free", room.free),
         { size: room.size, mode: words.modeName(room.mode), free: room.free });
       return el("li", {}, el("a", { href: `/${room.room}` }, format(_("Game {code}"), { code: room.room })), " ", text,
-        waiting.length ? " · " + format(_("{names} waiting"), { names: words.listed(waiting) }) : "");
+        waiting.length ? " · " + format(_("{names} waiting"), { names: words.listed(waiting) }) : "",
+        room.rated === true ? " · " + _("rated") : "");
     }));
   }
 }

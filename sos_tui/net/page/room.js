@@ -265,7 +265,7 @@ export class RoomView {
     if (this.lost) return _("Connection lost: trying again…");
     if (this.over && !this.game?.over) return _("The connection was closed.");
     if (!this.game) return _("Waiting for players.");
-    if (this.game.over) return words.result(this.game, names);
+    if (this.game.over) return [words.result(this.game, names), words.rated(state.ratings, names)].join(" ").trim();
     if ((state.waiting_for || []).length) return format(_("waiting for {names} to reconnect"), { names: words.listed(state.waiting_for.map(String)) });
     if (this.mine()) return _("Your turn: choose a cell, then S or O.");
     return Number.isInteger(state.to_move) ? words.nextUp(names, state.to_move, false, state.seats?.[state.to_move]?.kind === "computer") : "";

@@ -26,6 +26,17 @@ export function ask(message, timeout = 10000) {
   });
 }
 
+// The page's player key (docs/protocol.md, "Ratings"): made once, kept in localStorage, sent in
+// hello so that a server's rated games know this browser's player again.
+export function playerKey() {
+  const kept = localStorage.getItem("sos-player-key");
+  if (kept && /^[A-Za-z0-9_-]{32,64}$/.test(kept)) return kept;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  localStorage.setItem("sos-player-key", key);
+  return key;
+}
+
 export function seatOf(code) {
   try {
     const kept = JSON.parse(sessionStorage.getItem(`sos-seat:${code}`));
@@ -58,7 +69,7 @@ export class Link {
     const socket = this.socket = new WebSocket(address(this.code));
     socket.onopen = () => {
       socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, minor: MINOR, name: this.name,
-        token: kept ? kept.token : null, client: "sos-tui page" }));
+        token: kept ? kept.token : null, client: "sos-tui page", key: playerKey() }));
       this.on.open(this.opened++ > 0);
     };
     socket.onmessage = (event) => {

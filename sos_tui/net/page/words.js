@@ -58,6 +58,14 @@ export function result(game, names) {
   return format(_("Game over: a draw between {names}."), { names: listed(winners.map((i) => names[i])) });
 }
 
+// After a rated game: "Rated: Ana 1578? (+78), Bo 1422? (-78)." (state.ratings, one per seat).
+export function rated(ratings, names) {
+  if (!Array.isArray(ratings) || ratings.length !== names.length) return "";
+  const parts = ratings.map((r, seat) => r && Number.isInteger(r.rating) && Number.isInteger(r.change)
+    ? `${names[seat]} ${r.rating}${r.provisional ? "?" : ""} (${r.change >= 0 ? "+" : ""}${r.change})` : null);
+  return parts.some(Boolean) ? format(_("Rated: {ratings}."), { ratings: parts.filter(Boolean).join(", ") }) : "";
+}
+
 export function moveLine(game, names, index) {
   const move = game.moves[index];
   let text = format(_("Move {number}: {name} wrote {letter} at {cell}."), { number: index + 1,
@@ -93,7 +101,7 @@ export function told(message, game, before, first, names) {
   } else {
     return [];
   }
-  if (game.over) out.push(result(game, names));
+  if (game.over) out.push(...[result(game, names), rated(message.ratings, names)].filter(Boolean));
   else if (Number.isInteger(message.to_move)) {
     out.push(nextUp(names, message.to_move, scored, message.seats?.[message.to_move]?.kind === "computer"));
   }
