@@ -45,11 +45,12 @@ def lines_of(widget) -> list[str]:
 
 async def every_line(pilot, widget) -> list[str]:
     """Every line of a scrolling widget, scrolled through from its top."""
-    found = []
-    for top in range(int(widget.max_scroll_y) + 1):
+    found, top = [], 0
+    while top <= widget.max_scroll_y:  # read again after each scroll: the lines are measured as drawn
         widget.scroll_to(y=top, animate=False, immediate=True)
         await pilot.pause()
         found.append(widget.render_line(0).text)
+        top += 1
     return found + lines_of(widget)[1:]
 
 
