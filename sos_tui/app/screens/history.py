@@ -202,7 +202,9 @@ class HistoryScreen(SosScreen[GameRecord | None]):
        dims both below legible contrast); the shown tab is bold, with the theme's bar under it */
     HistoryScreen #stats-pane Tab { color: $foreground; }
     HistoryScreen #stats-pane Tab.-active { text-style: bold; }
-    HistoryScreen #stats-pane Underline > .underline--bar { background: $foreground 80%; color: $text-accent; }
+    HistoryScreen #stats-pane Underline > .underline--bar {
+        background: $foreground 80%; color: $text-accent;
+    }
     HistoryScreen #buttons { height: auto; align-horizontal: right; padding: 0 1; }
     HistoryScreen #buttons Button { margin-left: 2; min-width: 10; }
     """
