@@ -269,3 +269,39 @@ def test_the_pages_rules_follow_the_engines_on_random_games(tmp_path):
     found = json.loads(out.stdout)
     for number, (js, py) in enumerate(zip(found, expected, strict=True)):
         assert {**js, "lines": sorted(js["lines"])} == {**py, "lines": sorted(py["lines"])}, games[number]
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node to run the page's words.js outside a browser")
+def test_the_page_says_how_a_game_the_rules_ended_early_ended_from_its_record(tmp_path):
+    """A game over before its board (a resignation, time, a claim, a draw agreed, an abort): the
+    page says the result and how, from the whole record the server sends, as the TUI does."""
+    from sos_tui.engine import GameRecord, GameState, Seat, Termination
+
+    names = ["Ana", "Bo", "Cy"]
+    resigned = GameState.from_moves(["S a1"], 3).drop(1, Termination.RESIGN)
+    timed_out = GameState.from_moves(["S a1"], 3, players=3).drop(2, Termination.TIME)
+    timed_out = timed_out.drop(1, Termination.TIME)
+    agreed = GameState.from_moves(["S a1"], 3).end(Termination.AGREEMENT)
+    aborted = GameState.new(3).end(Termination.ABORT)
+    records = [GameRecord.for_state(state, [Seat(n) for n in names[: state.players]]).to_dict()
+               for state in (resigned, timed_out, agreed, aborted)]
+    records.append({"result": {"over": False, "winners": []}})  # running: nothing to say
+    runner = tmp_path / "ended.mjs"
+    runner.write_text(
+        f"""
+        const words = await import("{(PAGE / "words.js").as_uri()}");
+        const fs = await import("node:fs/promises");
+        const records = JSON.parse(await fs.readFile(process.argv[2], "utf8"));
+        console.log(JSON.stringify(records.map((r) => words.ended(r, {json.dumps(names)}))));
+        """
+    )
+    (tmp_path / "records.json").write_text(json.dumps(records))
+    out = subprocess.run([NODE, str(runner), str(tmp_path / "records.json")], capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == [
+        "Game over: Ana wins. How it ended: Bo resigned.",
+        "Game over: Ana wins. How it ended: Cy ran out of time; Bo ran out of time.",
+        "Game over: a draw between Ana and Bo. How it ended: drawn by agreement.",
+        "Game over: aborted, with no result.",
+        None,
+    ]

@@ -441,3 +441,27 @@ def test_the_page_says_what_a_plain_joiner_in_the_same_room_says(served, chromiu
     finally:
         joiner.kill()
         joiner.wait(TIMEOUT)
+
+
+def test_a_page_player_whose_opponent_resigns_sees_the_game_over_and_how_it_ended(served, chromium):
+    """A game the rules end before its board (the other seat resigns, from a client of protocol 4):
+    the page says the result and how, as --plain does, and offers the rematch."""
+    code = served.room()
+    chromium.get(f"{served.url}/{code}")
+    take_seat(chromium, "Ana")
+    with connect_ws(f"ws://127.0.0.1:{served.port}/{code}") as other:
+        other.send(json.dumps({"type": "hello", "protocol": 1, "minor": 4, "name": "Bo", "token": None}))
+        assert json.loads(other.recv(TIMEOUT))["type"] == "welcome"
+        until(lambda: "Your turn" in find(chromium, ".status").text, "the game to start")
+        other.send(json.dumps({"type": "resign"}))
+        until(lambda: "Game over: Ana wins. How it ended: Bo resigned." in find(chromium, ".status").text,
+              "the page to say how the game ended")
+        assert find(chromium, "[data-key=rematch]")
+    problems = [entry["message"] for entry in chromium.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not problems
+
+
+def connect_ws(url: str):
+    from websockets.sync.client import connect
+
+    return connect(url)

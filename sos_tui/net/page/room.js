@@ -129,6 +129,12 @@ export class RoomView {
     this.state = message;
     this.record = record;
     this.game = game;
+    // over before its board (a resignation, time, a claim, a draw, an abort): the whole record says
+    // how, once per game (this page replays moves only)
+    if (message.phase === "over" && game && !game.over && record?.result?.over !== true && this.endAsked !== record.id) {
+      this.endAsked = record.id;
+      this.link.send({ type: "sync" });
+    }
     for (const sentence of words.told(message, game, before, first, this.names())) say(sentence);
   }
 
@@ -266,6 +272,9 @@ export class RoomView {
     if (this.over && !this.game?.over) return _("The connection was closed.");
     if (!this.game) return _("Waiting for players.");
     if (this.game.over) return [words.result(this.game, names), words.rated(state.ratings, names)].join(" ").trim();
+    if (state.phase === "over") { // ended by the rules before the board was full
+      return [words.ended(this.record, names) || _("the game is over"), words.rated(state.ratings, names)].join(" ").trim();
+    }
     if ((state.waiting_for || []).length) return format(_("waiting for {names} to reconnect"), { names: words.listed(state.waiting_for.map(String)) });
     if (this.mine()) return _("Your turn: choose a cell, then S or O.");
     return Number.isInteger(state.to_move) ? words.nextUp(names, state.to_move, false, state.seats?.[state.to_move]?.kind === "computer") : "";

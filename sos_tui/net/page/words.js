@@ -52,6 +52,27 @@ export function nextUp(names, toMove, scored, computer) {
   return format(scored ? _("{name} moves again.") : _("{name} to move."), { name });
 }
 
+// A game the rules ended before its board did (a resignation, time, a player claimed, a draw agreed,
+// an abort), as the server's record says it and --plain says it (sos_tui/plain/words.py `result`):
+// "Game over: Ana wins. How it ended: Bo resigned." Null when the record does not say it is over.
+export function ended(record, names) {
+  const result = record?.result;
+  if (!result || result.over !== true || !Array.isArray(result.winners)) return null;
+  const why = { resign: _("{name} resigned"), time: _("{name} ran out of time"), abandon: _("{name} left the game") };
+  const how = [];
+  for (const drop of Array.isArray(record.drops) ? record.drops : []) {
+    const name = Number.isInteger(drop?.seat) ? names[drop.seat] : undefined;
+    if (why[drop?.why] && name !== undefined) how.push(format(why[drop.why], { name }));
+  }
+  if (record.termination === "abort") return _("Game over: aborted, with no result.");
+  if (record.termination === "agreement") how.push(_("drawn by agreement"));
+  const winners = result.winners.filter((seat) => names[seat] !== undefined);
+  const said = winners.length === 1 ? format(_("Game over: {name} wins."), { name: names[winners[0]] })
+    : format(_("Game over: a draw between {names}."), { names: listed(winners.map((i) => names[i])) });
+  if (!how.length) return said;
+  return said + " " + format(_("How it ended: {how}."), { how: how.join("; ") });
+}
+
 export function result(game, names) {
   const winners = game.winners();
   if (winners.length === 1) return format(_("Game over: {name} wins."), { name: names[winners[0]] });
