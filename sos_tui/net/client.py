@@ -17,7 +17,6 @@ import re
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
@@ -45,15 +44,11 @@ from .protocol import (
     MAX_FRAME,
     MAX_SERVER_FRAME,
     REPLACED,
-    AbortMessage,
     Address,
     ByeMessage,
-    ClaimMessage,
     ClosedMessage,
     CreatedMessage,
     CreateMessage,
-    DrawAnswerMessage,
-    DrawMessage,
     ErrorMessage,
     HelloMessage,
     Leader,
@@ -69,7 +64,6 @@ from .protocol import (
     RematchMessage,
     RematchRequestMessage,
     RematchResultMessage,
-    ResignMessage,
     RoomsMessage,
     SeatRating,
     SeatView,
@@ -86,6 +80,7 @@ from .protocol import (
     parse_url,
 )
 from .reach import may_connect
+from .table_endings import Away, TableEndings
 from .tokens import SeatKey, TokenStore
 from .vocabulary import CloseReason, Phase
 
@@ -104,7 +99,6 @@ CLOSE_REASONS = {
 }
 """The words a server closes a connection with (revision 3), in the player's language; any other
 reason (an older server's English sentence) is shown as it is, made printable."""
-_ENDINGS = ("resign", "abort", "offer_draw")
 
 
 
@@ -294,25 +288,7 @@ _ENDED_BY = {Termination.RESIGN: ChangeKind.DROP, Termination.TIME: ChangeKind.D
 move, for a game that ran to its end)."""
 
 
-@dataclass(frozen=True)
-class Away:
-    """A person's seat with no connection, in this terminal's clock (``time.monotonic``): gone
-    ``since``, and claimable by the others from ``claim_at``."""
-
-    seat: int
-    since: float
-    claim_at: float
-
-    def claimable(self, now: float | None = None) -> bool:
-        return (time.monotonic() if now is None else now) >= self.claim_at
-
-    def gone_for(self, now: float | None = None) -> str:
-        """How long it has been gone, as minutes and seconds: ``1:05``."""
-        seconds = max(0, int((time.monotonic() if now is None else now) - self.since))
-        return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-class RemoteGame:
+class RemoteGame(TableEndings):
     """A game played on a server, seen from one terminal.
 
     ``connect`` joins (with the seat token kept for this player at this address, if any: the
@@ -403,61 +379,6 @@ class RemoteGame:
     @property
     def connected(self) -> bool:
         return self.ws is not None and self.closed_reason is None
-
-    def may(self, action: str) -> bool | None:
-        """What this terminal may do in the room now (``session.Action``): moves and undo
-        requests for a seated player, a rematch once the game is over; no redo, hint, pause or
-        replay in a network game, and no undo in a timed one (False: not offered at all)."""
-        seated = bool(self.my_seats)
-        if action == "move":
-            return (self.connected and self.my_turn) or None if seated else False
-        if action == "undo":
-            return self.connected or None if seated and self.clocks is None else False
-        if action == "rematch":  # offered once the game is over (the game-over dialog, the palette)
-            return seated and self.connected and self.phase == Phase.OVER
-        if action in _ENDINGS:
-            return (self.connected and self._may_end(action)) or None if seated else False
-        if action == "claim":  # offered only while someone may be claimed
-            return seated and self.connected and self.under_way and self.in_game and bool(self.claimable)
-        return False
-
-    @property
-    def under_way(self) -> bool:
-        return self.phase == Phase.PLAYING and self.state is not None and not self.state.is_over
-
-    @property
-    def in_game(self) -> bool:
-        """This terminal holds a seat still in the game."""
-        return any(not self.state.is_out(seat) for seat in self.my_seats) if self.state else False
-
-    @property
-    def person_seat(self) -> int | None:
-        """The seat this terminal resigns or offers a draw for now: its seat to move, else its one
-        seat still in; None otherwise (no game under way, or several seats here wait)."""
-        if not self.under_way:
-            return None
-        mine = [seat for seat in self.my_seats if not self.state.is_out(seat)]
-        if self.state.to_move in mine:
-            return self.state.to_move
-        return mine[0] if len(mine) == 1 else None
-
-    @property
-    def claimable(self) -> tuple[Away, ...]:
-        """The others gone long enough to be claimed now."""
-        now = time.monotonic()
-        return tuple(a for a in self.away if a.claimable(now) and a.seat not in self.my_seats)
-
-    def _may_end(self, action: str) -> bool:
-        """Resign, abort or offer a draw now, as far as this terminal can tell (the server decides)."""
-        state = self.state
-        if not self.under_way or not self.in_game:
-            return False
-        if action == "resign":
-            return True
-        people = {i for i, view in enumerate(self.seat_views) if not view.seat.is_computer}
-        if action == "abort":
-            return not people <= set(state.movers)
-        return len(state.still_in) == 2 and set(state.still_in) <= people and self.draw_offer is None
 
     def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call ``listener`` with each change of the game the server reports (a start or rematch,
@@ -647,24 +568,6 @@ class RemoteGame:
     async def answer_rematch(self, accept: bool) -> None:
         self.rematch_request = None
         await self._send(RematchAnswerMessage(accept))
-
-    async def resign(self, seat: int | None = None) -> None:
-        """Resign ``seat`` (None: this terminal's seat to move, or its one seat still in)."""
-        await self._send(ResignMessage(seat))
-
-    async def abort(self) -> None:
-        """End the game with no result (before every person has moved)."""
-        await self._send(AbortMessage())
-
-    async def offer_draw(self) -> None:
-        await self._send(DrawMessage())
-
-    async def answer_draw(self, accept: bool) -> None:
-        await self._send(DrawAnswerMessage(accept))
-
-    async def claim(self) -> None:
-        """Claim the players gone longer than the server allows (``claimable``)."""
-        await self._send(ClaimMessage())
 
     async def leave(self) -> None:
         """Leave on purpose (the others are told so; the seat stays this player's), and close."""
