@@ -20,8 +20,8 @@ from websockets.exceptions import InvalidStatus
 from sos_tui.cli import main
 from sos_tui.engine import Move
 from sos_tui.net import Limits, NetError, RemoteGame, SeatKey, Server, TokenStore, create_room
+from sos_tui.net.door import source
 from sos_tui.net.protocol import ErrorMessage, ProtocolError, UndoResultMessage
-from sos_tui.net.server import source
 from sos_tui.net.store import RoomStoreError, SqliteRoomStore
 
 from .support.helpers import WAIT, FirstMove, Player, Process, free_port, play, seated, send_raw, wait_for

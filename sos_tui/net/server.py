@@ -47,26 +47,18 @@ from sos_tui.engine import printable
 from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import N_, _, pgettext
 
-from .door import Allowance, Door, address_of, source
+from .door import Allowance, Door, address_of
 from .errors import SERVER_STOPPED, ProtocolError
+from .greeting import Greeting
 from .limits import Limits
 from .metrics import ServerMetrics
 from .protocol import (
     MAX_LOBBY,
-    CreatedMessage,
-    CreateMessage,
     ErrorMessage,
-    LeaderboardMessage,
-    LeadersMessage,
-    LobbyMessage,
     LobbyRoom,
     Message,
-    PeekMessage,
     PingMessage,
-    RoomsMessage,
-    WelcomeMessage,
     new_code,
-    normal_code,
     parse_client,
 )
 from .rating import ServerRatings
@@ -131,7 +123,7 @@ class Client:
         await self.ws.close(code, reason)
 
 
-class Server:
+class Server(Greeting):
     """Rooms behind one listening socket. ``start`` binds; ``stop`` closes every connection.
 
     ``computer`` plays computer seats (a ``ComputerPool``, made on first use when None);
@@ -369,51 +361,6 @@ class Server:
                 return False
         return client.room is not None
 
-    async def _greet(self, client: Client) -> Room | None:
-        """The first message: a ``hello`` seats the client in its room (returned, welcomed), a
-        ``create`` makes a room (answered: None). ProtocolError to refuse."""
-        ws = client.ws
-        try:
-            frame = await asyncio.wait_for(ws.recv(), self.limits.hello_timeout)
-        except TimeoutError:
-            raise ProtocolError("timeout", N_("send hello within {seconds} s"),
-                                seconds=f"{self.limits.hello_timeout:g}") from None
-        first = parse_client(frame, first=True)
-        if self.cluster is not None:
-            self.cluster.check()  # Redis away: ``unavailable`` (the client tries again)
-        path = (ws.request.path if ws.request else "/").split("?")[0].strip("/")
-        if isinstance(first, CreateMessage):
-            await self._create(client, first, path)
-            return None
-        if isinstance(first, LobbyMessage):
-            if path:
-                raise ProtocolError("bad-message",
-                                    N_("ask for the lobby at the server's address, with no code"))
-            client.send(RoomsMessage(await self.lobby()))
-            await client.close(1000, CloseReason.LISTED)
-            return None
-        if isinstance(first, LeaderboardMessage):
-            leaders = self.ratings.leaders(first.mode, first.count) if self.ratings is not None else ()
-            client.send(LeadersMessage(leaders))
-            await client.close(1000, CloseReason.LISTED)
-            return None
-        code = normal_code(path)
-        room = self.rooms.get(code) if code else None
-        if room is None and code is not None and self.cluster is not None:
-            room = await self.cluster.locate(code)  # taken over here, or owned by another process
-            if isinstance(room, str):
-                await self.cluster.relay(client, room, code, frame)
-                return None
-        if room is None and code in self._reloading:
-            raise ProtocolError("unavailable", N_("this game is being brought back: come back in a moment"))
-        if room is None or room.closed:
-            raise ProtocolError("no-room", N_("no game with that code here: check the code; the game may "
-                                              "have ended"))
-        if isinstance(first, PeekMessage):
-            await peeked(client, room, first)
-            return None
-        return self.seat(client, room, first)
-
     def seat(self, client: Client, room: Room, hello) -> Room:
         """Seat ``client`` in ``room`` by its ``hello``; the welcome goes out once the seat is kept."""
         welcome = room.join(client, hello)
@@ -434,36 +381,6 @@ class Server:
             with self.metrics.handling(message):
                 client.room.handle(client, message)
 
-    async def _create(self, client: Client, message: CreateMessage, path: str) -> None:
-        if not self.allow_create:
-            raise ProtocolError("no-create", N_("this server only runs its own game"))
-        if self.metrics.stopping:
-            raise ProtocolError("unavailable", N_("this server is stopping: try again in a moment"))
-        if path:
-            raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
-        if message.rated and self.ratings is None:
-            raise ProtocolError("bad-room", N_("this server does not rate games: create a casual one"))
-        creator = source(client.address)
-        if not self.door.may_create(creator):
-            raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
-        room = self.create_room(message.size, message.mode, message.seats, creator=creator,
-                                public=message.public, clock=message.clock, rated=message.rated)
-        try:
-            await room.writes.saved()
-        except RoomStoreError:
-            self.unkept(room)  # never kept: nothing to bring back
-            raise ProtocolError("unavailable", N_("the new game could not be kept: try again in a moment")) \
-                from None
-        client.send(CreatedMessage(room.code, room.owner_token, room.keys.own_seats))
-        await client.close(1000, CloseReason.CREATED)
-
-
-async def peeked(client: Client, room: Room, peek: PeekMessage) -> None:
-    """Answer a ``peek`` (``sos-tui games``): the seats its token holds, the state, then the socket
-    closed. Nobody is seated, and the room hears nothing of it."""
-    client.send(WelcomeMessage(room.code, room.keys.seats_of(peek.token), None))
-    client.send(room.state_message())
-    await client.close(1000, CloseReason.LOOKED)
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
