@@ -44,10 +44,11 @@ from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import N_, _
 
 from .errors import GONE, ProtocolError
+from .member import background
 from .protocol import MAX_LOBBY, LobbyRoom
 from .redislink import ClusterError, RedisLink, Unavailable
 from .relay import Relay
-from .room import Room, background
+from .room import Room
 from .server import Client, Server
 from .store import StoredRoom, StoredSeat, lobby_entry
 from .vocabulary import CloseReason

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Protocol
 
 from .protocol import Message
@@ -25,3 +26,13 @@ class Member(Protocol):
 
     async def close(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` and ``reason`` (a word of ``errors.CloseReason``)."""
+
+
+_TASKS: set[asyncio.Task] = set()
+
+
+def background(coroutine) -> None:
+    """Run ``coroutine`` on its own, keeping a reference until it ends."""
+    task = asyncio.ensure_future(coroutine)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)

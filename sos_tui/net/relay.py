@@ -27,9 +27,9 @@ from sos_tui.i18n import N_
 from .door import Allowance
 from .errors import ProtocolError
 from .greeting import peeked
+from .member import background
 from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, PeekMessage, decode, parse_client
 from .redislink import RedisLink, Unavailable
-from .room import background
 from .server import _CLOSE_CODES, _STRIKES, Client, Server
 from .vocabulary import CloseReason
 

@@ -51,6 +51,7 @@ from .door import Allowance, Door, address_of
 from .errors import SERVER_STOPPED, ProtocolError
 from .greeting import Greeting
 from .limits import Limits
+from .member import background
 from .metrics import ServerMetrics
 from .protocol import (
     MAX_LOBBY,
@@ -63,7 +64,7 @@ from .protocol import (
 )
 from .rating import ServerRatings
 from .reaper import reap
-from .room import Room, background, restore_room
+from .room import Room, restore_room
 from .roomclock import ServerTime
 from .seats import check_seats
 from .store import RoomStore, RoomStoreError, StoredRoom
