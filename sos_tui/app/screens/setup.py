@@ -139,6 +139,15 @@ def remembered(setup) -> GameRecord | None:
         return None
 
 
+def games_waiting_text(count: int) -> str:
+    """The setup screen's line on the network games that wait for this player's move ("" for none)."""
+    if not count:
+        return ""
+    return ngettext("{count} network game waits for your move: sos-tui games opens it",
+                    "{count} network games wait for your move: sos-tui games lists them",
+                    count).format(count=count)
+
+
 class SetupScreen(SosScreen[GameRecord | None]):
     """Dismisses with the GameRecord to play: a new, empty one, or the unfinished game "Continue"
     picks up (found in a thread, so the screen never waits on the disk).
@@ -226,7 +235,7 @@ class SetupScreen(SosScreen[GameRecord | None]):
             with ButtonRow(id="net-buttons"):
                 yield Button(_("Host over the network…"), id="host")
                 yield Button(_("Join a game…"), id="join")
-            yield Label(self._games_text(), id="games-waiting", markup=False,
+            yield Label(games_waiting_text(self.games_waiting), id="games-waiting", markup=False,
                         classes="-waiting" if self.games_waiting else "")
         yield KeyFooter()
 
@@ -311,16 +320,8 @@ class SetupScreen(SosScreen[GameRecord | None]):
         self.games_waiting = count
         if self.is_open:
             label = self.query_one("#games-waiting", Label)
-            label.update(self._games_text())
+            label.update(games_waiting_text(self.games_waiting))
             label.set_class(bool(count), "-waiting")
-
-    def _games_text(self) -> str:
-        count = self.games_waiting
-        if not count:
-            return ""
-        return ngettext("{count} network game waits for your move: sos-tui games opens it",
-                        "{count} network games wait for your move: sos-tui games lists them",
-                        count).format(count=count)
 
     @work(thread=True, exclusive=True, group="resume")
     def _find_resumable(self) -> None:
