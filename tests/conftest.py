@@ -2,11 +2,24 @@
 history or settings."""
 
 import gc
+import os
 import time
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from platformdirs import user_cache_path
+
+# Where the environment asks Python not to write bytecode (PYTHONDONTWRITEBYTECODE, set on this
+# project's CI machine), every xdist worker compiled each module of sos_tui and rewrote the asserts
+# of every test module again, and so did every program a test starts: 3.3 s of CPU a worker
+# before its first test, 2.1 s of it that cache would save. The workers and those programs (they
+# inherit this environment) share one bytecode cache in the user's cache folder instead, outside
+# the checkout, so the source tree stays as free of bytecode as that setting wants. A
+# PYTHONPYCACHEPREFIX the environment sets is kept.
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    os.environ["PYTHONPYCACHEPREFIX"] = str(user_cache_path("sos-tui") / "test-bytecode")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 # An app test makes millions of short-lived objects (a Strip per line drawn, with five caches
 # each). With Python's default thresholds (700, 10, 10) the collector runs hundreds of times a
