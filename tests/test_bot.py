@@ -108,6 +108,50 @@ async def test_two_people_each_play_the_same_bot_at_once_and_its_seat_is_marked_
     assert engines() == []
 
 
+async def test_sos_tui_games_marks_the_bot_of_a_game_in_progress():
+    from sos_tui.cli.games import line
+    from sos_tui.net.games import standings
+
+    mine = TokenStore()
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        bot = standing(base)
+        await listed(base)
+        url, token, _seats = await create_room(base, 3, "general", AGAINST_A_BOT, bot="Randy")
+        ana = RemoteGame(url, "Ana", token=token, tokens=mine, host=True)
+        await ana.connect()
+        await wait_for(None, lambda: ana.seat_views[1].connected, what="the bot seated")
+        (found,) = await standings(mine, timeout=3)
+        await ana.close()
+        await stopped(bot)
+    assert line(found, 0).startswith("Ana vs Randy (bot) · 3x3 general · your move")
+    assert found.to_dict(0)["bots"] == [False, True]
+
+
+async def test_a_bot_declines_an_undo_at_once():
+    from sos_tui.net.protocol import UndoResultMessage
+
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        bot = standing(base)
+        await listed(base)
+        url, token, _seats = await create_room(base, 4, "general", AGAINST_A_BOT, bot="Randy")
+        ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await ana.connect()
+        updates = ana.updates()
+        while not ana.my_turn:
+            await asyncio.wait_for(anext(updates), 5)
+        await ana.play(ana.state.legal_moves()[0])
+        while not (ana.my_turn and len(ana.state.moves) == 2):  # the bot has answered
+            await asyncio.wait_for(anext(updates), 5)
+        await ana.request_undo()
+        while not isinstance(message := await asyncio.wait_for(anext(updates), 5), UndoResultMessage):
+            pass
+        await ana.close()
+        await stopped(bot)
+    assert not message.accepted and message.reason == "Randy declined"
+
+
 async def test_picking_a_bot_that_is_unknown_full_or_gone_is_refused_in_one_line():
     async with Server(allow_create=True) as server:
         base = f"ws://127.0.0.1:{await server.start()}"

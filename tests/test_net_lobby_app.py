@@ -130,7 +130,7 @@ async def test_the_join_screen_lists_bots_under_the_open_games_and_enter_plays_o
             table = app.screen.query_one("#lobby", DataTable)
             await wait_for(pilot, lambda: table.row_count == 2)
             shown = screen_text(app)
-            assert "1 open game on ws://127.0.0.1:" in shown and "1 bot to play." in shown
+            assert "1 open game on ws://127.0.0.1:" in shown
             assert "bot           4x4 simple        2/2     Randy (bot) · Random" in shown  # under the game
             assert "Against a bot: 4 x 4" in shown
             table.focus()

@@ -3,8 +3,8 @@
 revision 6: ``bots.py`` is the server's side), which lists it in its lobby; a person who picks it
 makes a game, and the server sends the bot an ``invite`` with the room and its seat's token. The
 bot joins that seat and plays it with its own engine process, up to ``games`` games at once,
-leaving each once it is over. An engine that misbehaves loses that game: the bot leaves it, saying
-why, and plays on in the others.
+leaving each once it is over (it declines every undo asked). An engine that misbehaves loses
+that game: the bot leaves it, saying why, and plays on in the others.
 
 If the server goes away, the bot connects again, waiting a little longer each time (at most
 ``MAX_WAIT`` seconds), and gives up after ``TRIES`` failures in a row; its games go on meanwhile.
@@ -23,7 +23,7 @@ from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, _first_reply, _open
 from .errors import ProtocolError
-from .protocol import BotMessage, InviteMessage, ListedMessage, parse_server, parse_url
+from .protocol import BotMessage, InviteMessage, ListedMessage, UndoRequestMessage, parse_server, parse_url
 from .tokens import TokenStore
 
 Say = Callable[[str], None]
@@ -59,7 +59,9 @@ async def play_game(
                 move = await asyncio.to_thread(engine.best_move, state, movetime)
                 with contextlib.suppress(ValueError):  # the game moved on meanwhile (an undo)
                     await game.play(move)
-            await anext(updates)  # NetError once the connection goes
+            message = await anext(updates)  # NetError once the connection goes
+            if isinstance(message, UndoRequestMessage) and message.vote:
+                await game.answer_undo(False)  # a bot takes nothing back
     except EngineError as error:
         say(
             _("{url}: the engine loses this game: {reason}").format(url=url, reason=printable(explain(error)))

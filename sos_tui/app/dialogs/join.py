@@ -207,17 +207,13 @@ class JoinDialog(SosModal[JoinPlan | HostPlan | None]):
             self.query_one("#lobby-status", Static).update(self._status())
 
     def _status(self) -> str:
-        count, bots = len(self.listed), len(self.bots)
-        games = (
-            ngettext("{n} open game on {server}", "{n} open games on {server}", count).format(
-                n=count, server=self.listed_from
-            )
-            if count
-            else _("No open games on {server} now.").format(server=self.listed_from)
+        """The games listed, in a line (the bots are their rows, under the games)."""
+        count = len(self.listed)
+        if not count:
+            return _("No open games on {server} now.").format(server=self.listed_from)
+        return ngettext("{n} open game on {server}", "{n} open games on {server}", count).format(
+            n=count, server=self.listed_from
         )
-        if not bots:
-            return games
-        return " ".join((games, ngettext("{n} bot to play.", "{n} bots to play.", bots).format(n=bots)))
 
     def _chosen(self) -> str | None:
         table = self.query_one("#lobby", DataTable)
