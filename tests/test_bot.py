@@ -152,6 +152,50 @@ async def test_a_bot_declines_an_undo_at_once():
     assert not message.accepted and message.reason == "Randy declined"
 
 
+async def test_a_bot_whose_engine_plays_an_illegal_move_resigns_that_game_saying_why():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        said: list[str] = []
+        illegal = f"{sys.executable} {ENGINES / 'misbehave.py'} illegal"
+        bot = asyncio.ensure_future(run_bot(base, "Bad", illegal, said.append, 2, 100, until=1))
+        await listed(base, "Bad")
+        url, token, _seats = await create_room(base, 3, "general", AGAINST_A_BOT, bot="Bad")
+        game = await asyncio.wait_for(play_person(url, token), 10)
+        assert await asyncio.wait_for(bot, 10) == 1
+    assert game.state.winners == (0,) and str(game.state.termination) == "resign"
+    assert any(
+        "the engine loses this game: engine Misbehave illegal played an illegal move" in line for line in said
+    )
+    assert engines() == []
+
+
+async def test_a_bot_agrees_to_a_rematch_and_leaves_once_the_person_has():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        said: list[str] = []
+        bot = asyncio.ensure_future(run_bot(base, "Randy", RAND, said.append, 1, 50, until=1))
+        await listed(base)
+        url, token, _seats = await create_room(base, 3, "general", AGAINST_A_BOT, bot="Randy")
+        game = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await game.connect()
+        updates = game.updates()
+        for rematch in (True, False):  # the game, then its rematch
+            while not game.state.is_over:
+                if game.my_turn:
+                    await game.play(game.state.legal_moves()[0])
+                await asyncio.wait_for(anext(updates), 5)
+            assert (await listed(base)).free == 1  # over: its slot is free meanwhile
+            if rematch:
+                await game.offer_rematch()
+                while game.state.is_over:
+                    await asyncio.wait_for(anext(updates), 5)
+                assert (await listed(base)).free == 0
+        await game.leave()
+        assert await asyncio.wait_for(bot, 10) == 1  # the bot left with the person
+    assert sum(": over, " in line for line in said) == 2
+    assert engines() == []
+
+
 async def test_picking_a_bot_that_is_unknown_full_or_gone_is_refused_in_one_line():
     async with Server(allow_create=True) as server:
         base = f"ws://127.0.0.1:{await server.start()}"

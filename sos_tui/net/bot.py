@@ -2,9 +2,10 @@
 ``sos-tui server``. The bot opens a standing connection to the server (a ``bot`` message,
 revision 6: ``bots.py`` is the server's side), which lists it in its lobby; a person who picks it
 makes a game, and the server sends the bot an ``invite`` with the room and its seat's token. The
-bot joins that seat and plays it with its own engine process, up to ``games`` games at once,
-leaving each once it is over (it declines every undo asked). An engine that misbehaves loses
-that game: the bot leaves it, saying why, and plays on in the others.
+bot joins that seat and plays it with its own engine process, up to ``games`` games at once; it
+declines every undo, agrees to every rematch, and leaves once the game is over and the others
+have left. An engine that misbehaves loses that game: the bot resigns it, saying why, and plays
+on in the others.
 
 If the server goes away, the bot connects again, waiting a little longer each time (at most
 ``MAX_WAIT`` seconds), and gives up after ``TRIES`` failures in a row; its games go on meanwhile.
@@ -23,7 +24,15 @@ from sos_tui.i18n import N_, _, explain
 
 from .client import NetError, RemoteGame, _first_reply, _open
 from .errors import ProtocolError
-from .protocol import BotMessage, InviteMessage, ListedMessage, UndoRequestMessage, parse_server, parse_url
+from .protocol import (
+    BotMessage,
+    InviteMessage,
+    ListedMessage,
+    RematchRequestMessage,
+    UndoRequestMessage,
+    parse_server,
+    parse_url,
+)
 from .tokens import TokenStore
 
 Say = Callable[[str], None]
@@ -35,37 +44,54 @@ TRIES = 20
 """Failures in a row after which the bot gives up."""
 
 
+def someone_here(game: RemoteGame) -> bool:
+    """Another person is connected to the table of ``game``."""
+    return any(
+        view.connected and view.seat.name is not None and not view.seat.is_computer
+        for i, view in enumerate(game.seat_views)
+        if i not in game.my_seats
+    )
+
+
 async def play_game(
     url: str, name: str, command: str, movetime: int, say: Say, token: str, tokens: TokenStore
 ) -> None:
     """Take the seat of ``token`` in the game at ``url`` as ``name`` and play it with the engine
-    ``command`` to its end (or until the engine fails, or the connection goes); its engine is
-    stopped after."""
+    ``command`` (an engine process for each game: stopped once it is over), declining every undo
+    and agreeing to every rematch, until the other people have left a game that is over (or the
+    engine fails: the bot resigns, or the connection goes)."""
     from sos_tui.ai.engines.client import EngineClient, EngineError  # the AI: only when a bot plays
 
     game, engine, asked = RemoteGame(url, name, token=token, tokens=tokens), None, None
     try:
         await game.connect()
         say(_("{url}: seated").format(url=url))
-        engine = EngineClient(command, greet=False)
         updates = game.updates()
         while True:  # the game as it stands once seated, then after each message
             state = game.state
-            if state is not None and state.is_over:
+            if state is not None and state.is_over and engine is not None:
                 say(_("{url}: over, {scores}").format(url=url, scores="-".join(map(str, state.scores))))
+                engine.close(polite=False)
+                engine, asked = None, None
+            if state is not None and state.is_over and not someone_here(game):
                 break
             if game.my_turn and game.version != asked:
                 asked = game.version
+                engine = engine or EngineClient(command, greet=False)
                 move = await asyncio.to_thread(engine.best_move, state, movetime)
                 with contextlib.suppress(ValueError):  # the game moved on meanwhile (an undo)
                     await game.play(move)
             message = await anext(updates)  # NetError once the connection goes
             if isinstance(message, UndoRequestMessage) and message.vote:
                 await game.answer_undo(False)  # a bot takes nothing back
+            elif isinstance(message, RematchRequestMessage) and message.vote:
+                await game.answer_rematch(True)
     except EngineError as error:
         say(
             _("{url}: the engine loses this game: {reason}").format(url=url, reason=printable(explain(error)))
         )
+        with contextlib.suppress(NetError, ValueError):
+            await game.resign()  # the others learn at once that the game is over
     except NetError as error:
         say(_("{url}: {reason}").format(url=url, reason=printable(explain(error))))
     finally:

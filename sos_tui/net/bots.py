@@ -62,9 +62,10 @@ class ConnectedBot:
 
     @property
     def free(self) -> int:
-        """The games it can take now: its rooms closed or over no longer count."""
-        self.rooms = [room for room in self.rooms if not room.closed and room.phase is not Phase.OVER]
-        return max(0, self.games - len(self.rooms))
+        """The games it can take now: its rooms closed or over no longer count (a rematch counts
+        again)."""
+        self.rooms = [room for room in self.rooms if not room.closed]
+        return max(0, self.games - sum(room.phase is not Phase.OVER for room in self.rooms))
 
     def listing(self) -> LobbyBot:
         return LobbyBot(self.name, self.engine, self.free, self.games)
