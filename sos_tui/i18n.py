@@ -78,6 +78,11 @@ def level_name(level: str | None) -> str:
     return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
+def bot_label(name: str) -> str:
+    """A bot's name as every list and scoreboard shows it (its seat marked ``bot``): ``Randy (bot)``."""
+    return _("{name} (bot)").format(name=name)
+
+
 def mode_name(mode: object) -> str:
     """A variant (a ``Mode`` or its keyword) in the current language (``general`` -> ``umum``)."""
     keyword = str(getattr(mode, "value", mode))

@@ -1,5 +1,6 @@
-"""``sos-tui bot``: an engine program taking the open seats of a server's public games through the
-client's API, several at once, and leaving a game its engine loses by misbehaving."""
+"""``sos-tui bot``: an engine program listed in a server's lobby as a bot (revision 6), picked by
+people who each get a game against it (several at once), marked as a bot on its seat; refusals of
+a name taken, a bot unknown or full; the bot connecting again when its server comes back."""
 
 from __future__ import annotations
 
@@ -8,15 +9,20 @@ import os
 import sys
 from pathlib import Path
 
-from sos_tui.cli import main
-from sos_tui.net import Server, create_room
-from sos_tui.net.bot import bot_name, run_bot
+import pytest
 
-from .support.helpers import alive, children
+from sos_tui.cli import main
+from sos_tui.engine import Seat, SeatKind
+from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room
+from sos_tui.net.bot import run_bot
+from sos_tui.net.client import read_lobby
+from sos_tui.net.protocol import PROTOCOL, CreateMessage, ProtocolError, RoomsMessage, parse_client
+
+from .support.helpers import alive, children, raw_client, wait_for
 
 ENGINES = Path(__file__).parent / "engines"
 RAND = f"{sys.executable} {ENGINES / 'rand.py'}"
-OPEN = [{"kind": "remote"}, {"kind": "remote"}]
+AGAINST_A_BOT = [Seat("Ana"), Seat(None, SeatKind.REMOTE)]
 
 
 def engines() -> list[int]:
@@ -30,41 +36,283 @@ def engines() -> list[int]:
     return found
 
 
-async def test_two_bots_take_the_open_seats_of_public_games_and_play_them_to_the_end():
+def standing(base: str, name: str = "Randy", games: int = 4, **options) -> asyncio.Task:
+    """The bot ``name`` (the random engine) standing in the lobby of ``base``, in the background."""
+    return asyncio.ensure_future(
+        run_bot(base, name, RAND, options.pop("said", []).append, games, 100, "Random", **options)
+    )
+
+
+async def stopped(*tasks: asyncio.Task) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def listed(base: str, name: str = "Randy"):
+    """The lobby's entry of the bot ``name``, once it is there."""
+
+    async def entry():
+        return next((b for b in (await read_lobby(base)).bots if b.name == name), None)
+
+    for _ in range(100):
+        if (found := await entry()) is not None:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{name} never listed")
+
+
+async def play_person(url: str, token: str) -> RemoteGame:
+    """Ana plays the first legal move each turn to the game's end; her game."""
+    game = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+    await game.connect()
+    updates = game.updates()
+    while not (game.state is not None and game.state.is_over):
+        if game.my_turn:
+            await game.play(game.state.legal_moves()[0])
+        await anext(updates)
+    await game.leave()
+    return game
+
+
+async def test_a_bot_is_listed_in_the_lobby_with_its_engine_and_its_free_games():
     async with Server(allow_create=True) as server:
         base = f"ws://127.0.0.1:{await server.start()}"
-        for size in (3, 4):
-            await create_room(base, size, "general", OPEN, public=True)
+        bot = standing(base, games=3)
+        try:
+            entry = await listed(base)
+        finally:
+            await stopped(bot)
+        assert (entry.name, entry.engine, entry.free, entry.games) == ("Randy", "Random", 3, 3)
+        await wait_for(None, lambda: not server.bots.bots, what="the bot gone from the lobby")
+        assert (await read_lobby(base)).bots == ()
+
+
+async def test_two_people_each_play_the_same_bot_at_once_and_its_seat_is_marked_as_a_bot():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
         said: list[str] = []
-        taken = await asyncio.wait_for(
-            asyncio.gather(
-                run_bot(base, bot_name("A"), RAND, said.append, games=2, movetime=200, until=2, poll=0.05),
-                run_bot(base, bot_name("B"), RAND, said.append, games=2, movetime=200, until=2, poll=0.05),
-            ),
-            30,
+        bot = asyncio.ensure_future(run_bot(base, "Randy", RAND, said.append, 2, 100, "Random", until=2))
+        await listed(base)
+        made = [await create_room(base, size, "general", AGAINST_A_BOT, bot="Randy") for size in (3, 4)]
+        assert (await listed(base)).free == 0  # both games at once
+        games = await asyncio.wait_for(
+            asyncio.gather(*(play_person(url, token) for url, token, _ in made)), 20
         )
-    assert taken == [2, 2]  # each bot in both games at once
-    assert sum(": seated" in line for line in said) == 4 and sum(": over, " in line for line in said) == 4
+        assert await asyncio.wait_for(bot, 20) == 2
+    for game in games:
+        assert game.state.is_over
+        assert [seat.bot for seat in game.record.players] == [False, True]  # in the record, from the wire
+        assert game.seats[1] == Seat("Randy", SeatKind.REMOTE, bot=True)
+    assert sum(": seated" in line for line in said) == 2 and sum(": over, " in line for line in said) == 2
     assert engines() == []
 
 
-async def test_a_bot_whose_engine_misbehaves_leaves_that_game_saying_why():
+async def test_sos_tui_games_marks_the_bot_of_a_game_in_progress():
+    from sos_tui.cli.games import line
+    from sos_tui.net.games import standings
+
+    mine = TokenStore()
     async with Server(allow_create=True) as server:
         base = f"ws://127.0.0.1:{await server.start()}"
-        await create_room(base, 3, "general", OPEN, public=True)
+        bot = standing(base)
+        await listed(base)
+        url, token, _seats = await create_room(base, 3, "general", AGAINST_A_BOT, bot="Randy")
+        ana = RemoteGame(url, "Ana", token=token, tokens=mine, host=True)
+        await ana.connect()
+        await wait_for(None, lambda: ana.seat_views[1].connected, what="the bot seated")
+        (found,) = await standings(mine, timeout=3)
+        await ana.close()
+        await stopped(bot)
+    assert line(found, 0).startswith("Ana vs Randy (bot) · 3x3 general · your move")
+    assert found.to_dict(0)["bots"] == [False, True]
+
+
+async def test_a_bot_declines_an_undo_at_once():
+    from sos_tui.net.protocol import UndoResultMessage
+
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        bot = standing(base)
+        await listed(base)
+        url, token, _seats = await create_room(base, 4, "general", AGAINST_A_BOT, bot="Randy")
+        ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await ana.connect()
+        updates = ana.updates()
+        while not ana.my_turn:
+            await asyncio.wait_for(anext(updates), 5)
+        await ana.play(ana.state.legal_moves()[0])
+        while not (ana.my_turn and len(ana.state.moves) == 2):  # the bot has answered
+            await asyncio.wait_for(anext(updates), 5)
+        await ana.request_undo()
+        while not isinstance(message := await asyncio.wait_for(anext(updates), 5), UndoResultMessage):
+            pass
+        await ana.close()
+        await stopped(bot)
+    assert not message.accepted and message.reason == "Randy declined"
+
+
+async def test_a_bot_whose_engine_plays_an_illegal_move_resigns_that_game_saying_why():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
         said: list[str] = []
         illegal = f"{sys.executable} {ENGINES / 'misbehave.py'} illegal"
-        good = asyncio.ensure_future(run_bot(base, "Good (bot)", RAND, said.append, movetime=200, poll=0.05))
-        bad = run_bot(base, "Bad (bot)", illegal, said.append, movetime=200, until=1, poll=0.05)
-        try:
-            assert await asyncio.wait_for(bad, 30) == 1
-        finally:
-            good.cancel()
-            await asyncio.gather(good, return_exceptions=True)
+        bot = asyncio.ensure_future(run_bot(base, "Bad", illegal, said.append, 2, 100, until=1))
+        await listed(base, "Bad")
+        url, token, _seats = await create_room(base, 3, "general", AGAINST_A_BOT, bot="Bad")
+        game = await asyncio.wait_for(play_person(url, token), 10)
+        assert await asyncio.wait_for(bot, 10) == 1
+    assert game.state.winners == (0,) and str(game.state.termination) == "resign"
     assert any(
         "the engine loses this game: engine Misbehave illegal played an illegal move" in line for line in said
     )
     assert engines() == []
+
+
+async def test_a_bot_agrees_to_a_rematch_and_leaves_once_the_person_has():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        said: list[str] = []
+        bot = asyncio.ensure_future(run_bot(base, "Randy", RAND, said.append, 1, 50, until=1))
+        await listed(base)
+        url, token, _seats = await create_room(base, 3, "general", AGAINST_A_BOT, bot="Randy")
+        game = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+        await game.connect()
+        updates = game.updates()
+        for rematch in (True, False):  # the game, then its rematch
+            while not game.state.is_over:
+                if game.my_turn:
+                    await game.play(game.state.legal_moves()[0])
+                await asyncio.wait_for(anext(updates), 5)
+            assert (await listed(base)).free == 1  # over: its slot is free meanwhile
+            if rematch:
+                await game.offer_rematch()
+                while game.state.is_over:
+                    await asyncio.wait_for(anext(updates), 5)
+                assert (await listed(base)).free == 0
+        await game.leave()
+        assert await asyncio.wait_for(bot, 10) == 1  # the bot left with the person
+    assert sum(": over, " in line for line in said) == 2
+    assert engines() == []
+
+
+async def test_picking_a_bot_that_is_unknown_full_or_gone_is_refused_in_one_line():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        with pytest.raises(NetError) as unknown:
+            await create_room(base, 3, "general", AGAINST_A_BOT, bot="Nobody")
+        assert unknown.value.code == "no-bot"
+        assert str(unknown.value) == (
+            "no bot called Nobody is connected to this server: pick one from the lobby"
+        )
+        bot = standing(base, games=1)
+        await listed(base)
+        await create_room(base, 3, "general", AGAINST_A_BOT, bot="randy")  # its name, any case
+        with pytest.raises(NetError) as full:
+            await create_room(base, 3, "general", AGAINST_A_BOT, bot="Randy")
+        assert full.value.code == "bot-full"
+        assert "Randy is playing as many games as it can" in str(full.value)
+        await stopped(bot)
+        await wait_for(None, lambda: not server.bots.bots, what="the bot gone")
+        with pytest.raises(NetError) as gone:
+            await create_room(base, 3, "general", AGAINST_A_BOT, bot="Randy")
+        assert gone.value.code == "no-bot"
+    assert engines() == []
+
+
+async def test_a_second_bot_with_the_same_name_is_refused_and_gives_up():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        first = standing(base)
+        await listed(base)
+        with pytest.raises(NetError) as taken:
+            await asyncio.wait_for(run_bot(base, "RANDY", RAND, print, engine="Random"), 5)
+        await stopped(first)
+    assert taken.value.code == "bot-taken"
+    assert str(taken.value) == "a bot called RANDY is already connected to this server: pick another --name"
+
+
+async def test_a_bot_name_is_checked_like_a_players_and_its_connection_takes_only_ping():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        async with raw_client(base) as bad:
+            await bad.send({"type": "bot", "protocol": PROTOCOL, "name": "x" * 40, "games": 2})
+            assert (await bad.recv())["code"] == "bad-name"
+        async with raw_client(base) as bot:
+            await bot.send({"type": "bot", "protocol": PROTOCOL, "name": "Raw", "engine": None, "games": 2})
+            assert await bot.recv() == {"type": "listed", "name": "Raw"}
+            await bot.send({"type": "ping", "id": 7})
+            assert (await bot.recv())["type"] == "pong"
+            await bot.send({"type": "move", "move": "S a1"})
+            assert (await bot.recv())["message"] == "a bot's connection only takes ping"
+
+
+async def test_the_bot_connects_again_when_its_server_comes_back():
+    server = Server(allow_create=True)
+    port = await server.start()
+    base = f"ws://127.0.0.1:{port}"
+    said: list[str] = []
+    bot = standing(base, said=said, wait=0.05)
+    try:
+        await listed(base)
+        await server.stop()
+        async with Server(allow_create=True) as again:
+            await again.start("127.0.0.1", port)
+            await listed(base)
+    finally:
+        await stopped(bot)
+    assert any("trying again in" in line for line in said)
+
+
+async def test_a_bot_that_never_reaches_its_server_gives_up_after_its_tries():
+    async with Server() as server:
+        port = await server.start()
+    said: list[str] = []
+    with pytest.raises(NetError):
+        await asyncio.wait_for(
+            run_bot(f"ws://127.0.0.1:{port}", "Randy", RAND, said.append, tries=3, wait=0.01), 5
+        )
+    assert [line.endswith(("0.01 s", "0.02 s")) for line in said] == [True, True]
+
+
+async def test_a_client_of_revision_5_still_reads_the_lobby_with_bots():
+    """It reads ``rooms`` alone: each room as revision 5 wrote it, the bots beside them."""
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        bot = standing(base)
+        await listed(base)
+        await create_room(base, 3, "general", [{"kind": "remote"}, {"kind": "remote"}], public=True)
+        async with raw_client(base) as old:
+            await old.send({"type": "lobby", "protocol": PROTOCOL})
+            answer = await old.recv()
+        await stopped(bot)
+    (room,) = answer["rooms"]
+    assert set(room) == {"room", "size", "mode", "seats", "free", "waiting", "rated", "ratings"}
+    assert [b["name"] for b in answer["bots"]] == ["Randy"]
+    assert len(RoomsMessage.from_dict({"type": "rooms", "rooms": answer["rooms"]}).rooms) == 1
+
+
+def test_a_game_against_a_bot_needs_an_open_seat_and_is_never_rated():
+    create = CreateMessage(3, "general", (Seat("Ana"), Seat("Bo")), bot="Randy").to_json()
+    with pytest.raises(ProtocolError, match="a game with a bot needs an open seat for it"):
+        parse_client(create, first=True)
+    assert parse_client(
+        CreateMessage(3, "general", tuple(AGAINST_A_BOT), bot="Randy").to_json(), first=True
+    ).bot
+
+
+async def test_a_rated_game_against_a_bot_is_refused():
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        with pytest.raises(NetError, match="games against bots are not rated"):
+            await create_room(base, 3, "general", AGAINST_A_BOT, rated=True, bot="Randy")
+
+
+def test_a_seat_says_it_is_a_bot_in_the_record_and_on_the_wire():
+    seat = Seat("Randy", SeatKind.REMOTE, bot=True)
+    assert seat.recorded == Seat("Randy", bot=True)
+    assert Seat.from_dict(seat.recorded.to_dict()).bot
+    assert Seat("Ana").to_dict() == {"name": "Ana", "kind": "human"}  # nothing new for a person
 
 
 def test_bot_says_in_one_line_what_is_wrong_with_its_command_line(capsys):

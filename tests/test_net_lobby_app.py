@@ -98,3 +98,73 @@ async def test_sos_tui_join_with_a_servers_address_opens_its_lobby_and_escape_qu
             await wait_for(pilot, lambda: not app.is_running)
     finally:
         await server.stop()
+
+
+async def _bot_on(server: Server):
+    """The bot Randy (the random engine) in the lobby of ``server``, in the background."""
+    import asyncio
+    import sys
+    from pathlib import Path
+
+    from sos_tui.net.bot import run_bot
+
+    engine = f"{sys.executable} {Path(__file__).parent / 'engines' / 'rand.py'}"
+    bot = asyncio.ensure_future(
+        run_bot(f"ws://127.0.0.1:{server.port}", "Randy", engine, lambda _line: None, 2, 50, "Random")
+    )
+    await wait_for(None, lambda: server.bots.bots, what="the bot listed")
+    return bot
+
+
+async def test_the_join_screen_lists_bots_under_the_open_games_and_enter_plays_one_at_the_setups_size():
+    server = Server(computer=FirstMove(), allow_create=True)
+    await server.start("127.0.0.1", 0)
+    bot = await _bot_on(server)
+    try:
+        server.create_room(5, "general", [{"kind": "human", "name": "Cy"}, {"kind": "remote"}], public=True)
+        app = SosApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            setup = {"size": 4, "mode": "simple"}  # the setup screen's last game
+            app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}", setup), app.play_network)
+            await pilot.pause()
+            table = app.screen.query_one("#lobby", DataTable)
+            await wait_for(pilot, lambda: table.row_count == 2)
+            shown = screen_text(app)
+            assert "1 open game on ws://127.0.0.1:" in shown
+            assert "bot           4x4 simple        2/2     Randy (bot) · Random" in shown  # under the game
+            assert "Against a bot: 4 x 4" in shown
+            table.focus()
+            await pilot.press("down", "enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
+                           and app.screen.game is not None and app.screen.game.my_seats == (0,))
+            room = next(r for r in server.rooms.values() if r.seats[1].seat.bot)
+            assert (room.size, room.mode.value, room.public) == (4, "simple", False)
+            await wait_for(pilot, lambda: "Randy (bot)" in screen_text(app), what="the bot marked")
+            assert "Friends join with" not in screen_text(app)  # no seat left for friends
+    finally:
+        bot.cancel()
+        await server.stop()
+
+
+async def test_a_click_on_a_bot_plays_it_at_the_size_chosen_under_the_list():
+    server = Server(computer=FirstMove(), allow_create=True)
+    await server.start("127.0.0.1", 0)
+    bot = await _bot_on(server)
+    try:
+        app = SosApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}"), app.play_network)
+            await pilot.pause()
+            table = app.screen.query_one("#lobby", DataTable)
+            await wait_for(pilot, lambda: table.row_count == 1)
+            assert "6x6 general" in screen_text(app)  # no setup yet: the setup screen's defaults
+            app.screen.query_one("#bot-size").value = 3
+            await wait_for(pilot, lambda: "3x3 general" in screen_text(app))
+            await pilot.click(DataTable, offset=(4, 1))
+            await wait_for(pilot, lambda: isinstance(app.screen, NetGameScreen)
+                           and app.screen.game is not None)
+            (room,) = server.rooms.values()
+            assert room.size == 3 and room.seats[1].seat.name == "Randy"
+    finally:
+        bot.cancel()
+        await server.stop()

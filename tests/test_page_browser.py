@@ -465,3 +465,32 @@ def connect_ws(url: str):
     from websockets.sync.client import connect
 
     return connect(url)
+
+
+def test_the_page_lobby_lists_a_bot_and_its_play_button_starts_a_game_against_it(served, chromium):
+    """A bot connected to the server (the random engine) is listed with a Play button; pressed, the
+    page makes a game at the create form's size against it, and its seat says it is a bot."""
+    import sys
+    from pathlib import Path
+
+    from selenium.webdriver.support.ui import Select
+
+    from sos_tui.net.bot import run_bot
+
+    engine = f"{sys.executable} {Path(__file__).parent / 'engines' / 'rand.py'}"
+    base = f"ws://127.0.0.1:{served.port}"
+    playing = run_bot(base, "Randy", engine, lambda _line: None, 2, 50, "Random")
+    bot = asyncio.run_coroutine_threadsafe(playing, served.loop)
+    try:
+        chromium.get(served.url)
+        until(lambda: "Randy (bot)" in find(chromium, "main").text, "the bot listed")
+        assert "Random · 2 games free" in find(chromium, "main").text
+        find(chromium, "#name").send_keys("Ana")
+        Select(find(chromium, "#size")).select_by_value("4")
+        find(chromium, "[data-key=play-bot]").click()
+        until(lambda: len(find_all(chromium, "[role=gridcell]")) == 16, "a 4x4 game")
+        until(lambda: "(bot)" in find(chromium, ".scores").text, "the bot's seat marked")
+        (room,) = served.server.rooms.values()
+        assert room.size == 4 and not room.public and room.seats[1].seat.bot
+    finally:
+        bot.cancel()

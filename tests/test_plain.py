@@ -564,6 +564,53 @@ async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_
         "Dee wrote S at a1.", "Bo to move.", "Bo wrote O at b2.", "Dee to move."]
 
 
+async def test_join_at_a_servers_address_lists_its_bots_and_play_makes_a_game_against_one(tmp_path):
+    """``sos-tui join ws://HOST:PORT --plain`` with a bot connected: the bot as a numbered line,
+    ``play`` with a bad number or word said why, ``play 1 3 simple`` a game against it, its seat
+    named as a bot's."""
+    import asyncio
+
+    from sos_tui.net import Server
+    from sos_tui.net.bot import run_bot
+
+    engine = f"{sys.executable} {Path(__file__).parent / 'engines' / 'rand.py'}"
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        bot = asyncio.ensure_future(run_bot(base, "Randy", engine, lambda _line: None, 2, 50, "Random"))
+        await wait_for(None, lambda: server.bots.bots, what="the bot listed")
+        bo = subprocess.Popen([SOS, "join", base, "--name", "Bo", "--plain"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "SOS_TUI_DATA_DIR": str(tmp_path / "bo")})
+        reader = Reader(bo)
+        try:
+            await asyncio.to_thread(reader.until, "To play a bot")
+            bo.stdin.write(b"play 2\nplay 1 huge\nplay 1 3 simple\n")
+            bo.stdin.flush()
+            await asyncio.to_thread(reader.until, "Bo to move.")
+            (room,) = server.rooms.values()
+            assert (room.size, room.mode.value, room.seats[1].seat.bot) == (3, "simple", True)
+            bo.stdin.write(b"quit\n")
+            bo.stdin.flush()
+        finally:
+            bo.stdin.close()
+            status = await asyncio.to_thread(bo.wait, 20)
+            await asyncio.to_thread(reader.drain)
+            bot.cancel()
+            await asyncio.gather(bot, return_exceptions=True)
+    said = checked(b"".join(reader.lines), status)
+    assert said[:9] == [
+        f"No open games on {base} now.", "1 bot to play:",
+        "Bot 1: Randy (bot), engine Random, 2 of 2 games free.",
+        "Type a game's number or code to join it, refresh to look again, or quit.",
+        "To play a bot, type play and its number, with a size and a mode if you like (play 1 5 simple); "
+        "else 6 by 6, general mode.",
+        "There is no bot 2 here: type a number from 1 to 1.",
+        "huge is neither a board size (3 to 26) nor a mode (general or simple).",
+        "Making a 3 by 3 simple game against Randy (bot).",
+        "A 3 by 3 game, simple mode, first SOS wins: Bo and Randy (bot).",
+    ]
+
+
 async def test_a_spectator_who_types_a_move_is_told_at_once(monkeypatch, capsys):
     import asyncio
 

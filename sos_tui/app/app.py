@@ -171,7 +171,8 @@ class SosApp(App):
         if self.network is not None and type(self.network).__name__ == "LobbyPlan":  # net not imported
             from .dialogs import JoinDialog
 
-            self.push_screen(JoinDialog(self.network.name or "", self.network.server),
+            dialog = JoinDialog(self.network.name or "", self.network.server, self.settings.get("setup"))
+            self.push_screen(dialog,
                              lambda plan: self.exit() if plan is None else self.play_network(plan))
         elif self.network is not None:
             self.play_network(self.network)
@@ -227,7 +228,7 @@ class SosApp(App):
         from .dialogs import JoinDialog
 
         if not isinstance(self.screen, JoinDialog):
-            self.push_screen(JoinDialog(), self.play_network)
+            self.push_screen(JoinDialog(setup=self.settings.get("setup")), self.play_network)
 
     def leave_network(self, new_game: bool = False) -> None:
         """Close the network game; started from the command line, that ends the app unless the

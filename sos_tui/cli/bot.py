@@ -1,5 +1,5 @@
-"""``sos-tui bot ws://HOST:PORT --engine COMMAND``: an engine program playing the open public
-games of a ``sos-tui server`` (``net/bot.py``)."""
+"""``sos-tui bot ws://HOST:PORT --engine COMMAND``: an engine program listed in the lobby of a
+``sos-tui server`` as a bot, playing the people who pick it (``net/bot.py``)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from .common import fail, int_in
 def add_parser(commands) -> None:
     commands.add_parser(
         "bot",
-        help=_("let an engine program play the open games of a server"),
+        help=_("list an engine program as a bot in a server's lobby"),
         description=_(
-            "Let an engine program (docs/engine-protocol.md) take the open seats "
-            "of a server's public games and play them, several at once, until ctrl+c."
+            "List an engine program (docs/engine-protocol.md) as a bot in a server's lobby and "
+            "play the people who pick it, several games at once, until ctrl+c."
         ),
         options=_add_options,
     ).set_defaults(run=run)
@@ -28,7 +28,7 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine", required=True, metavar=_("COMMAND"), help=_("the engine program's command")
     )
-    parser.add_argument("--name", help=_("the bot's name (default: the engine's own), shown as NAME (bot)"))
+    parser.add_argument("--name", help=_("the bot's name (default: the engine's own), marked as a bot"))
     parser.add_argument(
         "--games", type=int_in(1, 32), default=4, metavar="N", help=_("games at once; default 4")
     )
@@ -45,22 +45,30 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from sos_tui.ai.engines.client import EngineError, probe  # the AI and the network: only here
-    from sos_tui.net import parse_url
-    from sos_tui.net.bot import bot_name, run_bot
+    from sos_tui.net import NetError, parse_url
+    from sos_tui.net.bot import run_bot
 
     try:
         parse_url(args.server, need_code=False)
-        name = check_name(bot_name(args.name or probe(args.engine) or "engine"))
+        engine = probe(args.engine)
+        name = check_name(args.name or engine or "engine")
     except (ValueError, EngineError) as error:
         return fail("bot", explain(error))
     if not args.time_limit > 0:
         return fail("bot", _("--time-limit must be a positive number of seconds"))
-    _say(_("{name} plays the open games of {server}; ctrl+c stops").format(name=name, server=args.server))
-    return asyncio.run(
-        _until_stopped(
-            run_bot(args.server, name, args.engine, _say, args.games, round(args.time_limit * 1000))
+    _say(
+        _("{name} waits in the lobby of {server} for people to pick it; ctrl+c stops").format(
+            name=name, server=args.server
         )
     )
+    movetime = round(args.time_limit * 1000)
+    try:
+        return asyncio.run(
+            _until_stopped(run_bot(args.server, name, args.engine, _say, args.games, movetime, engine))
+        )
+    except NetError as error:
+        fail("bot", explain(error))
+        return 1
 
 
 async def _until_stopped(bot) -> int:

@@ -8,7 +8,7 @@ import argparse
 import json
 
 from sos_tui.engine import printable, shorten
-from sos_tui.i18n import _, mode_name, ngettext
+from sos_tui.i18n import _, bot_label, mode_name, ngettext
 
 from .common import UsageError, fail, has_terminal, int_in, told
 
@@ -96,7 +96,12 @@ def line(standing, now: int) -> str:
     if standing.state is None:
         problem = shorten(printable(standing.problem), 80)
         return _("{url}: cannot be asked: {problem}").format(url=url, problem=problem)
-    names = _(" vs ").join(shorten(printable(name), 24) for name in standing.names)
+    names = _(" vs ").join(
+        bot_label(shown) if bot else shown
+        for shown, bot in zip(
+            (shorten(printable(name), 24) for name in standing.names), standing.bots, strict=True
+        )
+    )
     state = standing.state
     parts = [names, f"{state.size}x{state.size} {mode_name(state.mode)}"]
     if state.clocks is not None:

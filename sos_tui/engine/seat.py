@@ -115,12 +115,15 @@ class Seat:
     """Who sits in a seat: a ``name`` (None for an open remote seat), a ``kind`` (given as text,
     ``"computer"``, it is read as its ``SeatKind``; SeatError for an unknown one), a computer's
     ``level`` (None: its default) and, for a computer played by an outside engine program, the
-    ``engine`` command that starts it (None: one of our levels plays)."""
+    ``engine`` command that starts it (None: one of our levels plays); ``bot``: a program sits
+    there that connected to a server as a bot (``sos-tui bot``), marked as one wherever the seat
+    is shown."""
 
     name: str | None
     kind: SeatKind = SeatKind.HUMAN
     level: str | None = None
     engine: str | None = None
+    bot: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, SeatKind):
@@ -150,17 +153,19 @@ class Seat:
     def recorded(self) -> Seat:
         """The seat as a game record (and a ``state`` message) keeps it: a person is ``human``
         wherever they play, a person's seat has no level."""
-        return self if self.is_computer else Seat(self.name)
+        return self if self.is_computer else Seat(self.name, bot=self.bot)
 
     def to_dict(self, *, full: bool = False) -> dict:
-        """``{"name", "kind", "level", "engine"}``: the game record leaves out a level or an engine
-        of None; the wire (``full``) always holds the first three and never the engine (a command
-        of this machine, which no other machine runs)."""
+        """``{"name", "kind", "level", "engine"}``, and ``"bot": true`` for a bot: the game record
+        leaves out a level or an engine of None; the wire (``full``) always holds the first three
+        and never the engine (a command of this machine, which no other machine runs)."""
         data = {"name": self.name, "kind": str(self.kind)}
         if full or self.level is not None:
             data["level"] = self.level
         if not full and self.engine is not None:
             data["engine"] = self.engine
+        if self.bot:
+            data["bot"] = True
         return data
 
     @classmethod
@@ -196,7 +201,7 @@ class Seat:
             raise SeatError(
                 'has a bad "engine" (a computer\'s command, 1 to {most} characters)', most=MAX_COMMAND
             )
-        return cls(name, kind, level, engine)
+        return cls(name, kind, level, engine, data.get("bot") is True)
 
 
 PlayerInfo = Seat

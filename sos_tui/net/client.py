@@ -210,16 +210,17 @@ def _text(value, limit: int = 200) -> str:
 
 async def create_room(server_url: str, size: int, mode: str, seats: Sequence[Seat | dict],
                       timeout: float = 10.0, public: bool = False,
-                      clock: TimeControl | None = None,
-                      rated: bool = False) -> tuple[str, str | None, list[int]]:
+                      clock: TimeControl | None = None, rated: bool = False,
+                      bot: str | None = None) -> tuple[str, str | None, list[int]]:
     """Ask a ``sos-tui server`` for a new game: (its join URL, the creator's token, the creator's
-    seats). The server checks the settings; NetError if it refuses."""
+    seats); ``bot``: the connected bot that takes its first open seat (revision 6). The server
+    checks the settings; NetError if it refuses."""
     address = parse_url(server_url, need_code=False)
     specs = tuple(s if isinstance(s, Seat) else Seat(s.get("name"), s.get("kind"), s.get("level"))
                   for s in seats)
     ws = await _open(address, timeout)
     try:
-        await ws.send(CreateMessage(size, mode, specs, public, clock, rated).to_json())
+        await ws.send(CreateMessage(size, mode, specs, public, clock, rated, bot).to_json())
         reply = await _first_reply(ws, timeout)
     finally:
         await ws.close()
@@ -240,13 +241,18 @@ async def _ask_server(server_url: str, question, answer: type, timeout: float):
     return reply if isinstance(reply, answer) else None
 
 
-async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom, ...]:
-    """The open public games of the ``sos-tui server`` at ``server_url`` (``ws://HOST:PORT``);
-    NetError if it cannot say."""
+async def read_lobby(server_url: str, timeout: float = 10.0) -> RoomsMessage:
+    """The lobby of the ``sos-tui server`` at ``server_url`` (``ws://HOST:PORT``): its open public
+    games and (revision 6) its connected bots; NetError if it cannot say."""
     reply = await _ask_server(server_url, LobbyMessage(), RoomsMessage, timeout)
     if reply is None:
         raise NetError(N_("the server did not list its games"), retry=False)
-    return reply.rooms
+    return reply
+
+
+async def list_rooms(server_url: str, timeout: float = 10.0) -> tuple[LobbyRoom, ...]:
+    """The open public games of the ``sos-tui server`` at ``server_url``; NetError if it cannot say."""
+    return (await read_lobby(server_url, timeout)).rooms
 
 
 async def peek_room(url: str, token: str, timeout: float = 10.0) -> tuple[tuple[int, ...], StateMessage]:
@@ -348,7 +354,8 @@ class RemoteGame(TableEndings):
             if seat.is_computer:
                 out.append(Seat(name, SeatKind.COMPUTER, seat.level))
             else:
-                out.append(Seat(name, SeatKind.HUMAN if i in self.my_seats else SeatKind.REMOTE))
+                kind = SeatKind.HUMAN if i in self.my_seats else SeatKind.REMOTE
+                out.append(Seat(name, kind, bot=seat.bot))
         return tuple(out)
 
     @property

@@ -123,6 +123,13 @@ SERVER_MESSAGES = (
     N_("\"public\" and \"rated\" must be true or false"),
     N_("this server does not rate games: create a casual one"),
     N_("\"mode\" must be general, simple or null"), N_("\"count\" must be 1 to {limit}"),
+    # bots (revision 6): a bot's standing connection, a game against one
+    N_("a bot called {name} is already connected to this server: pick another --name"),
+    N_("no bot called {name} is connected to this server: pick one from the lobby"),
+    N_("{name} is playing as many games as it can: try again in a moment or pick another bot"),
+    N_("a game with a bot needs an open seat for it"), N_("\"games\" must be 1 to {limit}"),
+    N_("an invite names a room and a token"), N_("a bot's connection only takes ping"),
+    N_("games against bots are not rated: create a casual one"),
     # the engine's refusals of a move or a name, passed on with their template
     "{text!r} is not a move: expected a letter and a cell, like 'S b3'",
     "{text!r} is not a move: the letter must be S or O",

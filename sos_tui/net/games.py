@@ -47,6 +47,12 @@ class Standing:
         return tuple(view.seat.name or "?" for view in state.seats) if state is not None else ()
 
     @property
+    def bots(self) -> tuple[bool, ...]:
+        """Which seats are bots' (revision 6), as ``names`` lists them."""
+        state = self.state
+        return tuple(view.seat.bot for view in state.seats) if state is not None else ()
+
+    @property
     def player(self) -> str | None:
         """The name of the first seat the token holds (who plays it here)."""
         names = self.names
@@ -86,6 +92,7 @@ class Standing:
             "host": self.key.role == HOST,
             "player": self.player,
             "players": list(self.names),
+            "bots": list(self.bots),
             "phase": state.phase if state is not None else None,
             "size": state.size if state is not None else None,
             "mode": str(state.mode) if state is not None else None,

@@ -1,6 +1,7 @@
 """A connection's first message to a ``sos-tui server``: ``hello`` (a seat or a spectator's place
 in a room, the room found here or on another process of a Redis service), ``create`` (a new room),
-``lobby`` and ``leaderboard`` (answered, then closed) and ``peek`` (how a game stands, then closed).
+``lobby`` and ``leaderboard`` (answered, then closed), ``peek`` (how a game stands, then closed) and
+``bot`` (a bot's standing connection: ``bots.BotRegistry``).
 ``Greeting`` is ``Server``'s part for them."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .door import source
 from .errors import ProtocolError
 from .member import Member
 from .protocol import (
+    BotMessage,
     CreatedMessage,
     CreateMessage,
     LeaderboardMessage,
@@ -34,7 +36,8 @@ if TYPE_CHECKING:
 
 class Greeting:
     """Mixed into ``Server``: its ``limits``, ``cluster``, ``rooms``, ``ratings``, ``metrics``,
-    ``door``, ``allow_create``, ``_reloading``, ``lobby``, ``seat``, ``create_room`` and ``unkept``."""
+    ``door``, ``allow_create``, ``_reloading``, ``bots``, ``lobby``, ``seat``, ``create_room`` and
+    ``unkept``."""
 
     async def _greet(self, client: Member) -> Room | None:
         """The first message: a ``hello`` seats the client in its room (returned, welcomed), a
@@ -52,11 +55,13 @@ class Greeting:
         if isinstance(first, CreateMessage):
             await self._create(client, first, path)
             return None
+        if isinstance(first, LobbyMessage | BotMessage) and path:
+            raise ProtocolError("bad-message", N_("ask for the lobby at the server's address, with no code"))
+        if isinstance(first, BotMessage):
+            await self.bots.serve(client, first)
+            return None
         if isinstance(first, LobbyMessage):
-            if path:
-                raise ProtocolError("bad-message",
-                                    N_("ask for the lobby at the server's address, with no code"))
-            client.send(RoomsMessage(await self.lobby()))
+            client.send(RoomsMessage(await self.lobby(), self.bots.listing()))
             await client.close(1000, CloseReason.LISTED)
             return None
         if isinstance(first, LeaderboardMessage):
@@ -88,19 +93,25 @@ class Greeting:
             raise ProtocolError("unavailable", N_("this server is stopping: try again in a moment"))
         if path:
             raise ProtocolError("bad-message", N_("create a game at the server's address, with no code"))
+        if message.bot is not None and message.rated:
+            raise ProtocolError("bad-room", N_("games against bots are not rated: create a casual one"))
         if message.rated and self.ratings is None:
             raise ProtocolError("bad-room", N_("this server does not rate games: create a casual one"))
+        bot = None if message.bot is None else self.bots.find(message.bot, message.seats)
         creator = source(client.address)
         if not self.door.may_create(creator):
             raise ProtocolError("busy", N_("too many games created from your address: try again in a minute"))
         room = self.create_room(message.size, message.mode, message.seats, creator=creator,
                                 public=message.public, clock=message.clock, rated=message.rated)
+        invite = None if bot is None else self.bots.seat(bot, room)
         try:
             await room.writes.saved()
         except RoomStoreError:
             self.unkept(room)  # never kept: nothing to bring back
             raise ProtocolError("unavailable", N_("the new game could not be kept: try again in a moment")) \
                 from None
+        if invite is not None:
+            bot.client.send(invite)
         client.send(CreatedMessage(room.code, room.owner_token, room.keys.own_seats))
         await client.close(1000, CloseReason.CREATED)
 

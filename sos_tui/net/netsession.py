@@ -104,9 +104,10 @@ class NetSession:
         async def opener() -> RemoteGame:
             url, token, _seats = await create_room(
                 plan.server_url, plan.size, plan.mode, plan.seats, public=plan.public, clock=plan.clock,
-                rated=plan.rated
+                rated=plan.rated, bot=plan.bot
             )
-            session.join_url = url
+            if sum(seat.is_open for seat in plan.seats) > (plan.bot is not None):  # a seat left for friends
+                session.join_url = url
             return await _connected(RemoteGame(url, host_name(plan), token=token, tokens=tokens, host=True))
 
         session = cls(opener, **options)

@@ -38,7 +38,7 @@ PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
-PROTOCOL_MINOR = 5
+PROTOCOL_MINOR = 6
 """The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
 server sends): 1 adds ``presence``, sent only to clients that said 1 or more; 2 adds states that
 carry the moves ``since`` the game the client holds instead of the whole game, and ``sync`` to
@@ -49,7 +49,9 @@ ended, the draw offer waiting and the seats gone (fields older clients ignore); 
 time control (``clock`` in ``create``), a ``state`` of a timed room carries each seat's time
 (``clocks``), and ``peek`` asks for a room's state without taking a seat.; 5: ratings (the
 player ``key`` in ``hello``, ``rated`` rooms, each seat's new rating in the final ``state``, rated
-rooms and ratings in the lobby, ``leaderboard``)."""
+rooms and ratings in the lobby, ``leaderboard``); 6: bots (``bot``, a bot's standing connection,
+and the ``invite`` it is sent; ``bots`` in the lobby's ``rooms``; ``bot`` in ``create`` to play
+one; ``"bot": true`` on a bot's seat)."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -302,12 +304,14 @@ class CreateMessage(Message):
     public: bool = False  # listed in the server's lobby while it has open seats
     clock: TimeControl | None = None  # revision 4: the room's time control (None: untimed)
     rated: bool = False  # revision 5: a finished game between keyed people rates them
+    bot: str | None = None  # revision 6: the connected bot that takes the first open seat
 
     def to_dict(self) -> dict:
         clock = {} if self.clock is None else {"clock": str(self.clock)}
+        bot = {} if self.bot is None else {"bot": self.bot}
         return {"type": self.type, "protocol": PROTOCOL, "size": self.size, "mode": str(self.mode),
                 "seats": [s.to_dict(full=True) for s in self.seats], "public": self.public,
-                "rated": self.rated} | clock
+                "rated": self.rated} | clock | bot
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
@@ -320,7 +324,10 @@ class CreateMessage(Message):
         except ClockError as problem:
             raise ProtocolError.wrap("bad-room", problem) from None
         settings = check_seats(data.get("size"), data.get("mode"), data.get("seats"))
-        return cls(*settings, public, control, rated)
+        bot = _text_field(data, "bot")
+        if bot is not None and not any(seat.is_open for seat in settings[2]):
+            raise ProtocolError("bad-room", N_("a game with a bot needs an open seat for it"))
+        return cls(*settings, public, control, rated, None if bot is None else bot[:MAX_BOT_NAME])
 
 
 @dataclass(frozen=True)
@@ -336,6 +343,43 @@ class LobbyMessage(Message):
     def from_dict(cls, data: dict) -> Self:
         _check_protocol(data)
         return cls()
+
+
+MAX_BOT_NAME = 40
+"""The longest bot name read from a client (``check_name`` says what it accepts)."""
+MAX_BOT_GAMES = 32
+"""The most games a bot may say it plays at once."""
+
+
+@dataclass(frozen=True)
+class BotMessage(Message):
+    """Revision 6, the first message on a server's own address (``sos-tui bot``): a bot called
+    ``name`` (its engine's ``engine`` id name, if it said one) plays up to ``games`` games at once.
+    The connection stays open: the server lists the bot in its lobby and sends it an ``invite`` for
+    each game a person makes against it, until the connection closes."""
+
+    type = "bot"
+    name: str
+    engine: str | None = None
+    games: int = 4
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "protocol": PROTOCOL, "name": self.name, "engine": self.engine,
+                "games": self.games}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        _check_protocol(data)
+        name, engine = _text_field(data, "name", optional=False), _text_field(data, "engine")
+        games = _whole_field(data, "games")
+        try:
+            name = check_name(name)
+        except ValueError as problem:
+            raise ProtocolError.wrap("bad-name", problem) from None
+        if games is not None and not 1 <= games <= MAX_BOT_GAMES:
+            raise ProtocolError("bad-message", N_("\"games\" must be 1 to {limit}"), limit=MAX_BOT_GAMES)
+        return cls(name, None if engine is None else printable(engine)[:MAX_BOT_NAME],
+                   4 if games is None else games)
 
 
 MAX_LEADERS = 100
@@ -596,21 +640,88 @@ class LobbyRoom:
 
 
 @dataclass(frozen=True)
+class LobbyBot:
+    """Revision 6, one connected bot in a ``rooms`` message: its name, its engine's id name (None:
+    it said none), and how many more games it can take now (``free``) of the ``games`` it plays at
+    once."""
+
+    name: str
+    engine: str | None
+    free: int
+    games: int
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "engine": self.engine, "free": self.free, "games": self.games}
+
+    @classmethod
+    def from_dict(cls, data) -> LobbyBot | None:
+        """A listed bot as the server sent it, or None if it is not one (it is left out)."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            return None
+        free, games, engine = data.get("free"), data.get("games"), data.get("engine")
+        if not (_whole(free) and _whole(games) and 0 <= free <= games <= MAX_BOT_GAMES):
+            return None
+        engine = printable(engine)[:MAX_BOT_NAME] if isinstance(engine, str) else None
+        return cls(printable(data["name"])[:24], engine, free, games)
+
+
+@dataclass(frozen=True)
 class RoomsMessage(Message):
-    """The answer to ``lobby``: the open public games (at most ``MAX_LOBBY``); then the server
-    closes the socket."""
+    """The answer to ``lobby``: the open public games (at most ``MAX_LOBBY``) and, revision 6, the
+    connected bots (at most ``MAX_LOBBY``); then the server closes the socket."""
 
     type = "rooms"
     rooms: tuple[LobbyRoom, ...]
+    bots: tuple[LobbyBot, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "rooms": [r.to_dict() for r in self.rooms[:MAX_LOBBY]]}
+        return {"type": self.type, "rooms": [r.to_dict() for r in self.rooms[:MAX_LOBBY]],
+                "bots": [b.to_dict() for b in self.bots[:MAX_LOBBY]]}
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
-        rooms = data.get("rooms")
+        rooms, bots = data.get("rooms"), data.get("bots")
         listed = (LobbyRoom.from_dict(r) for r in (rooms[:MAX_LOBBY] if isinstance(rooms, list) else ()))
-        return cls(tuple(r for r in listed if r is not None))
+        found = (LobbyBot.from_dict(b) for b in (bots[:MAX_LOBBY] if isinstance(bots, list) else ()))
+        return cls(tuple(r for r in listed if r is not None), tuple(b for b in found if b is not None))
+
+
+@dataclass(frozen=True)
+class ListedMessage(Message):
+    """Revision 6, the answer to ``bot``: the bot is listed in the lobby as ``name``; the
+    connection stays open for its ``invite`` messages."""
+
+    type = "listed"
+    name: str
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "name": self.name}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        return cls(_str(data.get("name"), ""))
+
+
+@dataclass(frozen=True)
+class InviteMessage(Message):
+    """Revision 6, to a bot: a person made a game against it; join the room ``room`` with
+    ``token`` (a ``hello`` on the room's address) to play ``seats``."""
+
+    type = "invite"
+    room: str
+    token: str
+    seats: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "room": self.room, "token": self.token, "seats": list(self.seats)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        room, token = data.get("room"), data.get("token")
+        code = normal_code(room) if isinstance(room, str) and len(room) <= 20 else None
+        if code is None or not isinstance(token, str) or not token or len(token) > 100:
+            raise ProtocolError("bad-message", N_("an invite names a room and a token"))
+        return cls(code, token, _indexes(data.get("seats")))
 
 
 @dataclass(frozen=True)
@@ -735,8 +846,8 @@ class CreatedMessage(Message):
 @dataclass(frozen=True)
 class SeatView:
     """One seat in a ``state``: who sits there, as the record keeps it (``seat``: a person is
-    ``human`` wherever they play; the name is None while the seat is open), and whether a person
-    is connected (a computer always is)."""
+    ``human`` wherever they play; the name is None while the seat is open; revision 6: ``"bot":
+    true`` for a bot's seat), and whether a person is connected (a computer always is)."""
 
     seat: Seat
     connected: bool = True
@@ -750,7 +861,7 @@ class SeatView:
         server's) is a person, a name or level that is not text is none."""
         kind = SeatKind.COMPUTER if data.get("kind") == SeatKind.COMPUTER else SeatKind.HUMAN
         connected = data.get("connected")
-        return cls(Seat(_str(data.get("name")), kind, _str(data.get("level"))),
+        return cls(Seat(_str(data.get("name")), kind, _str(data.get("level")), bot=data.get("bot") is True),
                    connected if isinstance(connected, bool) else True)
 
 
@@ -1108,16 +1219,18 @@ class ClosedMessage(Said):
         return cls(_str(data.get("reason"), ""), *cls._read(data))
 
 
-ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | LeaderboardMessage | MoveMessage
+ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | LeaderboardMessage | BotMessage | MoveMessage
                  | UndoMessage | UndoAnswerMessage | RematchMessage | RematchAnswerMessage | ByeMessage
                  | PingMessage | SyncMessage | ResignMessage | AbortMessage | DrawMessage | DrawAnswerMessage
                  | ClaimMessage | PeekMessage)
 ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | LeadersMessage | StateMessage
                  | PresenceMessage | UndoRequestMessage | UndoResultMessage | RematchRequestMessage
-                 | RematchResultMessage | PongMessage | ErrorMessage | ClosedMessage)
+                 | RematchResultMessage | PongMessage | ErrorMessage | ClosedMessage | ListedMessage
+                 | InviteMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
-_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, LeaderboardMessage.type, PeekMessage.type)
+_FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, LeaderboardMessage.type, PeekMessage.type,
+          BotMessage.type)
 
 
 def parse_client(frame, *, first: bool = False) -> ClientMessage:
@@ -1154,6 +1267,7 @@ __all__ = [
     "SERVER_MESSAGES",
     "AbortMessage",
     "Address",
+    "BotMessage",
     "ByeMessage",
     "ClaimMessage",
     "ClientMessage",
@@ -1166,9 +1280,12 @@ __all__ = [
     "ErrorMessage",
     "GoneSeat",
     "HelloMessage",
+    "InviteMessage",
     "Leader",
     "LeaderboardMessage",
     "LeadersMessage",
+    "ListedMessage",
+    "LobbyBot",
     "LobbyMessage",
     "LobbyRoom",
     "Message",

@@ -13,7 +13,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sos_tui.engine import Seat, printable
+from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, Seat, SeatKind, printable
 from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import _
 
@@ -42,6 +42,21 @@ class HostPlan:
     claim_after: float | None = None  # seconds a person may be gone before a claim (None: ``Limits``'s)
     clock: TimeControl | None = None  # the game's time control (days per move: on a server only)
     rated: bool = False  # on a server: a finished game between keyed people rates them
+    bot: str | None = None  # on a server: the connected bot that takes the first open seat
+
+
+def bot_settings(setup: dict | None) -> tuple[int, str]:
+    """The size and mode of a game against a bot picked from a lobby: the setup screen's last ones
+    (``setup``, the remembered settings' "setup"), else its defaults (6, general)."""
+    setup = setup if isinstance(setup, dict) else {}
+    size, mode = setup.get("size"), setup.get("mode")
+    size = size if type(size) is int and MIN_SIZE <= size <= MAX_SIZE else 6
+    return size, mode if mode in {m.value for m in Mode} else Mode.GENERAL.value
+
+
+def against_bot(server: str, name: str, bot: str, size: int, mode: str) -> HostPlan:
+    """A game on the server at ``server`` of ``name`` against its bot ``bot``."""
+    return HostPlan(size, mode, (Seat(name), Seat(None, SeatKind.REMOTE)), server_url=server, bot=bot)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from sos_tui.engine import printable
 from sos_tui.engine.clock import TimeControl
 from sos_tui.i18n import N_, _, pgettext
 
+from .bots import BotRegistry
 from .door import Allowance, Door, address_of
 from .errors import SERVER_STOPPED, ProtocolError
 from .greeting import Greeting
@@ -150,6 +151,7 @@ class Server(Greeting):
         self.listeners = [*listeners, self.metrics.on_change]
         self.on_event = on_event
         self.rooms: dict[str, Room] = {}
+        self.bots = BotRegistry(self.limits.strikes)  # the bots connected here (revision 6)
         self._reloading: set[str] = set()  # rooms being brought back from the store (``unkept``)
         self._ws: _WsServer | None = None
         self._reaper: asyncio.Task | None = None
@@ -385,7 +387,7 @@ class Server(Greeting):
 
 
 _CLOSE_CODES = {"protocol": 4001, "no-room": 4004, "gone": 4004, "bad-name": 4003, "name-taken": 4003,
-                "bad-key": 4003,
+                "bad-key": 4003, "bot-taken": 4003, "no-bot": 4004, "bot-full": 4003,
                 "full": 4003, "unavailable": 1013}
 """The close code after a refused first message (1008 for any other)."""
 _STRIKES = {"bad-frame", "too-big", "bad-json", "bad-message", "unknown-type", "flood"}

@@ -48,13 +48,14 @@ async def join(url: str, name: str, keeper=None, host: bool = False) -> int:
     connection goes before the game is over."""
     from sos_tui.net import NetError, parse_url
     from sos_tui.net.netsession import NetSession
+    from sos_tui.storage import load_settings
 
     from .front import play_remote
     from .lines import read_lines
     from .lobby import Lobby
 
     address = parse_url(url, need_code=False)
-    lobby = Lobby(address.server, name) if address.code is None else None
+    lobby = Lobby(address.server, name, load_settings().get("setup")) if address.code is None else None
     session = NetSession.join(url, name, host=host)
     try:
         if lobby is not None:

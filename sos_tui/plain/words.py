@@ -19,7 +19,7 @@ from sos_tui.engine import (
     printable,
     shorten,
 )
-from sos_tui.i18n import N_, _, mode_name, ngettext
+from sos_tui.i18n import N_, _, bot_label, mode_name, ngettext
 from sos_tui.session.timing import clock_text
 
 DIRECTIONS = {(0, 1): N_("across"), (1, 0): N_("down"), (1, 1): N_("diagonally down to the right"),
@@ -52,7 +52,8 @@ def listed(items: list[str]) -> str:
 def start(state: GameState, seats) -> str:
     text = _("A {size} by {size} game, {mode} mode: {players}.") if state.mode is Mode.GENERAL \
         else _("A {size} by {size} game, {mode} mode, first SOS wins: {players}.")
-    return text.format(size=state.size, mode=mode_name(state.mode), players=listed(names(seats)))
+    players = [bot_label(name) if seat.bot else name for seat, name in zip(seats, names(seats), strict=True)]
+    return text.format(size=state.size, mode=mode_name(state.mode), players=listed(players))
 
 
 def wrote(seats, mover: int, move: Move) -> str:
@@ -238,6 +239,15 @@ def review_line(review, seats) -> str:
         cell=cell_name(review.move.row, review.move.col), judgement=_(JUDGEMENTS[review.judgement]),
         cost=cost.format(n=loss), best_letter=review.best.letter,
         best_cell=cell_name(review.best.row, review.best.col))
+
+
+def lobby_bot(number: int, bot) -> str:
+    """One bot of a server's lobby (a ``LobbyBot``): ``Bot 1: Randy (bot), engine Random, 3 of 4
+    games free.``"""
+    text = _("Bot {number}: {name}, engine {engine}, {free} of {games} games free.") if bot.engine \
+        else _("Bot {number}: {name}, {free} of {games} games free.")
+    return text.format(number=number, name=bot_label(printable(bot.name)), engine=printable(bot.engine or ""),
+                       free=bot.free, games=bot.games)
 
 
 def lobby_room(number: int, room) -> str:

@@ -1,35 +1,40 @@
 """The Join dialog: a game's address and the player's name, or a seat in an open game of a
-server's lobby."""
+server's lobby, or a game against one of its bots (revision 6), at the size and mode chosen."""
 
 from __future__ import annotations
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Button, DataTable, Input, Label, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
-from sos_tui.engine import check_name
-from sos_tui.i18n import N_, _, explain, ngettext
+from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, check_name
+from sos_tui.i18n import N_, _, bot_label, explain, mode_name, ngettext
 from sos_tui.net import NetError, parse_url
-from sos_tui.net.client import list_rooms
-from sos_tui.net.protocol import LobbyRoom
-from sos_tui.net.run import JoinPlan
+from sos_tui.net.client import read_lobby
+from sos_tui.net.protocol import LobbyBot, LobbyRoom
+from sos_tui.net.run import HostPlan, JoinPlan, against_bot, bot_settings
 
 from ..language import SosModal
 from ..text import cell
 from ..widgets.buttons import ButtonRow
 
+BOT_ROW = "bot:"
+"""The start of a bot's row key in the lobby table (a room's code never holds a colon)."""
 
-class JoinDialog(SosModal[JoinPlan | None]):
-    """Ask for the game's address and the player's name, or show the open public games of a
-    server (its lobby, refreshed every few seconds) to take a seat in one."""
+
+class JoinDialog(SosModal[JoinPlan | HostPlan | None]):
+    """Ask for the game's address and the player's name, or show the open public games and the
+    bots of a server (its lobby, refreshed every few seconds) to take a seat in one, or play one
+    of the bots at the size and mode chosen under the list."""
 
     BINDINGS = [Binding("escape", "cancel", N_("Cancel")), Binding("f5", "lobby", N_("Refresh"))]
     WORDS = {
         "#url-label": N_("Join a game: the address the host gave you (ws://HOST:PORT/CODE)"),
         "#name-label": N_("Your name"),
-        "#lobby-label": N_("Or take a seat in an open game of a server (ws://HOST:PORT), with enter:"),
+        "#lobby-label": N_("Or a server's open games and bots (ws://HOST:PORT); enter takes one:"),
+        "#bot-label": N_("Against a bot:"),
         "#join": N_("Join"),
         "#cancel": N_("Cancel"),
     }
@@ -46,6 +51,9 @@ class JoinDialog(SosModal[JoinPlan | None]):
     JoinDialog #server { margin-bottom: 0; }
     JoinDialog #lobby { height: 7; }
     JoinDialog #lobby-status { color: $text-muted; height: 1; }
+    JoinDialog #bot-settings { height: 1; }
+    JoinDialog #bot-settings Label { width: auto; margin-right: 1; }
+    JoinDialog #bot-settings Select { width: 24; margin-right: 1; }
     JoinDialog #problem { color: $text-error; height: auto; }
     JoinDialog #buttons { height: auto; align: center middle; }
     JoinDialog #buttons Button { margin: 0 1; }
@@ -53,11 +61,13 @@ class JoinDialog(SosModal[JoinPlan | None]):
     REFRESH = 5.0
     """Seconds between two lists of a server's open games while the dialog is up."""
 
-    def __init__(self, name: str = "", server: str = "") -> None:
+    def __init__(self, name: str = "", server: str = "", setup: dict | None = None) -> None:
         super().__init__()
         self.default_name = name
         self.default_server = server
+        self.bot_size, self.bot_mode = bot_settings(setup)
         self.listed: tuple[LobbyRoom, ...] = ()
+        self.bots: tuple[LobbyBot, ...] = ()
         self.listed_from: str | None = None  # the server the list is of
 
     def compose_dialog(self) -> ComposeResult:
@@ -74,6 +84,14 @@ class JoinDialog(SosModal[JoinPlan | None]):
             )
             yield Static(id="lobby-status", markup=False)
             yield DataTable(id="lobby", cursor_type="row", zebra_stripes=True, show_cursor=True)
+            with Horizontal(id="bot-settings"):
+                yield Label(_(self.WORDS["#bot-label"]), id="bot-label")
+                yield Select(
+                    self._sizes(), value=self.bot_size, allow_blank=False, id="bot-size", compact=True
+                )
+                yield Select(
+                    self._modes(), value=self.bot_mode, allow_blank=False, id="bot-mode", compact=True
+                )
             yield Static(id="problem", markup=False)
             with ButtonRow(id="buttons"):
                 yield Button(_(self.WORDS["#join"]), id="join", variant="primary", compact=True)
@@ -85,6 +103,14 @@ class JoinDialog(SosModal[JoinPlan | None]):
             self.action_lobby()
             self.query_one("#lobby", DataTable).focus()
         self.set_interval(self.REFRESH, self._refresh)
+
+    @staticmethod
+    def _sizes() -> list[tuple[str, int]]:
+        return [(f"{n} x {n}", n) for n in range(MIN_SIZE, MAX_SIZE + 1)]
+
+    @staticmethod
+    def _modes() -> list[tuple[str, str]]:
+        return [(mode_name(mode).capitalize(), mode.value) for mode in Mode]
 
     def _columns(self) -> None:
         table = self.query_one("#lobby", DataTable)
@@ -102,6 +128,8 @@ class JoinDialog(SosModal[JoinPlan | None]):
             else:
                 widget.update(_(words))
         self.query_one("#problem", Static).update("")
+        self.query_one("#bot-mode", Select).set_options(self._modes())
+        self.query_one("#bot-mode", Select).value = self.bot_mode
         self._columns()
         self.refresh_bindings()
 
@@ -133,15 +161,26 @@ class JoinDialog(SosModal[JoinPlan | None]):
     @work(exclusive=True, group="lobby")
     async def _list(self, server: str) -> None:
         try:
-            rooms = await list_rooms(server, timeout=5.0)
+            lobby = await read_lobby(server, timeout=5.0)
         except NetError as problem:
             self.query_one("#lobby-status", Static).update(explain(problem))
             return
-        self.listed, self.listed_from = rooms, server
+        self.listed, self.bots, self.listed_from = lobby.rooms, lobby.bots, server
+        self._show()
+
+    @on(Select.Changed, "#bot-size")
+    @on(Select.Changed, "#bot-mode")
+    def _bot_settings(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.select.id == "bot-size":
+            self.bot_size = event.value
+        else:
+            self.bot_mode = event.value
         self._show()
 
     def _show(self) -> None:
-        """The listed games in the table, the cursor kept on the same game where it is still open."""
+        """The listed games in the table, then the bots (at the size and mode chosen), the cursor
+        kept on the same row where it is still listed."""
         table = self.query_one("#lobby", DataTable)
         chosen = self._chosen()
         table.clear()
@@ -156,17 +195,25 @@ class JoinDialog(SosModal[JoinPlan | None]):
                 cell(", ".join(room.people), 30),
                 key=room.room,
             )
-        if chosen is not None and chosen in {r.room for r in self.listed}:
+        board = f"{self.bot_size}x{self.bot_size} {_(self.bot_mode)}"
+        for bot in self.bots:
+            who = bot_label(bot.name) + (f" · {bot.engine}" if bot.engine else "")
+            table.add_row(
+                _("bot"), cell(board, 22), f"{bot.free}/{bot.games}", cell(who, 30), key=BOT_ROW + bot.name
+            )
+        if chosen is not None and chosen in table.rows:
             table.move_cursor(row=table.get_row_index(chosen))
         if self.listed_from is not None:
-            count = len(self.listed)
-            self.query_one("#lobby-status", Static).update(
-                ngettext("{n} open game on {server}", "{n} open games on {server}", count).format(
-                    n=count, server=self.listed_from
-                )
-                if count
-                else _("No open games on {server} now.").format(server=self.listed_from)
-            )
+            self.query_one("#lobby-status", Static).update(self._status())
+
+    def _status(self) -> str:
+        """The games listed, in a line (the bots are their rows, under the games)."""
+        count = len(self.listed)
+        if not count:
+            return _("No open games on {server} now.").format(server=self.listed_from)
+        return ngettext("{n} open game on {server}", "{n} open games on {server}", count).format(
+            n=count, server=self.listed_from
+        )
 
     def _chosen(self) -> str | None:
         table = self.query_one("#lobby", DataTable)
@@ -176,9 +223,10 @@ class JoinDialog(SosModal[JoinPlan | None]):
 
     @on(DataTable.RowSelected, "#lobby")
     def _take_seat(self, event: DataTable.RowSelected) -> None:
-        """Enter on a listed game: join it with the name given."""
+        """Enter on a listed game: join it with the name given; on a bot: a game against it."""
         event.stop()
-        if self.listed_from is None or event.row_key.value is None:
+        key = event.row_key.value
+        if self.listed_from is None or key is None:
             return
         try:
             name = check_name(self.query_one("#name", Input).value)
@@ -186,7 +234,11 @@ class JoinDialog(SosModal[JoinPlan | None]):
             self.query_one("#problem", Static).update(explain(problem))
             self.query_one("#name", Input).focus()
             return
-        self.dismiss(JoinPlan(f"{self.listed_from}/{event.row_key.value}", name))
+        if key.startswith(BOT_ROW):
+            bot = key.removeprefix(BOT_ROW)
+            self.dismiss(against_bot(self.listed_from, name, bot, self.bot_size, self.bot_mode))
+        else:
+            self.dismiss(JoinPlan(f"{self.listed_from}/{key}", name))
 
     # -- an address given --------------------------------------------------------------------
     def _submit(self) -> None:

@@ -12,7 +12,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from sos_tui.engine import GameState, PlayerInfo, ending_text
-from sos_tui.i18n import _, level_name, mode_name
+from sos_tui.i18n import _, bot_label, level_name, mode_name
 
 from ..text import shown
 from .board import MARKS, MAX_PLAYER_STYLES
@@ -38,12 +38,12 @@ class SeatTime(NamedTuple):
 
 
 def seat_label(seat: PlayerInfo) -> str:
-    """``"Ana"`` or ``"Deep (hard)"`` (the level in the player's language), as a screen shows it:
-    escaped and shortened."""
+    """``"Ana"``, ``"Deep (hard)"`` (the level in the player's language) or ``"Randy (bot)"`` (a
+    seat marked ``bot``), as a screen shows it: escaped and shortened."""
     name = shown(seat.name)
     if seat.is_computer and seat.level:
         return _("{name} ({level})").format(name=name, level=level_name(seat.level))
-    return name
+    return bot_label(name) if seat.bot else name
 
 
 def last_move_points(state: GameState) -> int:

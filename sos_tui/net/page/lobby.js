@@ -1,4 +1,4 @@
-// The lobby (/): the open public games, create a game, join one by its code.
+// The lobby (/): the open public games, the bots to play (revision 6), create a game, join one by its code.
 import { el, redraw } from "./dom.js";
 import { _, format, ngettext, said } from "./i18n.js";
 import { ask, keepSeat, PROTOCOL } from "./socket.js";
@@ -10,6 +10,7 @@ export class LobbyView {
   constructor(root) {
     this.root = root;
     this.rooms = null;
+    this.bots = [];
     this.problem = "";
     this.busy = false;
   }
@@ -23,12 +24,14 @@ export class LobbyView {
     try {
       const answer = await ask({ type: "lobby", protocol: PROTOCOL });
       this.rooms = answer.type === "rooms" && Array.isArray(answer.rooms) ? answer.rooms : [];
+      this.bots = answer.type === "rooms" && Array.isArray(answer.bots) ? answer.bots : [];
       if (answer.type === "error") this.problem = said(answer.message, answer.template, answer.params);
     } catch {
       this.rooms = [];
       this.problem = _("The server cannot be reached.");
     }
-    this.shown.replaceChildren(this.listing()); // the list alone: the fields stay as they are being typed
+    this.shown.replaceChildren(this.listing()); // the lists alone: the fields stay as they are being typed
+    this.botsShown.replaceChildren(this.botListing());
     this.told.replaceChildren(this.problem);
   }
 
@@ -48,11 +51,25 @@ export class LobbyView {
     for (let i = 1; i < people; i++) seats.push({ kind: "remote" });
     for (let i = 0; i < computers; i++) seats.push({ kind: "computer", level: form.level.value });
     if (seats.length < 2) seats.push({ kind: "remote" });
+    await this.make(name, { size: Number(form.size.value), mode: form.mode.value, seats, public: form.public.checked });
+  }
+
+  // A game against the bot `bot`, at the create form's size and mode.
+  async play(bot) {
+    const name = this.name();
+    if (!name) { this.problem = _("Type a name first."); this.render(); return; }
+    localStorage.setItem("sos-name", name);
+    const seats = [{ kind: "human", name }, { kind: "remote" }];
+    await this.make(name, { size: Number(this.root.querySelector("#size").value),
+      mode: this.root.querySelector("#mode").value, seats, public: false, bot });
+  }
+
+  // Ask the server for the game `settings` describe; go to it once made, else say why.
+  async make(name, settings) {
     this.busy = true;
     this.render();
     try {
-      const answer = await ask({ type: "create", protocol: PROTOCOL, size: Number(form.size.value), mode: form.mode.value,
-        seats, public: form.public.checked });
+      const answer = await ask({ type: "create", protocol: PROTOCOL, ...settings });
       if (answer.type === "created" && typeof answer.room === "string" && CODE.test(answer.room)) {
         keepSeat(answer.room, answer.token, name);
         location.assign(`/${answer.room}`);
@@ -92,6 +109,8 @@ export class LobbyView {
       el("section", { "aria-labelledby": "open-heading" }, el("h3", { id: "open-heading" }, _("Open games")),
         this.shown = el("div", {}, this.listing()),
         el("button", { type: "button", "data-key": "refresh", onclick: () => this.refresh() }, _("Refresh"))),
+      el("section", { "aria-labelledby": "bots-heading" }, el("h3", { id: "bots-heading" }, _("Play a bot")),
+        this.botsShown = el("div", {}, this.botListing())),
       el("section", { "aria-labelledby": "create-heading" }, el("h3", { id: "create-heading" }, _("Create a game")),
         el("form", { class: "create", onsubmit: (event) => this.create(event) },
           field("size", _("Board size"), el("select", { id: "size", name: "size" }, options(3, 12, 6))),
@@ -110,6 +129,21 @@ export class LobbyView {
           el("input", { id: "code", autocomplete: "off", maxLength: 20, placeholder: "7f3kq-x9m2c" }),
           el("button", { type: "submit" }, _("Join")))),
     ]);
+  }
+
+  // The bots connected to the server, each with a Play button (a game at the create form's size and mode).
+  botListing() {
+    const bots = this.bots.filter((bot) => bot && typeof bot.name === "string" && Number.isInteger(bot.free));
+    if (!bots.length) return el("p", { class: "subtle" }, _("No bot is connected just now."));
+    const hint = el("p", { class: "subtle" }, _("A game against a bot has the board size and mode chosen under Create a game."));
+    return el("div", {}, hint, el("ul", { class: "listing" }, bots.map((bot) => {
+      const name = String(bot.name).slice(0, 24);
+      const engine = typeof bot.engine === "string" ? " · " + bot.engine.slice(0, 40) : "";
+      const free = format(ngettext("{free} game free", "{free} games free", bot.free), { free: bot.free });
+      return el("li", {}, el("span", { class: "who" }, format(_("{name} (bot)"), { name })), engine, " · ", free, " ",
+        el("button", { type: "button", "data-key": "play-bot", disabled: this.busy || bot.free < 1,
+          "aria-label": format(_("Play {name}"), { name }), onclick: () => this.play(bot.name) }, _("Play")));
+    })));
   }
 
   listing() {

@@ -46,14 +46,15 @@ function lines(game) {
   return drawing;
 }
 
-// Each seat: its mark and colour, name, notes (you, computer, open, away) and points.
+// Each seat: its mark and colour, name, notes (you, computer, bot, open, away) and points.
 export function scoreboard(state, game, mine, names) {
   const items = (state.seats || []).map((seat, i) => {
     const notes = [];
     if (mine.includes(i)) notes.push(_("you"));
     if (seat?.kind === "computer") notes.push(format(_("computer, {level}"), { level: words.levelName(seat.level) }));
     else if (seat?.name === null || seat?.name === undefined) notes.push(_("open seat"));
-    else if (!seat?.connected) notes.push(_("away"));
+    if (seat?.bot === true) notes.push(_("bot"));
+    if (seat?.kind !== "computer" && typeof seat?.name === "string" && !seat?.connected) notes.push(_("away"));
     const turn = state.phase === "playing" && state.to_move === i;
     return el("li", { class: `seat p${i % MARKS.length}${turn ? " turn" : ""}`, "aria-current": turn ? "true" : null },
       el("span", { class: "mark", "aria-hidden": "true" }, MARKS[i % MARKS.length]),
