@@ -75,6 +75,21 @@ def test_sonneborn_berger_and_buchholz_break_ties_as_fide_counts_them():
     assert swiss.tie_break == [2.0 + 1.5, 2.5 + 1.5, 2.0 + 2.5]  # the points of the two met
 
 
+def test_each_entrant_is_rated_from_the_tournaments_games_in_their_order():
+    # A beats B twice and C once; B beats C twice; C draws A once; D has not played yet
+    games = [played(0, 1, 1.0, 0), played(1, 2, 1.0, 1), played(0, 2, 1.0, 2), played(1, 0, 0.0, 3),
+             played(2, 1, 0.0, 4), played(2, 0, 0.5, 5)]
+    rows = Standings(Tournament("round-robin", ("easy", "medium", "hard", "expert"), games_per_pair=2),
+                     games).rows()
+    rated = {row["entrant"]: row for row in rows}
+    assert rated["easy"]["rating"] > rated["medium"]["rating"] > rated["hard"]["rating"]
+    assert all(rated[name]["provisional"] and rated[name]["deviation"] > 0 for name in ("easy", "medium"))
+    assert (rated["expert"]["rating"], rated["expert"]["provisional"]) == (None, None)
+    shuffled = Standings(Tournament("round-robin", ("easy", "medium", "hard", "expert"), games_per_pair=2),
+                         games[::-1]).rows()
+    assert [row["rating"] for row in shuffled] == [row["rating"] for row in rows]  # by game number
+
+
 def tournament_cli(*args: str) -> list[str]:
     return [
         "tournament",
@@ -117,7 +132,7 @@ def test_the_standings_and_the_crosstable_are_printed(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("game 1/6, round 1: ")
     assert out[6] == "Round robin: 3 entrants, 3x3 general, 6 of 6 games, seed 0"
-    assert out[7].split() == ["#", "Entrant", "Points", "SB", "W", "D", "L"]
+    assert out[7].split() == ["#", "Entrant", "Points", "SB", "W", "D", "L", "Rating"]
     assert out[11] == "Crosstable (points against each, by rank):"
     table = [line.split() for line in out[13:16]]
     assert [row[0] for row in table] == ["1", "2", "3"]

@@ -12,6 +12,9 @@ same games as one never interrupted.
 - **Round robin**: every entrant meets every other (the circle method: ``n - 1`` rounds, or
   ``n`` with one entrant resting in each round when ``n`` is odd). Tie-break: Sonneborn-Berger,
   the sum over an entrant's games of its result times that opponent's points.
+- **Ratings**: each entrant's rating (``ratings.py``, OpenSkill as everywhere in sos-tui), built up
+  from nothing over the tournament's games in the order they were numbered; shown beside the
+  standings, which rank by points.
 - **Swiss**: ``rounds`` rounds (default: log2 of the entrants, rounded up). Each round pairs
   the entrants in order of points (then of the list), each with the next one it has not met yet
   (going back on a choice that would force a rematch further down);
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, engine_command
 from sos_tui.i18n import _
+from sos_tui.ratings import RatingTable, Standing
 
 from .arena import MAX_GAMES, Match, play_game
 from .levels import LEVELS
@@ -288,6 +292,8 @@ class Standings:
                         self.points[rested] += tournament.games_per_pair
         round_robin = tournament.format == "round-robin"
         self.tie_break = self._sonneborn_berger() if round_robin else self._buchholz(played)
+        self.ratings = _ratings(played)
+
 
     def _sonneborn_berger(self) -> list[float]:
         n = len(self.points)
@@ -318,5 +324,22 @@ class Standings:
             "rank": place, "entrant": self.tournament.entrants[i], "points": self.points[i],
             self.tie_break_name: self.tie_break[i], "games": self.games[i], "wins": self.wins[i],
             "draws": self.draws[i], "losses": self.losses[i], "byes": self.byes[i],
+            **_rating_fields(self.ratings.get(i)),
             "crosstable": [self.against[i][j] if j in self.met[i] else None for j in order],
         } for place, i in enumerate(order, 1)]  # fmt: skip
+
+
+def _ratings(played: Sequence[Played]) -> dict[int, Standing]:
+    """Each entrant's rating (by its index) after the games ``played``, rated in their order."""
+    table = RatingTable()
+    for game in sorted(played, key=lambda game: game.pairing.number):
+        places = (1, 1) if game.result == 0.5 else (1, 2) if game.result == 1 else (2, 1)
+        table.add_game((str(game.pairing.a), str(game.pairing.b)), places)
+    return {int(standing.name): standing for standing in table.standings()}
+
+
+def _rating_fields(standing: Standing | None) -> dict:
+    """An entrant's rating for its row (None for all three before its first game)."""
+    if standing is None:
+        return {"rating": None, "deviation": None, "provisional": None}
+    return {"rating": standing.rating, "deviation": standing.deviation, "provisional": standing.provisional}

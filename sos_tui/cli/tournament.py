@@ -177,6 +177,13 @@ def _game_line(tournament, game) -> str:
         score="-".join(map(str, game.scores if p.game % 2 == 0 else game.scores[::-1])))
 
 
+def _rating_text(row: dict) -> str:
+    """``1623 ± 310``, with a ``?`` while provisional; ``-`` before the entrant's first game."""
+    if row["rating"] is None:
+        return "-"
+    return f"{row['rating']}{'?' if row['provisional'] else ''} ± {row['deviation']}"
+
+
 def _report(tournament, standings, played: int, as_json: bool, interrupted: bool) -> None:
     rows = standings.rows()
     if as_json:
@@ -193,12 +200,13 @@ def _report(tournament, standings, played: int, as_json: bool, interrupted: bool
     width = max(len(_name(row["entrant"])) for row in rows)
     swiss = tournament.format == "swiss"  # a bye scores without a game: its column says how many
     entrant, points, won, drew, lost, byes = _("Entrant"), _("Points"), _("W"), _("D"), _("L"), _("Byes")
+    rating = _("Rating")
     print(f"{'#':>3}  {entrant:<{width}}  {points:>6}  {tie:>8}  {won:>3} {drew:>3} {lost:>3}"
-          + (f" {byes:>5}" if swiss else ""))
+          + (f" {byes:>5}" if swiss else "") + f"  {rating:>11}")
     for row in rows:
         print(f"{row['rank']:>3}  {_name(row['entrant']):<{width}}  {row['points']:>6g}  "
               f"{row[standings.tie_break_name]:>8g}  {row['wins']:>3} {row['draws']:>3} {row['losses']:>3}"
-              + (f" {row['byes']:>5}" if swiss else ""))
+              + (f" {row['byes']:>5}" if swiss else "") + f"  {_rating_text(row):>11}")
     print(_("Crosstable (points against each, by rank):"))
     print(f"{'#':>3}  {'':<{width}}  " + " ".join(f"{rank:>4}" for rank in range(1, len(rows) + 1)))
     for row in rows:
