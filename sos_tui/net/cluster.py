@@ -302,6 +302,8 @@ class Cluster:
         self.owned: set[str] = set()
         self.server: Server | None = None
         self.epoch: str | None = None  # ``sos:epoch`` as this process knows it
+        self.secret: str | None = None  # ``sos:secret``: a direct link starts with it (``direct``)
+        self.address = "1"  # where this process listens for direct links (``sos:alive:ID``)
         self._tasks: list[asyncio.Task] = []
         self.takeovers = 0
 
@@ -320,19 +322,23 @@ class Cluster:
     async def start(self, server: Server) -> None:
         await self.connect()
         self.server = server
+        self.address = await self.relays.open(server.host or "")
         try:
             await self._register(secrets.token_hex(8))
             await self.relays.start()
         except Unavailable:  # gone again since ``connect``: said as ``connect`` says it
+            await self.relays.listener.stop()
             raise ClusterError(N_("cannot reach Redis at {url}: {reason}"), url=self.link.shown,
                                reason=_("no answer in time")) from None
         self._tasks = [asyncio.ensure_future(self._tend()), *self.relays.tasks.values()]
 
     async def _register(self, epoch: str) -> None:
-        """Say this process is alive, and learn ``sos:epoch`` (set to ``epoch`` if Redis has none)."""
-        *_done, self.epoch = await self.link.call([
-            ("SET", self.key("alive", self.id), "1", "PX", int(self.lease * 1000)),
-            ("SET", self.key("epoch"), epoch, "NX"), ("GET", self.key("epoch"))])
+        """Say this process is alive and where it listens, and learn ``sos:epoch`` (set to
+        ``epoch`` if Redis has none) and ``sos:secret`` (made if Redis has none)."""
+        *_done, self.epoch, self.secret = await self.link.call([
+            ("SET", self.key("alive", self.id), self.address, "PX", int(self.lease * 1000)),
+            ("SET", self.key("epoch"), epoch, "NX"), ("SET", self.key("secret"), secrets.token_hex(16), "NX"),
+            ("GET", self.key("epoch")), ("GET", self.key("secret"))])
 
     async def release(self, codes) -> None:
         """Let go of ``codes`` (a stopping server): another process may take them over at once."""
@@ -449,7 +455,8 @@ class Cluster:
         owned = list(self.owned)
         edges = sorted({client.ws.edge for client in relays.remote.values()})
         links = list(relays.links.values())
-        commands = [("SET", self.key("alive", self.id), "1", "PX", lease_ms), ("GET", self.key("epoch")),
+        commands = [("SET", self.key("alive", self.id), self.address, "PX", lease_ms),
+                    ("GET", self.key("epoch")),
                     link.script("renew", [self.key("lease", code) for code in owned], self.id, lease_ms),
                     link.script("orphans", [self.key("rooms")], self.key("lease", "")),
                     *(("EXISTS", self.key("alive", edge)) for edge in edges),
