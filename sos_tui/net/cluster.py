@@ -13,9 +13,10 @@ process at a time, which runs its game; Redis holds the rooms and joins the proc
   back). A process that finds a room with no lease (its owner died) takes it over, at once when a
   client asks for it, else within a second by a scan.
 - **Relay** (``relay.Relay``): a client whose room another process owns stays where it connected
-  and is relayed to the owner over Redis pub/sub. Each process keeps ``sos:alive:ID`` while it
-  lives: an owner forgets the clients of an edge that died, an edge closes (1012) its clients of a
-  room whose owner changed, so they reconnect (to any process) with their tokens.
+  and is relayed to the owner: its messages over a link straight to the owner (``direct``), the
+  owner's back over Redis pub/sub. Each process keeps ``sos:alive:ID`` (where it listens for
+  links) while it lives: an owner forgets the clients of an edge that died, an edge closes (1012)
+  its clients of a room whose owner changed, so they reconnect (to any process) with their tokens.
 - **Redis away** (``redislink.RedisLink``): every request is refused with ``unavailable`` (moves,
   joins, creating, the lobby) and the games wait; changes not yet written are written once Redis
   is back (a client is told of them then). When it is back, the relays start afresh and the
