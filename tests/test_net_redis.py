@@ -233,6 +233,33 @@ async def test_a_link_between_processes_without_the_services_secret_is_closed_un
             await bo.close()
 
 
+async def test_a_process_started_after_the_services_secret_changed_relays_to_the_others_all_the_same(
+        redis_url):
+    import redis.asyncio as aioredis
+
+    async with service(redis_url) as (one, two):
+        client = aioredis.Redis.from_url(redis_url)
+        try:
+            await client.set("sos:secret", "changed")  # by hand, or by a process that found none
+        finally:
+            await client.aclose()
+        await wait_for(None, lambda: one.cluster.secret == two.cluster.secret == "changed", WAIT)
+        three = Server(allow_create=True, cluster=Cluster(redis_url, lease=1.0, backoff=(0.02, 0.1)))
+        await three.start("127.0.0.1", 0)
+        try:
+            _code, ana, bo, _tokens = await two_players(one, three)  # Bo's messages: three -> one
+            try:
+                await play(ana, [bo], "S a1")
+                await play(bo, [ana], "O b1")
+                assert bo.lost is None and all(link.route is not None  # over the link, not sent away
+                                               for link in three.cluster.relays.links.values())
+            finally:
+                await ana.close()
+                await bo.close()
+        finally:
+            await three.stop()
+
+
 async def test_a_broken_link_to_the_owner_sends_its_players_away_and_they_come_back_through_redis(
         redis_url):
     async with service(redis_url, lease=5.0) as (one, two):

@@ -448,7 +448,8 @@ class Cluster:
                     await self._tend_once()
 
     async def _tend_once(self) -> None:
-        """Renew this process's leases and its sign of life; forget the clients of dead edges;
+        """Renew this process's leases and its sign of life (and learn the service's secret again,
+        should it have changed); forget the clients of dead edges;
         send away (1012) the relayed clients of a room whose owner changed; take over rooms
         nobody owns. A Redis that lost its games meanwhile (``sos:epoch`` changed): ``_gone``."""
         relays, link = self.relays, self.link
@@ -458,11 +459,12 @@ class Cluster:
         links = list(relays.links.values())
         commands = [("SET", self.key("alive", self.id), self.address, "PX", lease_ms),
                     ("GET", self.key("epoch")),
+                    ("SET", self.key("secret"), secrets.token_hex(16), "NX"), ("GET", self.key("secret")),
                     link.script("renew", [self.key("lease", code) for code in owned], self.id, lease_ms),
                     link.script("orphans", [self.key("rooms")], self.key("lease", "")),
                     *(("EXISTS", self.key("alive", edge)) for edge in edges),
                     *(("GET", self.key("lease", relayed.code)) for relayed in links)]
-        _alive, epoch, renewed, orphans, *rest = await link.call(commands)
+        _alive, epoch, _made, self.secret, renewed, orphans, *rest = await link.call(commands)
         if epoch != self.epoch:
             await self._gone()
             return
