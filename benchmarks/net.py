@@ -15,8 +15,10 @@ under a prefix of the run's own, deleted at the end: whatever else is in that Re
 and not in the way), every room created on one process and its second player joining through the
 next, so every move of that player is relayed to the owner and its states back. It prints the
 round trip p50/p95 of each, their ratio and the p95s in yardsticks (``yardstick.py``, timed in the
-same run); ``--repeat N`` runs N such rounds in turn and prints the range of the ratios (a busy
-machine moves single runs a lot). Then it kills (SIGKILL) the first process, mid-game, and prints
+same run), and the CPU time a move of the many rooms cost each process and Redis against one
+process (which a busy machine moves far less than the times); ``--repeat N`` runs N such rounds in
+turn, each with the load average as it starts, and prints the range of the ratios (a busy machine
+moves single runs a lot). Then it kills (SIGKILL) the first process, mid-game, and prints
 the time until every room it owned has both players back (through the other processes, by token)
 and a move played: the lease running out, the takeover and the reconnects.
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import secrets
 import statistics
@@ -268,6 +271,40 @@ async def forget_keys(url: str, prefix: str) -> None:
         await client.aclose()
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far; 0 where /proc is not there."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def redis_cpu_seconds(url: str) -> float:
+    """The CPU time the Redis at ``url`` has used so far (INFO cpu)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(url)
+    try:
+        info = await client.info("cpu")
+    finally:
+        await client.aclose()
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
+async def timed_cpu(children: list, run, redis: str | None = None) -> tuple[object, list[float]]:
+    """What ``run()`` (a coroutine function) returns, and the CPU seconds each of ``children``
+    (then Redis, with ``redis``) used meanwhile."""
+    before = [cpu_seconds(child.pid) for child, _port in children]
+    redis_before = await redis_cpu_seconds(redis) if redis else 0.0
+    result = await run()
+    used = [cpu_seconds(child.pid) - b for (child, _port), b in zip(children, before, strict=True)]
+    if redis:
+        used.append(await redis_cpu_seconds(redis) - redis_before)
+    return result, used
+
+
 async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[float, float]]:
     """One process, then ``args.processes`` on Redis (keys under a prefix of this round's own, so
     nothing left in Redis by another run is in the way); with ``last``, then an owner killed."""
@@ -277,9 +314,11 @@ async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[flo
     try:
         times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
         figures["one, 1 room"] = median_p95("1 process, 1 room, back to back", times)
-        times, _ = await run_rooms(base, args.rooms, args.size, args.moves, args.think)
+        (times, _), one_cpu = await timed_cpu([(child, port)], lambda: run_rooms(
+            base, args.rooms, args.size, args.moves, args.think))
         figures["one"] = median_p95(f"1 process, {args.rooms} rooms, think ~{args.think * 1000:.0f} ms",
                                     times)
+        one_cpu = [seconds * 1000 / len(times) for seconds in one_cpu]
     finally:
         stop_all([(child, port)])
     prefix = f"sos-bench-{secrets.token_hex(4)}:"
@@ -289,9 +328,14 @@ async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[flo
         times, _ = await run_rooms(bases[:2], 1, args.size, 100, 0.0)
         figures["many, 1 room"] = median_p95(
             f"{args.processes} processes on Redis, 1 room, players on two processes, back to back", times)
-        times, tables = await run_rooms(bases, args.rooms, args.size, args.moves, args.think)
+        (times, tables), many_cpu = await timed_cpu(children, lambda: run_rooms(
+            bases, args.rooms, args.size, args.moves, args.think), args.redis)
         figures["many"] = median_p95(f"{args.processes} processes on Redis, {args.rooms} rooms, players on "
                                      f"different processes, think ~{args.think * 1000:.0f} ms", times)
+        many_cpu = [seconds * 1000 / len(times) for seconds in many_cpu]
+        print(f"{args.rooms} rooms, CPU a move: {sum(many_cpu):.3f} ms on Redis (processes "
+              f"{' + '.join(f'{ms:.3f}' for ms in many_cpu[:-1])}, Redis {many_cpu[-1]:.3f}) vs "
+              f"{one_cpu[0]:.3f} ms on one process", flush=True)
         stick.again()
         for key in ("1 room", ""):
             one, many = figures[f"one, {key}" if key else "one"], figures[f"many, {key}" if key else "many"]
@@ -333,7 +377,8 @@ async def bench_redis(args) -> None:
     rounds = []
     for number in range(args.repeat):
         if args.repeat > 1:
-            print(f"-- round {number + 1} of {args.repeat}", flush=True)
+            print(f"-- round {number + 1} of {args.repeat} (load average {os.getloadavg()[0]:.2f})",
+                  flush=True)
         rounds.append(await redis_round(args, stick, number == args.repeat - 1))
     if args.repeat > 1:
         for key, label in (("1 room", "1 room"), ("", f"{args.rooms} rooms")):

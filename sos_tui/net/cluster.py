@@ -13,9 +13,10 @@ process at a time, which runs its game; Redis holds the rooms and joins the proc
   back). A process that finds a room with no lease (its owner died) takes it over, at once when a
   client asks for it, else within a second by a scan.
 - **Relay** (``relay.Relay``): a client whose room another process owns stays where it connected
-  and is relayed to the owner over Redis pub/sub. Each process keeps ``sos:alive:ID`` while it
-  lives: an owner forgets the clients of an edge that died, an edge closes (1012) its clients of a
-  room whose owner changed, so they reconnect (to any process) with their tokens.
+  and is relayed to the owner: its messages over a link straight to the owner (``direct``), the
+  owner's back over Redis pub/sub. Each process keeps ``sos:alive:ID`` (where it listens for
+  links) while it lives: an owner forgets the clients of an edge that died, an edge closes (1012)
+  its clients of a room whose owner changed, so they reconnect (to any process) with their tokens.
 - **Redis away** (``redislink.RedisLink``): every request is refused with ``unavailable`` (moves,
   joins, creating, the lobby) and the games wait; changes not yet written are written once Redis
   is back (a client is told of them then). When it is back, the relays start afresh and the
@@ -302,6 +303,8 @@ class Cluster:
         self.owned: set[str] = set()
         self.server: Server | None = None
         self.epoch: str | None = None  # ``sos:epoch`` as this process knows it
+        self.secret: str | None = None  # ``sos:secret``: a direct link starts with it (``direct``)
+        self.address = "1"  # where this process listens for direct links (``sos:alive:ID``)
         self._tasks: list[asyncio.Task] = []
         self.takeovers = 0
 
@@ -320,19 +323,23 @@ class Cluster:
     async def start(self, server: Server) -> None:
         await self.connect()
         self.server = server
+        self.address = await self.relays.open(server.host or "")
         try:
             await self._register(secrets.token_hex(8))
             await self.relays.start()
         except Unavailable:  # gone again since ``connect``: said as ``connect`` says it
+            await self.relays.listener.stop()
             raise ClusterError(N_("cannot reach Redis at {url}: {reason}"), url=self.link.shown,
                                reason=_("no answer in time")) from None
         self._tasks = [asyncio.ensure_future(self._tend()), *self.relays.tasks.values()]
 
     async def _register(self, epoch: str) -> None:
-        """Say this process is alive, and learn ``sos:epoch`` (set to ``epoch`` if Redis has none)."""
-        *_done, self.epoch = await self.link.call([
-            ("SET", self.key("alive", self.id), "1", "PX", int(self.lease * 1000)),
-            ("SET", self.key("epoch"), epoch, "NX"), ("GET", self.key("epoch"))])
+        """Say this process is alive and where it listens, and learn ``sos:epoch`` (set to
+        ``epoch`` if Redis has none) and ``sos:secret`` (made if Redis has none)."""
+        *_done, self.epoch, self.secret = await self.link.call([
+            ("SET", self.key("alive", self.id), self.address, "PX", int(self.lease * 1000)),
+            ("SET", self.key("epoch"), epoch, "NX"), ("SET", self.key("secret"), secrets.token_hex(16), "NX"),
+            ("GET", self.key("epoch")), ("GET", self.key("secret"))])
 
     async def release(self, codes) -> None:
         """Let go of ``codes`` (a stopping server): another process may take them over at once."""
@@ -441,7 +448,8 @@ class Cluster:
                     await self._tend_once()
 
     async def _tend_once(self) -> None:
-        """Renew this process's leases and its sign of life; forget the clients of dead edges;
+        """Renew this process's leases and its sign of life (and learn the service's secret again,
+        should it have changed); forget the clients of dead edges;
         send away (1012) the relayed clients of a room whose owner changed; take over rooms
         nobody owns. A Redis that lost its games meanwhile (``sos:epoch`` changed): ``_gone``."""
         relays, link = self.relays, self.link
@@ -449,12 +457,14 @@ class Cluster:
         owned = list(self.owned)
         edges = sorted({client.ws.edge for client in relays.remote.values()})
         links = list(relays.links.values())
-        commands = [("SET", self.key("alive", self.id), "1", "PX", lease_ms), ("GET", self.key("epoch")),
+        commands = [("SET", self.key("alive", self.id), self.address, "PX", lease_ms),
+                    ("GET", self.key("epoch")),
+                    ("SET", self.key("secret"), secrets.token_hex(16), "NX"), ("GET", self.key("secret")),
                     link.script("renew", [self.key("lease", code) for code in owned], self.id, lease_ms),
                     link.script("orphans", [self.key("rooms")], self.key("lease", "")),
                     *(("EXISTS", self.key("alive", edge)) for edge in edges),
                     *(("GET", self.key("lease", relayed.code)) for relayed in links)]
-        _alive, epoch, renewed, orphans, *rest = await link.call(commands)
+        _alive, epoch, _made, self.secret, renewed, orphans, *rest = await link.call(commands)
         if epoch != self.epoch:
             await self._gone()
             return

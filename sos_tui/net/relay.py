@@ -1,9 +1,10 @@
 """The relay between the processes of a service on Redis (``cluster.Cluster``): a client connected
 to a process that does not own its room stays there (its *edge*); the edge forwards its frames to
-the owner on the owner's channel ``sos:proc:ID``, and the owner sends what it has for the client
-back on the edge's channel. One task per process publishes, in order, on a connection of its own,
-so a channel's messages arrive in the order they were sent. The owner sees the relayed client as an
-ordinary ``Client`` whose socket is a ``RelaySocket``.
+the owner straight, over a link of its own to that process (``direct``), or where it has none on
+the owner's channel ``sos:proc:ID``; the owner sends what it has for the client back on the edge's
+channel. One task per process publishes, in order, on a connection of its own, so a channel's
+messages arrive in the order they were sent. The owner sees the relayed client as an ordinary
+``Client`` whose socket is a ``RelaySocket``.
 
 Pub/sub keeps nothing for a process that is not listening: after Redis was away, messages between
 processes may have been lost, so the relays start afresh (``reset``): an edge sends its relayed
@@ -24,6 +25,7 @@ from typing import Protocol
 
 from sos_tui.i18n import N_
 
+from .direct import Listener, Route, Routes
 from .door import Allowance
 from .errors import ProtocolError
 from .greeting import peeked
@@ -40,6 +42,7 @@ class Service(Protocol):
     id: str  # this process, as the others address it
     link: RedisLink  # the connection to Redis
     server: Server  # this process's game server
+    secret: str | None  # the service's, which a direct link starts with (``direct``)
 
     def key(self, *parts: str) -> str: ...
 
@@ -92,6 +95,14 @@ class Link:
     client: Client
     owner: str
     code: str
+    route: Route | None = None  # the direct link to the owner (None: through Redis)
+
+    def tell(self, relay: Relay, message: dict) -> None:
+        """Send ``message`` to the owner, the way this client's messages go (always the same one)."""
+        if self.route is not None:
+            self.route.send(message)
+        else:
+            relay.publish(self.owner, message)
 
 
 class Relay:
@@ -105,8 +116,15 @@ class Relay:
         self._out: asyncio.Queue | None = None
         self._channel = None  # the connection this process listens on
         self.tasks: dict[str, asyncio.Task] = {}
+        timeout = cluster.link.timeout
+        self.listener = Listener(lambda: cluster.secret or "", self._dispatch, self.forget, timeout)
+        self.routes = Routes(timeout, self._lost)
 
     # -- lifetime ----------------------------------------------------------------------------
+    async def open(self, host: str) -> str:
+        """Listen for the other processes' direct links on ``host``; the address they reach it at."""
+        return await self.listener.start(host)
+
     async def start(self) -> None:
         self._out = asyncio.Queue()
         await self.listen()
@@ -144,6 +162,8 @@ class Relay:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._drain(), 2)
         await self._unlisten()
+        await self.routes.close()
+        await self.listener.stop()
         for task in self.tasks.values():
             task.cancel()
         await asyncio.gather(*self.tasks.values(), return_exceptions=True)
@@ -174,9 +194,10 @@ class Relay:
     async def edge(self, client: Client, owner: str, code: str, first: str) -> None:
         """Relay ``client`` (its hello: ``first``) to the room's owner until either side closes."""
         conn = secrets.token_hex(8)
-        link = self.links[conn] = Link(client, owner, code)
-        self.publish(owner, {"op": "open", "conn": conn, "edge": self.cluster.id, "code": code,
-                             "address": client.address, "frame": first})
+        route = await self.routes.to(owner, lambda: self._address(owner), self.cluster.secret or "")
+        link = self.links[conn] = Link(client, owner, code, route)
+        link.tell(self, {"op": "open", "conn": conn, "edge": self.cluster.id, "code": code,
+                         "address": client.address, "frame": first})
         server = self.cluster.server
         limits = server.limits
         try:
@@ -195,10 +216,22 @@ class Relay:
                                              ProtocolError("closing", N_("too many refused messages")))
                         return
                     continue
-                self.publish(link.owner, {"op": "frame", "conn": conn, "frame": frame})
+                link.tell(self, {"op": "frame", "conn": conn, "frame": frame})
         finally:
             if self.links.pop(conn, None) is not None:  # not closed by its owner: the owner forgets it
-                self.publish(link.owner, {"op": "leave", "conn": conn})
+                link.tell(self, {"op": "leave", "conn": conn})
+
+    async def _address(self, owner: str) -> str | None:
+        """Where ``owner`` listens for direct links, as it registered (``1``: a process of an older
+        sos-tui, which takes none; None: it is gone)."""
+        return (await self.cluster.link.call([("GET", self.cluster.key("alive", owner))]))[0]
+
+    def _lost(self, route: Route) -> None:
+        """The direct link ``route`` broke (its owner died, or stopped): the clients relayed over it
+        are sent away (1012), to come back with their tokens to whoever owns their room now."""
+        for link in list(self.links.values()):
+            if link.route is route:
+                background(link.client.close(1012, CloseReason.MOVED))
 
     # -- as an owner -------------------------------------------------------------------------
     async def _open(self, data: dict) -> None:
@@ -283,6 +316,11 @@ class Relay:
             data = json.loads(text)
         except ValueError:
             return
+        if isinstance(data, dict):
+            await self._dispatch(data)
+
+    async def _dispatch(self, data: dict) -> None:
+        """One message of the relay, from the channel or a direct link."""
         op, conn = data.get("op"), data.get("conn")
         try:
             if op == "open":
