@@ -9,18 +9,20 @@ both players back (by token) and a move played is measured.
     python benchmarks/net.py --rooms 50 --moves 20 --think 0.05
     python benchmarks/net.py --redis redis://127.0.0.1:6379/0 --processes 2 --repeat 5
 
-With ``--redis URL``: one server process (rooms in memory) first, for the single-process figure of
-the same run; then ``--processes`` server processes forming one service on that Redis (its keys
-under a prefix of the run's own, deleted at the end: whatever else is in that Redis is left alone
-and not in the way), every room created on one process and its second player joining through the
-next, so every move of that player is relayed to the owner and its states back. It prints the
-round trip p50/p95 of each, their ratio and the p95s in yardsticks (``yardstick.py``, timed in the
-same run), and the CPU time a move of the many rooms cost each process and Redis against one
-process (which a busy machine moves far less than the times); ``--repeat N`` runs N such rounds in
-turn, each with the load average as it starts, and prints the range of the ratios (a busy machine
-moves single runs a lot). Then it kills (SIGKILL) the first process, mid-game, and prints
-the time until every room it owned has both players back (through the other processes, by token)
-and a move played: the lease running out, the takeover and the reconnects.
+With ``--redis URL``: one server process first, for the single-process figures of the same run
+(rooms in memory, then rooms on disk: ``sos-tui server``'s default, which commits every move before
+anyone is told, as the service does in Redis); then ``--processes`` server processes forming one
+service on that Redis (its keys under a prefix of the run's own, deleted at the end: whatever else
+is in that Redis is left alone and not in the way), every room created on one process and its
+second player joining through the next, so every move of that player is relayed to the owner and
+its states back. It prints the round trip p50/p95 of each, their ratio and the p95s in yardsticks
+(``yardstick.py``, timed in the same run), and the CPU time a move of the many rooms cost each
+process and Redis against one process (which a busy machine moves far less than the times);
+``--repeat N`` runs N such rounds in turn, each with the load average as it starts, and prints the
+range of the ratios (a busy machine moves single runs a lot). Then it kills (SIGKILL) the first
+process, mid-game, and prints the time until every room it owned has both players back (through the
+other processes, by token) and a move played: the lease running out, the takeover and the
+reconnects.
 
 The server runs in a process of its own (``--serve``), as ``sos-tui server`` would; the scripted
 clients share this one and read only what they need of each state (its version and whose turn),
@@ -309,18 +311,24 @@ async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[flo
     """One process, then ``args.processes`` on Redis (keys under a prefix of this round's own, so
     nothing left in Redis by another run is in the way); with ``last``, then an owner killed."""
     figures = {}
-    child, port = spawn()
-    base = f"ws://127.0.0.1:{port}"
-    try:
-        times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
-        figures["one, 1 room"] = median_p95("1 process, 1 room, back to back", times)
-        (times, _), one_cpu = await timed_cpu([(child, port)], lambda: run_rooms(
-            base, args.rooms, args.size, args.moves, args.think))
-        figures["one"] = median_p95(f"1 process, {args.rooms} rooms, think ~{args.think * 1000:.0f} ms",
-                                    times)
-        one_cpu = [seconds * 1000 / len(times) for seconds in one_cpu]
-    finally:
-        stop_all([(child, port)])
+    with tempfile.TemporaryDirectory() as folder:
+        # one process as it is run: rooms in memory, then on disk (sos-tui server's default, every
+        # move committed before anyone is told, as the service commits it to Redis)
+        for key, store in (("one", None), ("disk", Path(folder) / "rooms.sqlite3")):
+            how = "rooms in memory" if store is None else "rooms on disk"
+            child, port = spawn(store=store)
+            base = f"ws://127.0.0.1:{port}"
+            try:
+                times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
+                figures[f"{key}, 1 room"] = median_p95(f"1 process, {how}, 1 room, back to back", times)
+                (times, _), cpu = await timed_cpu([(child, port)], lambda base=base: run_rooms(
+                    base, args.rooms, args.size, args.moves, args.think))
+                figures[key] = median_p95(f"1 process, {how}, {args.rooms} rooms, think "
+                                          f"~{args.think * 1000:.0f} ms", times)
+                if store is None:
+                    one_cpu = [seconds * 1000 / len(times) for seconds in cpu]
+            finally:
+                stop_all([(child, port)])
     prefix = f"sos-bench-{secrets.token_hex(4)}:"
     children = [spawn(redis=args.redis, lease=args.lease, prefix=prefix) for _i in range(args.processes)]
     bases = [f"ws://127.0.0.1:{port}" for _child, port in children]
@@ -343,6 +351,9 @@ async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[flo
                   f"({many[0] / one[0]:.2f}x), p95 {many[1]:.2f} ms vs {one[1]:.2f} ms "
                   f"({many[1] / one[1]:.2f}x); p95 in yardsticks {stick.ratio(many[1] / 1000):.2f} vs "
                   f"{stick.ratio(one[1] / 1000):.2f}", flush=True)
+            disk = figures[f"disk, {key}" if key else "disk"]
+            print(f"{key or f'{args.rooms} rooms'}, against one process with rooms on disk: p50 "
+                  f"{many[0] / disk[0]:.2f}x, p95 {many[1] / disk[1]:.2f}x ({disk[1]:.2f} ms)", flush=True)
         if last:
             await takeover(args, children, bases, tables)
     finally:
@@ -382,10 +393,11 @@ async def bench_redis(args) -> None:
         rounds.append(await redis_round(args, stick, number == args.repeat - 1))
     if args.repeat > 1:
         for key, label in (("1 room", "1 room"), ("", f"{args.rooms} rooms")):
-            ratios = sorted(r[f"many, {key}" if key else "many"][1] / r[f"one, {key}" if key else "one"][1]
-                            for r in rounds)
-            print(f"{label}: p95 on Redis / one process over {len(rounds)} rounds: "
-                  f"{ratios[0]:.2f}x to {ratios[-1]:.2f}x (median {statistics.median(ratios):.2f}x)")
+            for one, how in (("one", ""), ("disk", " with rooms on disk")):
+                ratios = sorted(r[f"many, {key}" if key else "many"][1]
+                                / r[f"{one}, {key}" if key else one][1] for r in rounds)
+                print(f"{label}: p95 on Redis / one process{how} over {len(rounds)} rounds: "
+                      f"{ratios[0]:.2f}x to {ratios[-1]:.2f}x (median {statistics.median(ratios):.2f}x)")
     print(f"{stick} (taken again after each round)", flush=True)
 
 
