@@ -77,7 +77,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("medium", greedy=Greedy(take=1.0, careful=True)),
     Level("hard", most_seconds=0.5,
           exact=Exact(empties=12, safe=12, max_nodes=60_000, time_share=0.6, swindle=True),
-          safe_game=SafeGame(max_nodes=60_000, max_depth=40),
+          safe_game=SafeGame(max_nodes=60_000, monte_carlo=True),
           search=_HARD, search_many=replace(_HARD, max_depth=4, max_nodes=2_500)),
     Level("expert", book=True, perfect_up_to=4, mirror=True,
           exact=Exact(empties=17, safe=16, max_nodes=400_000, after_failure=15_000, early=(21, 8),
