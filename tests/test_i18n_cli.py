@@ -43,7 +43,8 @@ command names play, review, join... and words Malay shares, such as program and 
 in it)."""
 # Kept in the Malay on purpose: typed words (general, simple, easy... remote, computer:LEVEL),
 # environment variables, JSON, URL, stdin/stdout, "English" (the language's own name).
-TYPED = re.compile(r"--?[\w-]+|(?<!\w)'[^']*'(?!\w)|\{[^}]*\}|ws://\S+|sos-tui(?: \w+)?|^ {4}[a-z]+(?= )", re.M)
+TYPED = re.compile(r"--?[\w-]+|(?<!\w)'[^']*'(?!\w)|\{[^}]*\}|ws://\S+|sos-tui(?: \w+)?|^ {4}[a-z]+(?= )",
+                   re.M)
 
 
 def english_left(text: str) -> set[str]:

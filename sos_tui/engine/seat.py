@@ -10,7 +10,7 @@ room knows who plays elsewhere; an open remote seat has no name until someone jo
 >>> Seat("Deep", SeatKind.COMPUTER, "hard").label
 'Deep (hard)'
 >>> Seat.from_dict({"name": "Bot", "kind": "computer", "level": "Hard"})
-Seat(name='Bot', kind=<SeatKind.COMPUTER: 'computer'>, level='hard', engine=None)
+Seat(name='Bot', kind=<SeatKind.COMPUTER: 'computer'>, level='hard', engine=None, bot=False)
 """
 
 from __future__ import annotations
