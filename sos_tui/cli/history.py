@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, PlayerInfo, printable, shorten
-from sos_tui.i18n import LEVEL_NAMES, N_, _, explain, level_name, mode_name, ngettext
+from sos_tui.i18n import LEVEL_NAMES, N_, _, bot_label, explain, level_name, mode_name, ngettext
 from sos_tui.storage import (
     History,
     HistoryEntry,
@@ -95,7 +95,7 @@ def _label(player: PlayerInfo) -> str:
     name = printable(player.name)
     if player.is_computer and player.level:
         return _("{name} ({level})").format(name=name, level=level_name(printable(player.level)))
-    return name
+    return bot_label(name) if player.bot else name
 
 
 def players_text(entry) -> str:
