@@ -27,8 +27,8 @@ from sos_tui.storage.history.facts import OPPONENT_KINDS
 from .common import discard_stdout, fail, int_in
 
 # What a player types stays English (general, computer:hard, --opponent easy); prose shows these.
-OPPONENT_NAMES = {"human": N_("human"), **LEVEL_NAMES, "computer": N_("computer"), "mixed": N_("mixed"),
-                  "computer-only": N_("computer-only"), "all": N_("all")}
+OPPONENT_NAMES = {"human": N_("human"), "bot": N_("bot"), **LEVEL_NAMES, "computer": N_("computer"),
+                  "mixed": N_("mixed"), "computer-only": N_("computer-only"), "all": N_("all")}
 
 
 def opponent_name(kind: str) -> str:

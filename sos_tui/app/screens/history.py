@@ -34,7 +34,7 @@ ANY = "any"
 EMPTY_TEXT = N_("No finished games yet. Finish a game and it shows up here, with your statistics.")
 NO_MATCH_TEXT = N_("No games match these filters.")
 
-_OPPONENTS = {"human": N_("human"), "computer": N_("computer"), "mixed": N_("mixed"),
+_OPPONENTS = {"human": N_("human"), "bot": N_("bot"), "computer": N_("computer"), "mixed": N_("mixed"),
               "computer-only": N_("computers only"), "unknown": N_("unknown")}
 """The opponent kinds of the history (besides the computer's levels) as the screen shows them."""
 
