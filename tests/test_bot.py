@@ -391,3 +391,21 @@ async def test_a_bot_started_again_takes_up_its_unfinished_game_and_forgets_it_o
             await stopped(again)
     assert game.state.is_over and any("taking this game up again" in line for line in said)
     assert engines() == []
+
+
+async def test_a_bot_forgets_the_token_of_a_game_that_is_gone_saying_so(tmp_path):
+    from sos_tui.net.tokens import SeatKey
+
+    seats = TokenStore(tmp_path / "net-seats.json")
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        gone = SeatKey.player(f"{base}/zzzzz-zzzzz", "Randy")
+        seats.keep(gone, "a-token-of-a-game-long-over")
+        said: list[str] = []
+        bot = standing(base, said=said, tokens=seats)
+        try:
+            await listed(base)
+            await wait_for(None, lambda: not seats.seats(), what="the token forgotten")
+        finally:
+            await stopped(bot)
+    assert any(line.startswith(f"{base}/zzzzz-zzzzz: no game with that code here") for line in said)
