@@ -291,8 +291,10 @@ async def run_bot(
         while until is None or bot.played < until:
             bot.changed.clear()
             waiting = asyncio.ensure_future(bot.changed.wait())
-            await asyncio.wait((standing, waiting), return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
+            try:
+                await asyncio.wait((standing, waiting), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiting.cancel()  # cancelled (ctrl+c) too: no task left behind
             if standing.done():
                 standing.result()  # its NetError
         return bot.played
