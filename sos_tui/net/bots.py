@@ -96,7 +96,7 @@ class BotRegistry:
                 N_("a bot called {name} is already connected to this server: pick another --name"),
                 name=hello.name,
             )
-        playing = [room for room in rooms if any(_is(s.seat, key) for s in room.seats)]
+        playing = [room for room in rooms if any(_seat_of(s.seat, key) for s in room.seats)]
         self.bots[key] = ConnectedBot(client, hello.name, hello.engine, hello.games, playing)
         log.info(
             "bot %s connected (%s, %d games)",
@@ -166,6 +166,6 @@ class BotRegistry:
         return InviteMessage(room.code, room.keys.give(index), (index,))
 
 
-def _is(seat: Seat, key: str) -> bool:
+def _seat_of(seat: Seat, key: str) -> bool:
     """``seat`` is the seat of the bot whose casefolded name is ``key``."""
     return seat.bot and seat.name is not None and seat.name.casefold() == key
