@@ -802,3 +802,22 @@ async def test_the_history_and_its_replay_say_how_a_game_ended():
         lines = [line.plain for line in app.screen.query_one(Scoreboard).lines(40)]
         assert "Game over: Ana wins" in lines and "Bo resigned" in lines
         assert any(line.startswith("✗ ▲ Bo") for line in lines)
+
+
+async def test_a_game_against_a_bot_keeps_its_mark_in_the_history_and_its_replay():
+    randy = PlayerInfo("Randy", bot=True)
+    with History() as history:
+        assert history.record_game(game(P1_SWEEP, players=(ANA, randy)))
+        (entry,) = history.games()
+    from sos_tui.cli.history import players_text
+
+    assert entry.players == (ANA, randy) and entry.players_text == "Ana vs Randy (bot)"
+    assert players_text(entry) == "Ana vs Randy (bot)"  # sos-tui history
+    app = ScreenHost(HistoryScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        table = app.screen.query_one("#games", DataTable)
+        assert cells(table, 0)[1] == "Ana vs Randy (bot)"
+        await pilot.press("enter")  # the game's replay
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
+        assert any("Randy (bot)" in line.plain for line in app.screen.query_one(Scoreboard).lines(40))

@@ -322,3 +322,90 @@ def test_bot_says_in_one_line_what_is_wrong_with_its_command_line(capsys):
     assert capsys.readouterr().err == (
         "sos-tui bot: engine no-such-engine-anywhere could not start: No such file or directory\n"
     )
+
+
+async def first_moves(url: str, token: str) -> RemoteGame:
+    """Ana joins with ``token``, plays a move and waits for the bot's answer; her game, left open."""
+    ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
+    await ana.connect()
+    updates = ana.updates()
+    while not ana.my_turn:
+        await asyncio.wait_for(anext(updates), 5)
+    await ana.play(ana.state.legal_moves()[0])
+    while not (ana.my_turn and len(ana.state.moves) == 2):  # the bot has answered
+        await asyncio.wait_for(anext(updates), 5)
+    return ana
+
+
+async def test_after_a_server_restart_the_bot_comes_back_to_its_game_still_marked_and_plays_it_on(tmp_path):
+    from sos_tui.net.store import SqliteRoomStore
+
+    path = tmp_path / "rooms.sqlite3"
+    store = SqliteRoomStore(path)
+    server = Server(allow_create=True, store=store)
+    port = await server.start("127.0.0.1", 0)
+    base = f"ws://127.0.0.1:{port}"
+    said: list[str] = []
+    bot = standing(base, games=3, said=said, wait=0.05, tokens=TokenStore(tmp_path / "net-seats.json"))
+    try:
+        await listed(base)
+        url, token, _seats = await create_room(base, 4, "general", AGAINST_A_BOT, bot="Randy")
+        await (await first_moves(url, token)).close()
+        await asyncio.wait_for(server.restart(), 5)
+        await store.close()
+        store = SqliteRoomStore(path)
+        server = Server(allow_create=True, store=store)
+        for kept in store.load():
+            server.restore(kept)
+        (room,) = server.rooms.values()
+        assert room.seats[1].seat == Seat("Randy", SeatKind.REMOTE, bot=True)  # the mark is kept
+        await server.start("127.0.0.1", port)
+        assert (await listed(base)).free == 2  # the game it comes back to counts
+        game = await asyncio.wait_for(play_person(url, token), 20)
+    finally:
+        await stopped(bot)
+        await server.stop()
+        await store.close()
+    assert game.state.is_over and [seat.bot for seat in game.record.players] == [False, True]
+    assert any("back to this game when the server is" in line for line in said)
+    assert engines() == []
+
+
+async def test_a_bot_started_again_takes_up_its_unfinished_game_and_forgets_it_once_over(tmp_path):
+    seats = tmp_path / "net-seats.json"
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        first = standing(base, games=2, tokens=TokenStore(seats))
+        await listed(base)
+        url, token, _seats = await create_room(base, 4, "general", AGAINST_A_BOT, bot="Randy")
+        await (await first_moves(url, token)).close()
+        await stopped(first)
+        await wait_for(None, lambda: not server.bots.bots, what="the first bot gone")
+        said: list[str] = []
+        again = standing(base, games=2, said=said, tokens=TokenStore(seats))
+        try:
+            assert (await listed(base)).free == 1  # the game it takes up counts
+            game = await asyncio.wait_for(play_person(url, token), 20)
+            await wait_for(None, lambda: not TokenStore(seats).seats(), what="the token forgotten")
+        finally:
+            await stopped(again)
+    assert game.state.is_over and any("taking this game up again" in line for line in said)
+    assert engines() == []
+
+
+async def test_a_bot_forgets_the_token_of_a_game_that_is_gone_saying_so(tmp_path):
+    from sos_tui.net.tokens import SeatKey
+
+    seats = TokenStore(tmp_path / "net-seats.json")
+    async with Server(allow_create=True) as server:
+        base = f"ws://127.0.0.1:{await server.start()}"
+        gone = SeatKey.player(f"{base}/zzzzz-zzzzz", "Randy")
+        seats.keep(gone, "a-token-of-a-game-long-over")
+        said: list[str] = []
+        bot = standing(base, said=said, tokens=seats)
+        try:
+            await listed(base)
+            await wait_for(None, lambda: not seats.seats(), what="the token forgotten")
+        finally:
+            await stopped(bot)
+    assert any(line.startswith(f"{base}/zzzzz-zzzzz: no game with that code here") for line in said)

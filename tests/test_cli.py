@@ -308,7 +308,7 @@ def test_history_command_prints_the_table_with_filters_and_limit(filled, capsys)
     (["--mode", "tricky"], "--mode: invalid choice: 'tricky'"),
     (["--limit", "0"], "--limit: expected a whole number at least 1, not '0'"),
     (["--colour"], "unrecognized arguments: --colour"),
-    (["--opponent", "godlike"], "no opponent kind 'godlike': choose human, easy, medium, hard, expert"),
+    (["--opponent", "godlike"], "no opponent kind 'godlike': choose human, bot, easy, medium, hard, expert"),
     (["--opponent", "\udcff"], "no opponent kind '\\udcff'"),  # --opponent $'\xff'
 ])
 def test_history_command_bad_arguments_give_one_line_and_exit_2(capsys, argv, complaint):

@@ -189,6 +189,18 @@ def test_a_room_in_redis_reads_back_as_itself_and_an_old_one_still_loads():
     assert load_room(old) == room and all(type(s.seat.kind) is SeatKind for s in load_room(old).seats)
 
 
+RANDY = Seat("Randy", SeatKind.REMOTE, bot=True)
+
+
+def test_a_bot_seat_in_a_room_in_redis_keeps_its_mark_and_only_its_row_grows():
+    room = _room(StoredSeat(ANA, "hash-Ana"), StoredSeat(RANDY, "hash-Randy"))
+    assert load_room(dump_room(room)).seats[1].seat.bot
+    assert json.loads(dump_room(room))["seats"] == [
+        ["human", "Ana", None, "hash-Ana"],  # as before bots: an older process still reads it
+        ["remote", "Randy", None, "hash-Randy", 1],
+    ]
+
+
 def test_an_unknown_kind_in_a_room_in_redis_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match="has unknown kind 'robot'"):
         load_room(dump_room(_room(*ROOM_SEATS)).replace('"remote"', '"robot"'))
@@ -235,3 +247,40 @@ async def test_an_old_room_in_sqlite_loads_and_one_of_an_unknown_kind_is_left_ou
     assert [room.code for room in kept] == ["aaaaa-aaaaa"] and kept[0].seats == ROOM_SEATS
     [warning] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert "bbbbb-bbbbb" in warning and "has unknown kind 'robot'" in warning and "left out" in warning
+
+
+async def test_a_bot_seat_in_sqlite_keeps_its_mark(tmp_path):
+    store = SqliteRoomStore(tmp_path / "rooms.sqlite3")
+    seats = (StoredSeat(ANA, "hash-Ana"), StoredSeat(RANDY, "hash-Randy"))
+    try:
+        await store.save(_room(*seats))
+        [kept] = store.load()
+    finally:
+        await store.close()
+    assert kept.seats == seats and kept.seats[1].seat.bot
+
+
+async def test_a_rooms_store_of_before_bots_is_brought_up_to_date_and_keeps_its_seats(tmp_path):
+    from sos_tui.net.store import SCHEMA_VERSION
+
+    path = tmp_path / "rooms.sqlite3"
+    store = SqliteRoomStore(path)
+    await store.save(_room(*ROOM_SEATS))
+    await store.close()
+    conn = sqlite3.connect(path)  # the seats table of schema 4: no bot column
+    with conn:
+        conn.executescript("""
+            ALTER TABLE seats DROP COLUMN bot;
+            PRAGMA user_version = 4;
+        """)
+    conn.close()
+    store = SqliteRoomStore(path)
+    try:
+        [kept] = store.load()
+        assert kept.seats == ROOM_SEATS
+        await store.save(_room(StoredSeat(ANA, "hash-Ana"), StoredSeat(RANDY, "hash-Randy")))
+        [kept] = store.load()
+    finally:
+        await store.close()
+    assert kept.seats[1].seat.bot
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5

@@ -526,7 +526,7 @@ def test_the_database_is_created_in_the_data_folder_in_wal_mode(filled, data):
     assert filled.path == data / "history.sqlite3"
     with sqlite3.connect(filled.path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_module.SCHEMA_VERSION
 
 
 def test_an_unfinished_game_is_not_recorded(filled):
@@ -711,7 +711,7 @@ def test_a_version_1_database_is_upgraded_and_keeps_its_games(data):
         columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
         assert {"game_key", "winners", "opponent", "pov", "outcome", "longest_chain", "margin", "game_id",
                 "pov_score", "termination"} <= columns
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_module.SCHEMA_VERSION
         assert {row[0] for row in conn.execute("SELECT termination FROM games")} == {"normal"}
     conn.close()
 
@@ -730,8 +730,8 @@ def _sqlite_file(path: Path, *statements: str) -> Path:
 
 
 @pytest.mark.parametrize(("make", "says"), [
-    (lambda p: _sqlite_file(p, "PRAGMA user_version = 5"), "newer sos-tui (schema 5"),
-    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 5"), "newer sos-tui"),
+    (lambda p: _sqlite_file(p, "PRAGMA user_version = 6"), "newer sos-tui (schema 6"),
+    (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 6"), "newer sos-tui"),
     (lambda p: _sqlite_file(p, "CREATE TABLE recipes (name TEXT)"), "not an sos-tui history"),
     (lambda p: _sqlite_file(p, "CREATE TABLE games (x TEXT)", "PRAGMA user_version = 2"),
      "not an sos-tui history"),
@@ -944,3 +944,39 @@ def test_a_version_3_history_gains_the_termination_and_keeps_its_games(data):
         assert old.termination == "normal" and old.record == make_record(P1_SWEEP)
         history.record_game(_resigned())
         assert {e.termination for e in history.games()} == {"normal", "resign"}
+
+
+RANDY_BOT = PlayerInfo("Randy", bot=True)
+
+
+def test_a_game_against_a_bot_speaks_for_the_person_whatever_their_seat(data):
+    with History() as history:
+        history.record_game(make_record(P1_SWEEP, players=(RANDY_BOT, ANA)))  # the bot took seat 1
+        [entry] = history.games()
+        stats = history.stats()
+    assert (entry.pov, entry.pov_name, entry.opponent) == (1, "Ana", "bot")
+    assert (entry.outcome, entry.margin) == ("loss", -6)
+    assert entry.players[0].bot and list(stats.by_opponent) == ["bot"]
+
+
+def test_a_version_4_history_looks_again_at_its_games_against_a_bot(data):
+    path = data / "history.sqlite3"
+    data.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    for step in (1, 2, 3, 4):
+        schema_module.MIGRATIONS[step](conn)
+    conn.execute("PRAGMA user_version = 4")
+    against_a_bot, two_people = make_record(P1_SWEEP, players=(RANDY_BOT, ANA)), make_record(P2_SWEEP)
+    for record in (against_a_bot, two_people):
+        facts = game_facts(record)
+        # as version 4 kept them: the first seat not a computer's spoke, a bot was a human opponent
+        facts.update(pov=0, opponent="human", pov_score=record.state.scores[0],
+                     outcome=record.state.outcome.result_for(0), margin=record.state.outcome.margin(0))
+        names, values = ", ".join(facts), ", ".join(f":{name}" for name in facts)
+        conn.execute(f"INSERT INTO games ({names}) VALUES ({values})", facts)
+    conn.close()
+    with History() as history:
+        bot, people = sorted(history.games(), key=lambda e: e.opponent)
+    assert (bot.pov, bot.opponent, bot.outcome, bot.margin, bot.pov_score) == (1, "bot", "loss", -6, 0)
+    assert (people.pov, people.opponent, people.outcome) == (0, "human", "loss")  # left as it was
+    assert bot.players_text == "Randy (bot) vs Ana"

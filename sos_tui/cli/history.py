@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sos_tui.engine import MAX_SIZE, MIN_SIZE, Mode, PlayerInfo, printable, shorten
-from sos_tui.i18n import LEVEL_NAMES, N_, _, explain, level_name, mode_name, ngettext
+from sos_tui.i18n import LEVEL_NAMES, N_, _, bot_label, explain, level_name, mode_name, ngettext
 from sos_tui.storage import (
     History,
     HistoryEntry,
@@ -27,8 +27,8 @@ from sos_tui.storage.history.facts import OPPONENT_KINDS
 from .common import discard_stdout, fail, int_in
 
 # What a player types stays English (general, computer:hard, --opponent easy); prose shows these.
-OPPONENT_NAMES = {"human": N_("human"), **LEVEL_NAMES, "computer": N_("computer"), "mixed": N_("mixed"),
-                  "computer-only": N_("computer-only"), "all": N_("all")}
+OPPONENT_NAMES = {"human": N_("human"), "bot": N_("bot"), **LEVEL_NAMES, "computer": N_("computer"),
+                  "mixed": N_("mixed"), "computer-only": N_("computer-only"), "all": N_("all")}
 
 
 def opponent_name(kind: str) -> str:
@@ -95,7 +95,7 @@ def _label(player: PlayerInfo) -> str:
     name = printable(player.name)
     if player.is_computer and player.level:
         return _("{name} ({level})").format(name=name, level=level_name(printable(player.level)))
-    return name
+    return bot_label(name) if player.bot else name
 
 
 def players_text(entry) -> str:

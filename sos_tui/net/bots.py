@@ -13,6 +13,7 @@ there (docs/protocol.md, "Bots").
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -83,9 +84,11 @@ class BotRegistry:
         bots = sorted(self.bots.values(), key=lambda bot: bot.name.casefold())
         return tuple(bot.listing() for bot in bots[:MAX_LOBBY])
 
-    async def serve(self, client: Client, hello: BotMessage) -> None:
+    async def serve(self, client: Client, hello: BotMessage, rooms: Iterable[Room] = ()) -> None:
         """List the bot of ``hello`` for as long as ``client`` stays connected (answering its pings);
-        ProtocolError ``bot-taken`` if a bot of that name is connected already."""
+        ProtocolError ``bot-taken`` if a bot of that name is connected already. Of ``rooms`` (the
+        server's), those with a seat of a bot of that name count among its games: it was seated
+        there before it (or the server) restarted, and comes back to them."""
         key = hello.name.casefold()
         if key in self.bots:
             raise ProtocolError(
@@ -93,7 +96,8 @@ class BotRegistry:
                 N_("a bot called {name} is already connected to this server: pick another --name"),
                 name=hello.name,
             )
-        self.bots[key] = ConnectedBot(client, hello.name, hello.engine, hello.games)
+        playing = [room for room in rooms if any(_seat_of(s.seat, key) for s in room.seats)]
+        self.bots[key] = ConnectedBot(client, hello.name, hello.engine, hello.games, playing)
         log.info(
             "bot %s connected (%s, %d games)",
             printable(hello.name),
@@ -160,3 +164,8 @@ class BotRegistry:
         room.seats[index].seat = Seat(bot.name, SeatKind.REMOTE, bot=True)
         bot.rooms.append(room)
         return InviteMessage(room.code, room.keys.give(index), (index,))
+
+
+def _seat_of(seat: Seat, key: str) -> bool:
+    """``seat`` is the seat of the bot whose casefolded name is ``key``."""
+    return seat.bot and seat.name is not None and seat.name.casefold() == key

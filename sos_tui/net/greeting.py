@@ -58,7 +58,7 @@ class Greeting:
         if isinstance(first, LobbyMessage | BotMessage) and path:
             raise ProtocolError("bad-message", N_("ask for the lobby at the server's address, with no code"))
         if isinstance(first, BotMessage):
-            await self.bots.serve(client, first)
+            await self.bots.serve(client, first, self.rooms.values())
             return None
         if isinstance(first, LobbyMessage):
             client.send(RoomsMessage(await self.lobby(), self.bots.listing()))

@@ -223,6 +223,7 @@ class Server(Greeting):
         if self.store is not None:
             await self.store.flush()
         clients = [c for room in self.rooms.values() for c in room.clients]
+        clients += [bot.client for bot in self.bots.bots.values()]  # bots connect again, too
         await asyncio.gather(*(c.close(1012, CloseReason.RESTARTING)
                                for c in clients), return_exceptions=True)
         if self.cluster is not None:  # its rooms are free for another process at once

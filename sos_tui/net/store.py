@@ -36,7 +36,8 @@ Schema (``PRAGMA application_id`` marks the file as ours, ``user_version`` is it
            clock TEXT, clocks TEXT,                          -- a timed room (schema 3): its
                                                              -- control ("5+3", "2d") and clocks
            rated INTEGER)                                    -- 1: a rated room (schema 4)
-    seats (code, seat INTEGER, kind, name, level, token_hash)   -- PRIMARY KEY (code, seat)
+    seats (code, seat INTEGER, kind, name, level, token_hash,   -- PRIMARY KEY (code, seat)
+           bot INTEGER)                                      -- 1: a bot sits there (schema 5)
 
 ``host_key`` is set on a ``sos-tui host --headless`` room (its settings and address, so the same
 command finds it again) and NULL on a ``sos-tui server`` room.
@@ -74,7 +75,7 @@ from sos_tui.storage.errors import StorageError, describe, shown_path
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x534F5352  # "SOSR"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SCHEMA = """
 CREATE TABLE rooms (
     code       TEXT PRIMARY KEY,
@@ -99,13 +100,15 @@ CREATE TABLE seats (
     name       TEXT,
     level      TEXT,
     token_hash TEXT,
+    bot        INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (code, seat)
 );
 """
 TABLES = {"rooms", "seats"}
 MIGRATIONS = {1: "ALTER TABLE rooms ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
               2: "ALTER TABLE rooms ADD COLUMN clock TEXT; ALTER TABLE rooms ADD COLUMN clocks TEXT",
-              3: "ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0"}
+              3: "ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+              4: "ALTER TABLE seats ADD COLUMN bot INTEGER NOT NULL DEFAULT 0"}
 """From a schema version to the next: what a store of that version is changed with when opened."""
 
 
@@ -116,20 +119,29 @@ class RoomStoreError(StorageError):
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
     """A room's seat as it is kept: who sits there and the hash of the token that holds it. Kept
-    as a row ``(kind, name, level, token_hash)`` (a table's columns in SQLite, a list in Redis)."""
+    as a row ``(kind, name, level, token_hash)`` (a table's columns in SQLite, a list in Redis),
+    and a fifth column, 1, where a bot sits (``Seat.bot``): every other seat's row is the same as
+    before bots, so an older process of a Redis service still reads it."""
 
     seat: Seat
     token_hash: str | None = None
 
     def to_row(self) -> tuple:
-        return self.seat.kind, self.seat.name, self.seat.level, self.token_hash
+        row = (self.seat.kind, self.seat.name, self.seat.level, self.token_hash)
+        return (*row, 1) if self.seat.bot else row
+
+    def to_columns(self) -> tuple:
+        """The row as the SQLite table's five columns (``bot`` 0 or 1)."""
+        return (*self.to_row(), 0)[:5]
 
     @classmethod
     def from_row(cls, row) -> StoredSeat:
-        """The seat ``to_row`` wrote; ValueError (a ``SeatError`` naming an unknown kind) or
-        TypeError if ``row`` is not one."""
-        kind, name, level, token_hash = row
-        return cls(Seat(name, kind, level), token_hash)
+        """The seat ``to_row`` wrote (or an older sos-tui's, without ``bot``); ValueError (a
+        ``SeatError`` naming an unknown kind) or TypeError if ``row`` is not one."""
+        kind, name, level, token_hash, *bot = row
+        if len(bot) > 1:
+            raise ValueError(f"a seat of {len(row)} columns")
+        return cls(Seat(name, kind, level, bot=bool(bot and bot[0])), token_hash)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +227,7 @@ class SqliteRoomStore:
             rooms = []
             for (code, size, mode, host_key, creator, created, active, version, record, public, clock, clocks,
                  rated) in rows:
-                rows = conn.execute("SELECT kind, name, level, token_hash FROM seats WHERE code = ? "
+                rows = conn.execute("SELECT kind, name, level, token_hash, bot FROM seats WHERE code = ? "
                                     "ORDER BY seat", (code,)).fetchall()
                 try:
                     seats = tuple(map(StoredSeat.from_row, rows))
@@ -335,11 +347,12 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
                 (code, room.size, room.mode, room.key, room.creator, room.created, room.active, room.version,
                  record, int(room.public), None if room.clock is None else str(room.clock), clocks,
                  int(room.rated)))
-            rows = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
+            rows = [(code, i, *s.to_columns()) for i, s in enumerate(room.seats)]
             if seats.get(code) != rows:  # a join, a rematch: most saves are a move, seats unchanged
                 conn.execute("DELETE FROM seats WHERE code = ?", (code,))
                 conn.executemany(
-                    "INSERT INTO seats (code, seat, kind, name, level, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO seats (code, seat, kind, name, level, token_hash, bot) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     rows)
         conn.execute("COMMIT")
     except BaseException:
@@ -349,7 +362,7 @@ def _commit(conn: sqlite3.Connection, jobs: list, seats: dict) -> None:
         raise
     for code, room in latest.items():
         if room is not None:
-            seats[code] = [(code, i, *s.to_row()) for i, s in enumerate(room.seats)]
+            seats[code] = [(code, i, *s.to_columns()) for i, s in enumerate(room.seats)]
 
 
 # -- opening -----------------------------------------------------------------------------------

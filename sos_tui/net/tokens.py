@@ -115,7 +115,16 @@ class TokenStore:
         kept = {k: v for k, v in self._read().items()
                 if k != key and not (k.address == key.address and v.token == token)}
         kept[key] = _Kept(key, token, time.time())
-        kept = dict(sorted(kept.items(), key=lambda item: item[1].saved)[-MAX_TOKENS:])
+        self._write(dict(sorted(kept.items(), key=lambda item: item[1].saved)[-MAX_TOKENS:]))
+
+    def forget(self, key: SeatKey) -> None:
+        """Forget the token of ``key`` (its game is over for good: a bot's), with its lock file once
+        nobody holds it. Nothing is raised if it cannot be written."""
+        kept = self._read()
+        if kept.pop(key, None) is not None:
+            self._write(kept)
+
+    def _write(self, kept: dict[SeatKey, _Kept]) -> None:
         if self.path is None:
             self._memory = kept
             return

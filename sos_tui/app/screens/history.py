@@ -12,7 +12,7 @@ from textual.widgets import Button, DataTable, Label, Select, Static, TabbedCont
 from textual.worker import get_current_worker
 
 from sos_tui.engine import GameRecord, Mode, PlayerInfo, RecordError
-from sos_tui.i18n import N_, _, explain, level_name, mode_name, ngettext
+from sos_tui.i18n import N_, _, bot_label, explain, level_name, mode_name, ngettext
 from sos_tui.ratings import Standing
 from sos_tui.storage import (
     Filters,
@@ -34,7 +34,7 @@ ANY = "any"
 EMPTY_TEXT = N_("No finished games yet. Finish a game and it shows up here, with your statistics.")
 NO_MATCH_TEXT = N_("No games match these filters.")
 
-_OPPONENTS = {"human": N_("human"), "computer": N_("computer"), "mixed": N_("mixed"),
+_OPPONENTS = {"human": N_("human"), "bot": N_("bot"), "computer": N_("computer"), "mixed": N_("mixed"),
               "computer-only": N_("computers only"), "unknown": N_("unknown")}
 """The opponent kinds of the history (besides the computer's levels) as the screen shows them."""
 
@@ -54,10 +54,16 @@ def _when(entry: HistoryEntry) -> str:
 
 
 def _players(players: tuple[PlayerInfo, ...], width: int = 16) -> str:
-    """``"Ana vs Computer (easy)"``, each name escaped and shortened."""
+    """``"Ana vs Computer (easy)"`` or ``"Ana vs Randy (bot)"``, each name escaped and shortened."""
     # Translators: between the names of the players of a game: "Ana vs Bo vs Computer"
-    return _(" vs ").join(shown(p.name, width) + (f" ({level_name(p.level)})" if p.is_computer and p.level
-                                                  else "") for p in players)
+    return _(" vs ").join(_player(p, width) for p in players)
+
+
+def _player(player: PlayerInfo, width: int) -> str:
+    name = shown(player.name, width)
+    if player.is_computer and player.level:
+        return f"{name} ({level_name(player.level)})"
+    return bot_label(name) if player.bot else name
 
 
 def _result(entry: HistoryEntry) -> str:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sos_tui.engine import GameRecord, Mode, Seat, SeatKind
-from sos_tui.i18n import N_, _
+from sos_tui.i18n import N_, _, bot_label
 from sos_tui.ratings import Standing
 
 from ..errors import HistoryError, history_error, shown_path
@@ -83,8 +83,12 @@ class HistoryEntry:
     def players_text(self) -> str:
         """``"Ana vs Computer (hard)"`` in the current language (names as stored: escape them
         before printing)."""
-        return _(" vs ").join(_("{name} ({level})").format(name=p.name, level=_(p.level))
-                              if p.is_computer and p.level in LEVELS else p.label for p in self.players)
+        def label(p: Seat) -> str:
+            if p.is_computer and p.level in LEVELS:
+                return _("{name} ({level})").format(name=p.name, level=_(p.level))
+            return bot_label(p.name) if p.bot else p.label
+
+        return _(" vs ").join(map(label, self.players))
 
     @property
     def score_text(self) -> str:
@@ -158,7 +162,8 @@ def _seat(data) -> Seat:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise ValueError("a seat without a name")
     level = data.get("level")
-    return Seat(data["name"], data.get("kind", SeatKind.HUMAN), level if isinstance(level, str) else None)
+    return Seat(data["name"], data.get("kind", SeatKind.HUMAN), level if isinstance(level, str) else None,
+                bot=data.get("bot") is True)
 
 
 def _entry(row: tuple) -> HistoryEntry:

@@ -18,7 +18,7 @@ from sos_tui.engine import COMPUTER_LEVELS, GameRecord, PlayerInfo, printable
 
 __all__ = ["OPPONENT_KINDS", "game_facts", "longest_chain", "point_of_view", "utc_text"]
 
-OPPONENT_KINDS = ("human", *COMPUTER_LEVELS, "computer", "mixed", "computer-only")
+OPPONENT_KINDS = ("human", "bot", *COMPUTER_LEVELS, "computer", "mixed", "computer-only")
 """Every kind of opponent ``point_of_view`` can name (an unknown level from an old file aside)."""
 
 
@@ -41,12 +41,16 @@ def longest_chain(record: GameRecord) -> tuple[int, int | None]:
 
 
 def _seat_kind(player: PlayerInfo) -> str:
-    return printable(player.level or "computer").lower() if player.is_computer else "human"
+    if player.is_computer:
+        return printable(player.level or "computer").lower()
+    return "bot" if player.bot else "human"
 
 
 def point_of_view(players: Sequence[PlayerInfo]) -> tuple[int, str]:
-    """The seat statistics speak for, and the kind of opponent it faced."""
-    human = next((i for i, p in enumerate(players) if not p.is_computer), None)
+    """The seat statistics speak for (the first person's: a bot, ``sos-tui bot``, only when no
+    person played), and the kind of opponent it faced."""
+    people = [i for i, p in enumerate(players) if not p.is_computer]
+    human = next((i for i in people if not players[i].bot), people[0] if people else None)
     if human is None:
         return 0, "computer-only"
     kinds = {_seat_kind(p) for i, p in enumerate(players) if i != human}

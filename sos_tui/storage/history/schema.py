@@ -3,7 +3,9 @@
 Schema versions live in ``PRAGMA user_version``: v1 was the first, minimal table; v2 added the
 computed columns and the unique game key; v3 keys games by game id (a game undone and finished
 differently replaces its row) and stores the point-of-view score for statistics in SQL; v4 stores
-how each game ended (``termination``: every older game ran to its end, ``normal``).
+how each game ended (``termination``: every older game ran to its end, ``normal``); v5 speaks for
+the person in a game against a bot (``sos-tui bot``) and names the bot as the opponent (``bot``):
+its games already stored are looked at again.
 
 ``connect`` first looks at an existing file read-only (``mode=ro``): a file that is not a
 database, someone else's database or from a newer sos-tui is refused with HistoryError and left
@@ -36,7 +38,7 @@ from .facts import game_facts
 
 __all__ = ["SCHEMA_VERSION", "connect"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DAMAGED_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 SCHEMA_V1 = """
@@ -82,6 +84,7 @@ COLUMNS = {  # the columns each version's table has
     2: V1_COLUMNS | {name for name, _ in V2_COLUMNS},
     3: V1_COLUMNS | {name for name, _ in V2_COLUMNS + V3_COLUMNS},
     4: V1_COLUMNS | {name for name, _ in V2_COLUMNS + V3_COLUMNS + V4_COLUMNS},
+    5: V1_COLUMNS | {name for name, _ in V2_COLUMNS + V3_COLUMNS + V4_COLUMNS},  # v5 changed rows only
 }
 
 
@@ -166,7 +169,25 @@ def _migrate_v3_to_v4(conn: sqlite3.Connection) -> None:
         conn.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
 
 
-MIGRATIONS = {1: _create_v1, 2: _migrate_v1_to_v2, 3: _migrate_v2_to_v3, 4: _migrate_v3_to_v4}
+def _migrate_v4_to_v5(conn: sqlite3.Connection) -> None:
+    """Look again at the games against a bot (a seat of the stored players marked ``"bot": true``):
+    whose side the statistics take (the person's) and the opponent's kind (``bot``). A row whose
+    record no longer loads stays as it was."""
+    rows = conn.execute("SELECT id, record FROM games WHERE players LIKE '%\"bot\": true%'").fetchall()
+    for row_id, record_json in rows:
+        try:
+            facts = game_facts(GameRecord.from_json(record_json))
+        except (ValueError, TypeError, RecursionError):
+            continue
+        conn.execute(
+            "UPDATE games SET pov = :pov, opponent = :opponent, pov_score = :pov_score, outcome = :outcome, "
+            "margin = :margin WHERE id = :id",
+            {**facts, "id": row_id},
+        )
+
+
+MIGRATIONS = {1: _create_v1, 2: _migrate_v1_to_v2, 3: _migrate_v2_to_v3, 4: _migrate_v3_to_v4,
+              5: _migrate_v4_to_v5}
 """``MIGRATIONS[n]`` brings a database from version n - 1 to n (0 is a new file)."""
 
 
