@@ -112,7 +112,7 @@ def test_metavars_are_malay_and_typed_words_english(capsys):
     (["history", "--limit", "0"], "sos-tui history: argumen --limit: mesti nombor bulat "
                                   "sekurang-kurangnya 1, bukan '0' (lihat sos-tui history --help)"),
     (["history", "--size", "2"], "mesti nombor bulat dari 3 hingga 26, bukan '2'"),
-    (["history", "--opponent", "godlike"], "tiada jenis lawan 'godlike': pilih human, easy"),
+    (["history", "--opponent", "godlike"], "tiada jenis lawan 'godlike': pilih human, bot, easy"),
     (["arena", "hard"], "sos-tui arena: berikan dua tahap, TAHAP_A dan TAHAP_B, atau --ladder"),
     (["arena", "hard", "easy", "--games", "0"],
      "sos-tui arena: --games mesti antara 1 hingga 100,000, bukan 0"),
