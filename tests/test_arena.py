@@ -16,7 +16,7 @@ from sos_tui.ai.arena import Match, Tally, play_game, run
 from sos_tui.ai.ladder import Ladder
 from sos_tui.cli import main
 
-from .support.helpers import alive, children, until
+from .support.helpers import alive, children, ctrl_c_works, until
 
 
 def test_a_match_runs_game_by_game_and_tallies():
@@ -157,11 +157,9 @@ def cpu_seconds(pid: int) -> float:
 def start_arena(jobs: int, argv: tuple[str, ...] = ("hard", "hard")) -> tuple[subprocess.Popen, set[int]]:
     """A long arena run in its own process, once its workers (if any) are playing."""
     argv = ["arena", *argv, "--size", "8", "--games", "40", "--jobs", str(jobs)]
-    # ctrl+c's default action in the child even where the test runs in the background (a shell
-    # starts background jobs with SIGINT ignored, and Python then never raises KeyboardInterrupt)
     proc = subprocess.Popen([sys.executable, "-m", "sos_tui", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_works)
     until(lambda: jobs == 1 or len(children(proc.pid)) >= jobs, "the workers to start", 30)
     workers = children(proc.pid)
     # well into the first games: each process that plays has had half a second of CPU (its start-up,

@@ -47,7 +47,7 @@ from sos_tui.net.seats import check_seats
 from sos_tui.session import ComputerFailed, ComputerPool, GameSession, computer_move
 from sos_tui.session.computer import trust_engine
 
-from .support.helpers import alive, children, until, wait_for
+from .support.helpers import alive, children, ctrl_c_works, until, wait_for
 
 ENGINES = Path(__file__).parent / "engines"
 RAND = f"{sys.executable} {ENGINES / 'rand.py'}"
@@ -564,6 +564,7 @@ def test_ctrl_c_on_an_arena_on_several_processes_leaves_no_engine_behind():
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_works,
     )
     try:
         deadline, engines = time.monotonic() + 20, []

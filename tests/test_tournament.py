@@ -20,7 +20,7 @@ from sos_tui.ai import tournament as api
 from sos_tui.ai.tournament import Pairing, Played, Standings, Tournament
 from sos_tui.cli import main
 
-from .support.helpers import alive, children, until
+from .support.helpers import alive, children, ctrl_c_works, until
 
 ENGINES = Path(__file__).parent / "engines"
 RAND = f"engine:{sys.executable} {ENGINES / 'rand.py'}"
@@ -229,6 +229,7 @@ def test_ctrl_c_stops_a_tournament_and_its_engine_at_once(tmp_path):
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=ctrl_c_works,
     )
     try:
         deadline, engines = time.monotonic() + 20, []

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -134,6 +135,13 @@ async def wait_for(pilot, condition, seconds: float = BOUND, what: str = ""):
     if pilot:
         await pilot.pause()
     return value
+
+
+def ctrl_c_works() -> None:
+    """For ``subprocess.Popen(preexec_fn=ctrl_c_works)``: ctrl+c (SIGINT) has its default action in
+    the child even where the tests run in the background (a shell starts a background job with
+    SIGINT ignored, the child inherits that, and Python then never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def until(condition, what: str = "", seconds: float = BOUND):
