@@ -21,16 +21,17 @@ def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True, timeout=20).stdout
 
 
-def wait_for(session: str, text: str, seconds: float = 20) -> str:
-    """The screen of ``session`` once it shows ``text``."""
+def wait_for(session: str, *texts: str, seconds: float = 20) -> str:
+    """The screen of ``session`` once it shows every one of ``texts`` (a terminal draws a change
+    of several widgets in more than one frame)."""
     screens = [""]
 
     def shown() -> str | None:
         screens.append(tmux("capture-pane", "-p", "-t", session))
-        return screens[-1] if text in screens[-1] else None
+        return screens[-1] if all(text in screens[-1] for text in texts) else None
 
     try:
-        return until(shown, f"{text!r} on the screen", seconds)
+        return until(shown, f"{', '.join(map(repr, texts))} on the screen", seconds)
     except AssertionError as stuck:
         raise AssertionError(f"{stuck}; the screen was:\n{screens[-1]}") from None
 
@@ -49,9 +50,8 @@ def session(tmp_path):
 def test_play_a_scoring_move_in_a_real_terminal(session, tmp_path):
     wait_for(session, "Ana to move")
     tmux("send-keys", "-t", session, "s", "Right", "o", "Right", "s")  # in order, as typed
-    screen = wait_for(session, "S─●─O─●─S")
-    assert "Ana scored 1" in screen and "move again" in screen
-    assert "S c1  +1" in screen  # the move log
+    # the SOS on the board, the status line and the move log, drawn
+    wait_for(session, "S─●─O─●─S", "Ana scored 1", "move again", "S c1  +1")
     tmux("send-keys", "-t", session, "C-q")
     until(lambda: subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode,
           "the app to quit and its session to end")
