@@ -134,6 +134,7 @@ export class LobbyView {
   // The bots connected to the server, each with a Play button (a game at the create form's size and mode).
   botListing() {
     const bots = this.bots.filter((bot) => bot && typeof bot.name === "string" && Number.isInteger(bot.free));
+    if (this.rooms === null) return el("p", {}, _("Looking for bots…"));  // the lobby's answer is not here yet
     if (!bots.length) return el("p", { class: "subtle" }, _("No bot is connected just now."));
     const hint = el("p", { class: "subtle" }, _("A game against a bot has the board size and mode chosen under Create a game."));
     return el("div", {}, hint, el("ul", { class: "listing" }, bots.map((bot) => {
