@@ -136,14 +136,8 @@ async def test_a_bot_declines_an_undo_at_once():
         bot = standing(base)
         await listed(base)
         url, token, _seats = await create_room(base, 4, "general", AGAINST_A_BOT, bot="Randy")
-        ana = RemoteGame(url, "Ana", token=token, tokens=TokenStore())
-        await ana.connect()
+        ana = await first_moves(url, token)
         updates = ana.updates()
-        while not ana.my_turn:
-            await asyncio.wait_for(anext(updates), 5)
-        await ana.play(ana.state.legal_moves()[0])
-        while not (ana.my_turn and len(ana.state.moves) == 2):  # the bot has answered
-            await asyncio.wait_for(anext(updates), 5)
         await ana.request_undo()
         while not isinstance(message := await asyncio.wait_for(anext(updates), 5), UndoResultMessage):
             pass

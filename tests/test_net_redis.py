@@ -165,51 +165,50 @@ async def test_a_timed_room_on_the_service_tells_its_clocks_through_the_relay_an
             await bo.close()
 
 
+@contextlib.asynccontextmanager
+async def redis_calls(server: Server, ana: Player, bo: Player):
+    """The names of the commands of each call ``server`` makes to Redis meanwhile; closes both
+    players after."""
+    link, calls = server.cluster.link, []
+    sent = link.call
+
+    async def counted(commands, lane=None):
+        calls.append([command[0] for command in commands])
+        return await sent(commands, lane)
+
+    link.call = counted
+    try:
+        yield calls
+    finally:
+        link.call = sent
+        await ana.close()
+        await bo.close()
+
+
+FOUR_MOVES = (("ana", "bo", "S a1"), ("bo", "ana", "S c1"), ("ana", "bo", "S a3"), ("bo", "ana", "S c3"))
+
+
 async def test_a_relayed_players_state_goes_out_with_the_write_of_its_room_one_round_trip_a_move(redis_url):
     async with service(redis_url, lease=30.0) as (one, two):  # a long lease: no renewals meanwhile
         _code, ana, bo, _tokens = await two_players(one, two)
-        link, calls = one.cluster.link, []
-        sent = link.call
-
-        async def counted(commands, lane=None):
-            calls.append([command[0] for command in commands])
-            return await sent(commands, lane)
-
-        link.call = counted
-        try:
-            for number, (mover, watcher, move) in enumerate(((ana, bo, "S a1"), (bo, ana, "S c1"),
-                                                             (ana, bo, "S a3"), (bo, ana, "S c3")), 1):
-                await play(mover, [watcher], move)
+        players = {"ana": ana, "bo": bo}
+        async with redis_calls(one, ana, bo) as calls:
+            for number, (mover, watcher, move) in enumerate(FOUR_MOVES, 1):
+                await play(players[mover], [players[watcher]], move)
                 assert len(calls) == number  # the owner's one write, which also tells Bo's process
             assert all(names == ["EVALSHA"] for names in calls)
             assert bo.game.record.moves == ana.game.record.moves and len(bo.game.record.moves) == 4
-        finally:
-            link.call = sent
-            await ana.close()
-            await bo.close()
 
 
 async def test_a_relayed_players_moves_go_straight_to_the_owner_not_through_redis(redis_url):
     async with service(redis_url, lease=30.0) as (one, two):  # a long lease: no renewals meanwhile
         _code, ana, bo, _tokens = await two_players(one, two)
-        link, calls = two.cluster.link, []  # two relays Bo to one, the owner
-        sent = link.call
-
-        async def counted(commands, lane=None):
-            calls.append([command[0] for command in commands])
-            return await sent(commands, lane)
-
-        link.call = counted
-        try:
-            for mover, watcher, move in ((ana, bo, "S a1"), (bo, ana, "S c1"), (ana, bo, "S a3"),
-                                         (bo, ana, "S c3")):
-                await play(mover, [watcher], move)
+        players = {"ana": ana, "bo": bo}
+        async with redis_calls(two, ana, bo) as calls:  # two relays Bo to one, the owner
+            for mover, watcher, move in FOUR_MOVES:
+                await play(players[mover], [players[watcher]], move)
             assert calls == []  # Bo's moves went over the link between the processes
             assert bo.game.record.moves == ana.game.record.moves and len(bo.game.record.moves) == 4
-        finally:
-            link.call = sent
-            await ana.close()
-            await bo.close()
 
 
 async def test_a_link_between_processes_without_the_services_secret_is_closed_unheard(redis_url):
