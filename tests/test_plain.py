@@ -932,6 +932,45 @@ async def test_a_plain_player_is_told_when_a_player_gone_may_be_claimed_and_clai
     assert out[-3:-1] == ["Ana left the game.", "Game over: Bo wins. How it ended: Ana left the game."]
 
 
+async def test_a_plain_player_hears_a_player_gone_come_back(monkeypatch, capsys):
+    import asyncio
+
+    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net.netsession import NetSession
+    from sos_tui.plain.front import play_remote
+
+    from .support.helpers import Keyboard
+
+    async with Server() as server:
+        await server.start()
+        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
+        tokens = TokenStore()
+        ana = RemoteGame(server.url(room), "Ana", tokens=tokens)
+        await ana.connect()
+        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+        await bo.connect()
+        keyboard = Keyboard(monkeypatch)
+        playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
+        await wait_for(None, lambda: bo.phase == "playing")
+        said = []
+
+        def heard(text: str):
+            def told() -> bool:
+                said.extend(capsys.readouterr().out.splitlines())
+                return any(line.startswith(text) for line in said)
+            return told
+
+        await ana.close()  # Ana's terminal goes, then she comes back with her seat's token
+        await wait_for(None, heard("Ana lost the connection"))
+        ana = RemoteGame(server.url(room), "Ana", tokens=tokens)
+        await ana.connect()
+        await wait_for(None, heard("Ana is back."))
+        keyboard.type("quit")
+        assert await asyncio.wait_for(playing, 10) == 0
+        await ana.close()
+    assert said.count("Ana is back.") == 1
+
+
 async def test_a_plain_player_offers_a_draw_hears_it_declined_and_accepts_the_other_players(
         monkeypatch, capsys):
     import asyncio

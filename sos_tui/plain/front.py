@@ -535,13 +535,16 @@ class RemoteFront(Front):
             say(words.ratings(self.source.seats, self.game.ratings))
 
     def away_news(self) -> None:
-        """Say who has gone (once), and when they may be claimed (once)."""
+        """Say who has gone (once), when they may be claimed (once), and who is back."""
         game = self.game
         if not game.under_way or not game.in_game:
             return
         now, names = time.monotonic(), words.names(self.source.seats)
         two = len(game.state.still_in) == 2
         gone = [away for away in game.away if away.seat not in game.my_seats]
+        back = {seat for seat, _due in self._said_away} - {away.seat for away in gone}
+        for seat in sorted(back & set(game.state.still_in)):  # not one dropped from the game
+            say(_("{name} is back.").format(name=names[seat]))
         self._said_away &= {(away.seat, claimable) for away in gone for claimable in (False, True)}
         for away in gone:
             due = away.claimable(now)
