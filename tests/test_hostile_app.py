@@ -652,7 +652,7 @@ async def test_history_lists_hostile_names_literally(hostile_history):
         assert app.screen.query_one("#games", DataTable).row_count == len(NAMES)
         lines = await lines_showing(pilot, [visible(name) for name in NAMES.values()])
         for name in NAMES.values():
-            assert any(visible(name) in line for line in lines), name
+            assert any(visible(name) in line for line in lines), (name, "\n".join(lines))
 
 
 async def test_replay_title_shows_hostile_names_literally():
