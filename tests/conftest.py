@@ -11,13 +11,13 @@ from hypothesis import settings
 from platformdirs import user_cache_path
 
 # Where the environment asks Python not to write bytecode (PYTHONDONTWRITEBYTECODE, set on this
-# project's CI machine), every xdist worker compiled each module of sos_tui and rewrote the asserts
-# of every test module again, and so did every program a test starts (collecting the tests took
-# 3.3 s of CPU, 1.4 s with the cache; a worker's CPU outside its tests fell from 4.0 s to 3.1 s
-# in the full suite). The workers and those programs (they
-# inherit this environment) share one bytecode cache in the user's cache folder instead, outside
-# the checkout, so the source tree stays as free of bytecode as that setting wants. A
-# PYTHONPYCACHEPREFIX the environment sets is kept.
+# project's CI machine), every xdist worker compiled each module of sos_tui and rewrote the
+# asserts of every test module again, and so did every program a test starts (collecting the tests
+# took 3.3 s of CPU, 1.4 s with the cache; a worker's CPU outside its tests fell from 4.0 s to 3.1
+# s in the full suite). The workers and those programs (they inherit this environment) share one
+# bytecode cache in the user's cache folder instead, outside the checkout, so the source tree
+# stays as free of bytecode as that setting wants. A PYTHONPYCACHEPREFIX the environment sets is
+# kept.
 if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
     os.environ["PYTHONPYCACHEPREFIX"] = str(user_cache_path("sos-tui") / "test-bytecode")
     del os.environ["PYTHONDONTWRITEBYTECODE"]
