@@ -5,6 +5,7 @@ a name taken, a bot unknown or full; the bot connecting again when its server co
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -403,3 +404,18 @@ async def test_a_bot_forgets_the_token_of_a_game_that_is_gone_saying_so(tmp_path
         finally:
             await stopped(bot)
     assert any(line.startswith(f"{base}/zzzzz-zzzzz: no game with that code here") for line in said)
+
+
+@pytest.mark.parametrize("name", ["Randy (bot)", "Randy(BOT)", "  Randy ( bot ) "])
+def test_a_person_cannot_take_a_name_that_reads_like_a_bots(name):
+    """The server marks a bot's seat itself: a person named "Randy (bot)" would look like one."""
+    hello = {"type": "hello", "protocol": PROTOCOL, "name": name}
+    with pytest.raises(ProtocolError) as refused:
+        parse_client(json.dumps(hello), first=True)
+    assert refused.value.code == "bad-name" and "(bot)" in str(refused.value)
+    seats = [{"kind": "human", "name": name}, {"kind": "remote"}]
+    create = {"type": "create", "protocol": PROTOCOL, "size": 3, "mode": "general", "seats": seats}
+    with pytest.raises(ProtocolError) as refused:
+        parse_client(json.dumps(create), first=True)
+    assert refused.value.code == "bad-room" and "(bot)" in str(refused.value)
+    assert parse_client(json.dumps({**hello, "name": "Robot Bob"}), first=True).name == "Robot Bob"

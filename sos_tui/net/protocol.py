@@ -32,7 +32,7 @@ from sos_tui.session import NotYourTurnError
 
 from .errors import SERVER_MESSAGES, ProtocolError, quoted, said, template_fields
 from .playerkey import check_key
-from .seats import check_seats
+from .seats import check_seats, person_name
 
 PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
@@ -284,7 +284,7 @@ class HelloMessage(Message):
         minor = _whole_field(data, "minor") or 0
         if name is not None:
             try:
-                name = check_name(name)
+                name = person_name(name)
             except ValueError as problem:
                 raise ProtocolError.wrap("bad-name", problem) from None
         if key is not None and not check_key(key):

@@ -18,9 +18,20 @@ from sos_tui.engine import (
     check_name,
     check_names,
 )
+from sos_tui.engine.text import RuleError
 from sos_tui.i18n import N_
 
 from .errors import ProtocolError
+
+
+def person_name(name) -> str:
+    """A person's name at a server, checked (``check_name``) and trimmed; ValueError for one that
+    ends in "(bot)", in any case or spacing: the server marks a bot's seat itself, and every front
+    end shows it as "NAME (bot)", so a person so named would look like a bot."""
+    checked = check_name(name)
+    if "".join(checked.split()).casefold().endswith("(bot)"):
+        raise RuleError('a name cannot end in "(bot)": the server marks its bots itself')
+    return checked
 
 
 def check_seats(size, mode, seats) -> tuple[int, Mode, tuple[Seat, ...]]:
@@ -76,6 +87,6 @@ def _check_seat(number: int, seat) -> Seat:
 
 def _name(number: int, name) -> str:
     try:
-        return check_name(name)
+        return person_name(name)
     except ValueError as problem:
         raise ProtocolError("bad-room", N_("seat {number}: {error}"), number=number, error=problem) from None
