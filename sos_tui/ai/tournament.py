@@ -294,7 +294,6 @@ class Standings:
         self.tie_break = self._sonneborn_berger() if round_robin else self._buchholz(played)
         self.ratings = _ratings(played)
 
-
     def _sonneborn_berger(self) -> list[float]:
         n = len(self.points)
         return [sum(self.against[i][j] * self.points[j] for j in range(n) if j != i) for i in range(n)]
