@@ -499,6 +499,20 @@ async def _drain(game) -> None:
         pass
 
 
+async def ana_and_bo(server, mode: str = "general", tokens=None):
+    """``server`` started with a 3x3 room of two remote seats, Ana then Bo connected to it (Ana's
+    seat token kept in ``tokens``): the room and both games."""
+    from sos_tui.net import RemoteGame, TokenStore
+
+    await server.start()
+    room = server.create_room(3, mode, [{"kind": "remote"}, {"kind": "remote"}])
+    ana = RemoteGame(server.url(room), "Ana", tokens=tokens or TokenStore())
+    await ana.connect()
+    bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
+    await bo.connect()
+    return room, ana, bo
+
+
 async def test_join_at_a_servers_address_lists_its_open_games_and_joins_the_one_picked(tmp_path):
     """``sos-tui join ws://HOST:PORT --plain``: the server's lobby as numbered lines, refreshed on
     request; a game picked by its code (or number) is joined and played."""
@@ -679,20 +693,15 @@ async def test_a_plain_player_offered_a_rematch_is_asked_about_a_rematch_and_yes
     """A rematch offer is not an undo: the line mode says what is offered, and yes agrees to it."""
     import asyncio
 
-    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net import Server
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .support.helpers import Keyboard
 
     async with Server() as server:
-        await server.start()
-        room = server.create_room(3, "simple", [{"kind": "remote"}, {"kind": "remote"}])
-        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
-        await ana.connect()
+        room, ana, bo = await ana_and_bo(server, "simple")
         listening = asyncio.ensure_future(_drain(ana))
-        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
-        await bo.connect()
         keyboard = Keyboard(monkeypatch)
         keyboard.type("O b1")  # waits for Bo's turn
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
@@ -867,20 +876,15 @@ async def test_a_plain_joiner_resigns_through_a_pipe_asked_first_and_the_other_w
     import asyncio
 
     from sos_tui.engine import Termination
-    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net import Server
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .support.helpers import Keyboard
 
     async with Server() as server:
-        await server.start()
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
-        await ana.connect()
+        _room, ana, bo = await ana_and_bo(server)
         listening = asyncio.ensure_future(_drain(ana))
-        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
-        await bo.connect()
         keyboard = Keyboard(monkeypatch)
         keyboard.type("resign", "no", "resign", "yes", "quit")
         assert await asyncio.wait_for(play_remote(NetSession.of(bo)), 10) == 0
@@ -900,19 +904,14 @@ async def test_a_plain_player_is_told_when_a_player_gone_may_be_claimed_and_clai
     import asyncio
 
     from sos_tui.engine import Termination
-    from sos_tui.net import Limits, RemoteGame, Server, TokenStore
+    from sos_tui.net import Limits, Server
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .support.helpers import Keyboard
 
     async with Server(Limits(claim_after=0.3)) as server:
-        await server.start()
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
-        await ana.connect()
-        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
-        await bo.connect()
+        room, ana, bo = await ana_and_bo(server)
         keyboard = Keyboard(monkeypatch)
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
         await wait_for(None, lambda: bo.phase == "playing")
@@ -942,13 +941,8 @@ async def test_a_plain_player_hears_a_player_gone_come_back(monkeypatch, capsys)
     from .support.helpers import Keyboard
 
     async with Server() as server:
-        await server.start()
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
         tokens = TokenStore()
-        ana = RemoteGame(server.url(room), "Ana", tokens=tokens)
-        await ana.connect()
-        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
-        await bo.connect()
+        room, ana, bo = await ana_and_bo(server, tokens=tokens)
         keyboard = Keyboard(monkeypatch)
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
         await wait_for(None, lambda: bo.phase == "playing")
@@ -976,20 +970,15 @@ async def test_a_plain_player_offers_a_draw_hears_it_declined_and_accepts_the_ot
     import asyncio
 
     from sos_tui.engine import Termination
-    from sos_tui.net import RemoteGame, Server, TokenStore
+    from sos_tui.net import Server
     from sos_tui.net.netsession import NetSession
     from sos_tui.plain.front import play_remote
 
     from .support.helpers import Keyboard
 
     async with Server() as server:
-        await server.start()
-        room = server.create_room(3, "general", [{"kind": "remote"}, {"kind": "remote"}])
-        ana = RemoteGame(server.url(room), "Ana", tokens=TokenStore())
-        await ana.connect()
+        room, ana, bo = await ana_and_bo(server)
         listening = asyncio.ensure_future(_drain(ana))
-        bo = RemoteGame(server.url(room), "Bo", tokens=TokenStore())
-        await bo.connect()
         keyboard = Keyboard(monkeypatch)
         keyboard.type("draw")
         playing = asyncio.ensure_future(play_remote(NetSession.of(bo)))
