@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sos_tui.ai.arena import Match, Tally, run
-from sos_tui.ai.engines.client import EngineClient, EngineError, Failure, Limits
+from sos_tui.ai.engines import client as client_module
+from sos_tui.ai.engines.client import EngineClient, EngineError, Failure, Limits, stop_all
 from sos_tui.ai.engines.forfeit import forfeit
 from sos_tui.ai.engines.protocol import (
     BestMove,
@@ -581,6 +582,41 @@ def test_ctrl_c_on_an_arena_on_several_processes_leaves_no_engine_behind():
     while any(alive(pid) for pid in engines) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not any(alive(pid) for pid in engines)
+
+
+def signal_inside_popen(monkeypatch, **stop) -> list[int]:
+    """``subprocess.Popen`` of the engine client, with ``stop_all(**stop)`` called as soon as the
+    process exists and before ``Popen`` returns: as an arena worker's SIGTERM handler runs when the
+    signal lands while it starts an engine. The pids started, in a list."""
+    started, real_popen = [], subprocess.Popen
+
+    def popen_then_a_signal(*args, **kwargs):
+        process = real_popen(*args, **kwargs)
+        started.append(process.pid)
+        stop_all(**stop)
+        return process
+
+    monkeypatch.setattr(client_module.subprocess, "Popen", popen_then_a_signal)
+    return started
+
+
+def test_an_engine_started_while_every_engine_is_being_stopped_is_stopped_too(monkeypatch):
+    started = signal_inside_popen(monkeypatch)
+    engine = EngineClient(misbehaving("hang"), greet=False)
+    try:
+        assert not alive(started[0])
+    finally:
+        engine.close(polite=False)
+
+
+def test_a_worker_ends_only_after_the_engine_it_was_starting_is_stopped(monkeypatch):
+    ended = []
+    started = signal_inside_popen(monkeypatch, then=lambda: ended.append(alive(started[0])))
+    engine = EngineClient(misbehaving("hang"), greet=False)
+    try:
+        assert ended == [False]  # called once, and the engine was gone by then
+    finally:
+        engine.close(polite=False)
 
 
 def test_plain_an_engine_that_plays_an_illegal_move_loses_and_the_person_wins(tmp_path):

@@ -145,8 +145,7 @@ def _watch_parent(parent: int):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def end(*_args):
-        stop_all()
-        os._exit(1)
+        stop_all(then=lambda: os._exit(1))
 
     signal.signal(signal.SIGTERM, end)
 

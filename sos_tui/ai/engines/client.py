@@ -87,6 +87,11 @@ def _rebuild(failure, template, params):
 _EOF = object()
 _LIVE: weakref.WeakSet = weakref.WeakSet()
 """The engines this process started and has not stopped yet (``stop_all``)."""
+_STARTING = [0]
+"""How many engines are being started now: their process may exist but not be in ``_LIVE`` yet."""
+_ASKED: list = []
+"""What ``stop_all`` was asked to call while an engine was being started (done once it is in)."""
+_STARTS = threading.Lock()
 MAX_INFO = 10_000
 """The most ``info`` lines an engine may send before one answer: past that it is flooding."""
 
@@ -109,8 +114,16 @@ class EngineClient:
         self._out: queue.Queue = queue.Queue()
         self._game: NewGame | None = None
         self._greeted = False
-        self.process = self._start()
-        _LIVE.add(self)
+        with _STARTS:
+            _STARTING[0] += 1
+        try:
+            self.process = self._start()
+            _LIVE.add(self)
+        finally:
+            with _STARTS:
+                _STARTING[0] -= 1
+            while _ASKED and not _STARTING[0]:
+                stop_all(_ASKED.pop(0))
         if greet:
             self.greet()
 
@@ -348,11 +361,18 @@ class EngineClient:
         self.close()
 
 
-def stop_all() -> None:
-    """Kill every engine this process started and has not stopped, with their processes: for a
-    worker process told to end now (``arena.py``), whose ``finally`` clauses will not run."""
+def stop_all(then=None) -> None:
+    """Kill every engine this process started and has not stopped, with their processes, then call
+    ``then``: for a worker process told to end now (``arena.py``), whose ``finally`` clauses will
+    not run. Asked while an engine is being started (a signal's handler runs inside ``Popen``,
+    before the process is known here), both wait until that engine is in: else it would live on."""
+    if _STARTING[0]:
+        _ASKED.append(then)
+        return
     for engine in list(_LIVE):
         engine.close(polite=False)
+    if then is not None:
+        then()
 
 
 def probe(command: str, limits: Limits = Limits()) -> str | None:
