@@ -9,6 +9,7 @@ reaches 4.5:1 against each background it meets; frames reach 3:1.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from rich.terminal_theme import TerminalTheme
@@ -73,6 +74,15 @@ def readable(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, st
 
     An ANSI theme's colours are the terminal's, which may differ from ``terminal`` (Textual's
     idea of them): a text colour that is illegible there becomes the terminal's own foreground."""
+    return dict(_readable(tuple(sorted(variables.items())), terminal))
+
+
+@functools.lru_cache(maxsize=64)
+def _readable(items: tuple[tuple[str, str], ...], terminal: TerminalTheme) -> dict[str, str]:
+    """``readable``, kept for each theme: an app asks at its start and each time a theme is shown
+    (the theme picker shows each one the cursor passes), and the answer takes milliseconds. The
+    caller gets a copy (``readable``)."""
+    variables = dict(items)
     try:
         colours = {name: Color.parse(variables[name]) for name in (
             "background", "surface", "panel", "foreground", "primary", "secondary", "accent",
