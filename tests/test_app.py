@@ -9,6 +9,7 @@ from textual.command import CommandList
 from sos_tui.app.screens.game_over import GameOverScreen
 from sos_tui.app.screens.help import HelpScreen
 from sos_tui.app.screens.setup import SetupScreen
+from sos_tui.app.widgets.footer import KeyFooter
 from sos_tui.app.widgets.move_log import MoveLog
 from sos_tui.app.widgets.scoreboard import Scoreboard
 from sos_tui.engine import GameState, Move
@@ -400,6 +401,31 @@ async def test_a_key_that_does_nothing_yet_is_shown_dimmed_and_says_why_when_pre
         await wait_for(pilot, lambda: footer_keys(app).get("Undo") is True)
         await pilot.press("u")
         assert app.state.move_count == 0
+
+
+async def test_a_key_that_comes_to_work_is_drawn_as_a_footer_built_afresh_draws_it():
+    """After a move, undo works: the footer's keys change in place (not built again), and the
+    line drawn is the one a footer built afresh for the same keys draws, dimmed key and all."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await footer_shows(pilot, app, "Undo")
+        dimmed = list(screen_strips(app)[-1])
+        footer = app.screen.query_one(KeyFooter)
+        keys = list(footer.children)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: footer_keys(app).get("Undo") is True)
+        await pilot.pause()
+        in_place = list(screen_strips(app)[-1])
+        assert list(footer.children) == keys  # the same key widgets
+        assert in_place != dimmed  # Undo is no longer dimmed
+        footer.call_later(footer.recompose)  # built afresh, as Textual's footer does on any change
+        await wait_for(pilot, lambda: footer.children and list(footer.children) != keys)
+        assert list(screen_strips(app)[-1]) == in_place
+        await pilot.press("u")
+        assert app.state.move_count == 0
+        await wait_for(pilot, lambda: footer_keys(app).get("Undo") is False)
+        await pilot.pause()
+        assert list(screen_strips(app)[-1]) == dimmed  # and dimmed again, in place
 
 
 async def test_replay_then_play_from_here_starts_a_live_game_at_that_move():

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.widgets._footer import FooterKey, KeyGroup
 
 KEPT = frozenset({"help", "app.help"})
 """The keys a footer shows whatever its width: the help, which lists every key of the view."""
@@ -30,9 +30,35 @@ class KeyFooter(Footer):
                       for _, binding, enabled, tooltip in screen.active_bindings.values() if binding.show)
         if shown == self._shown:
             return
-        if screen.app.app_focus and self.is_attached and screen is self.screen:  # it will rebuild
+        if screen.app.app_focus and self.is_attached and screen is self.screen:  # it will change
+            if self._same_keys(shown):
+                self._enable(screen)
+                self._shown = shown
+                return
             self._shown = shown
         super().bindings_changed(screen)
+
+    def _same_keys(self, shown: tuple) -> bool:
+        """Whether ``shown`` has the keys shown now, with the same words (whether each works now,
+        and its tooltip, may differ): then the keys change in place (``_enable``), not rebuilt."""
+        return (self._shown is not None and bool(self.children)
+                and not any(isinstance(child, KeyGroup) for child in self.children)
+                and [key[:2] for key in shown] == [key[:2] for key in self._shown])
+
+    def _enable(self, screen: Screen) -> None:
+        """Show each key as working or not now (dimmed), with its tooltip, in place. A move changes
+        only that (undo works after it, not before): rebuilding every key took most of a move's
+        time on screen."""
+        now: dict[str, tuple[bool, str]] = {}
+        for _, binding, enabled, tooltip in screen.active_bindings.values():
+            if binding.show:
+                now.setdefault(binding.action, (enabled, tooltip))  # the first per action, as Footer's
+        for key in self.query_children(FooterKey):
+            if key.action in now and not key.has_class("-command-palette"):
+                enabled, tooltip = now[key.action]
+                key.set_class(not enabled, "-disabled")
+                key._disabled = not enabled  # Textual's FooterKey rings the bell on a click when set
+                key.tooltip = tooltip or None
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
