@@ -14,9 +14,10 @@ KEPT = frozenset({"help", "app.help"})
 
 class KeyFooter(Footer):
     """Textual's footer, built again only when the keys it shows change (when only whether they
-    work now changes, they are restyled in place), and built in one styling pass. Textual's rebuilds itself (a dozen widgets mounted and styled) whenever a screen says
-    its keys may have changed: each focus change, each dialog opened or closed, most of them
-    changing nothing. And each key it mounts starts compact and is then bound to the footer's
+    work now changes, they are restyled in place), and built in one styling pass. Textual's
+    rebuilds itself (a dozen widgets mounted and styled) whenever a screen says its keys may have
+    changed: each focus change, each dialog opened or closed, each move, most of them changing
+    nothing. And each key it mounts starts compact and is then bound to the footer's
     (not compact), so its styles are worked out three times.
 
     A key that does not fit is left out rather than cut ("? H"): the help's key is always shown
