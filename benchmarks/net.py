@@ -350,7 +350,7 @@ async def timed_cpu(children: list, run, redis: str | None = None,
     ``profiles`` (``--profile``), each child is profiled meanwhile into its file of those."""
     before = [cpu_seconds(child.pid) for child, _port in children]
     redis_before = await redis_cpu_seconds(redis) if redis else 0.0
-    for (child, _port), path in zip(children, profiles or (), strict=True):
+    for (child, _port), path in zip(children, profiles or (), strict=False):
         path.unlink(missing_ok=True)
         child.send_signal(signal.SIGUSR1)  # start (``_Profiling``)
     own = time.process_time()
@@ -360,7 +360,7 @@ async def timed_cpu(children: list, run, redis: str | None = None,
     if redis:
         used.append(await redis_cpu_seconds(redis) - redis_before)
     used.append(own)
-    for (child, _port), path in zip(children, profiles or (), strict=True):
+    for (child, _port), path in zip(children, profiles or (), strict=False):
         child.send_signal(signal.SIGUSR1)  # dump
         for _try in range(1000):
             if path.exists():
