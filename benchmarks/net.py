@@ -17,7 +17,9 @@ is in that Redis is left alone and not in the way), every room created on one pr
 second player joining through the next, so every move of that player is relayed to the owner and
 its states back. It prints the round trip p50/p95 of each, their ratio and the p95s in yardsticks
 (``yardstick.py``, timed in the same run), and the CPU time a move of the many rooms cost each
-process and Redis against one process (which a busy machine moves far less than the times);
+process and Redis against one process (which a busy machine moves far less than the times), and
+how long each process waited for a core a move (it could run, both cores were busy: the kernel's
+``schedstat``), the benchmark's clients included;
 ``--repeat N`` runs N such rounds in turn, each with the load average as it starts, and prints the
 range of the ratios (a busy machine moves single runs a lot). Then it kills (SIGKILL) the first
 process, mid-game, and prints the time until every room it owned has both players back (through the
@@ -331,6 +333,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited_seconds(pid: int | str) -> float:
+    """How long the main thread of process ``pid`` (``"self"``: this one) has waited so far for a
+    core while it could run (the kernel's ``schedstat``); 0 where /proc does not say."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as schedstat:
+            return int(schedstat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 async def redis_cpu_seconds(url: str) -> float:
     """The CPU time the Redis at ``url`` has used so far (INFO cpu)."""
     import redis.asyncio as aioredis
@@ -345,9 +357,13 @@ async def redis_cpu_seconds(url: str) -> float:
 
 async def timed_cpu(children: list, run, redis: str | None = None,
                     profiles: list[Path] | None = None) -> tuple[object, list[float]]:
-    """What ``run()`` (a coroutine function) returns, and the CPU seconds each of ``children``
-    (then Redis, with ``redis``), then this process (the scripted clients) used meanwhile; with
-    ``profiles`` (``--profile``), each child is profiled meanwhile into its file of those."""
+    """What ``run()`` (a coroutine function) returns, the CPU seconds each of ``children`` (then
+    Redis, with ``redis``), then this process (the scripted clients) used meanwhile, and the
+    seconds each of ``children``, then this process, waited for a core meanwhile (it could run,
+    every core was busy); with ``profiles`` (``--profile``), each child is profiled meanwhile into
+    its file of those."""
+    pids = [child.pid for child, _port in children] + ["self"]
+    waits = [waited_seconds(pid) for pid in pids]
     before = [cpu_seconds(child.pid) for child, _port in children]
     redis_before = await redis_cpu_seconds(redis) if redis else 0.0
     for (child, _port), path in zip(children, profiles or (), strict=False):
@@ -360,13 +376,14 @@ async def timed_cpu(children: list, run, redis: str | None = None,
     if redis:
         used.append(await redis_cpu_seconds(redis) - redis_before)
     used.append(own)
+    waits = [waited_seconds(pid) - b for pid, b in zip(pids, waits, strict=True)]
     for (child, _port), path in zip(children, profiles or (), strict=False):
         child.send_signal(signal.SIGUSR1)  # dump
         for _try in range(1000):
             if path.exists():
                 break
             await asyncio.sleep(0.01)
-    return result, used
+    return result, used, waits
 
 
 def print_profile(path: Path, moves: int, top: int = 12) -> None:
@@ -404,7 +421,7 @@ async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[s
             try:
                 times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
                 figures[f"{key}, 1 room"] = median_p95(f"1 process, {how}, 1 room, back to back", times)
-                (times, _), cpu = await timed_cpu([(child, port)], lambda base=base: run_rooms(
+                (times, _), cpu, waits = await timed_cpu([(child, port)], lambda base=base: run_rooms(
                     base, args.rooms, args.size, args.moves, args.think), profiles=paths)
                 figures[key] = median_p95(f"1 process, {how}, {args.rooms} rooms, think "
                                           f"~{args.think * 1000:.0f} ms", times)
@@ -412,6 +429,7 @@ async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[s
                     print_profile(path, len(times))
                 if store is None:
                     one_cpu = [seconds * 1000 / len(times) for seconds in cpu]
+                    one_waits = [seconds * 1000 / len(times) for seconds in waits]
             finally:
                 stop_all([(child, port)])
     prefix = f"sos-bench-{secrets.token_hex(4)}:"
@@ -423,7 +441,7 @@ async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[s
         times, _ = await run_rooms(bases[:2], 1, args.size, 100, 0.0)
         figures["many, 1 room"] = median_p95(
             f"{args.processes} processes on Redis, 1 room, players on two processes, back to back", times)
-        (times, tables), many_cpu = await timed_cpu(children, lambda: run_rooms(
+        (times, tables), many_cpu, many_waits = await timed_cpu(children, lambda: run_rooms(
             bases, args.rooms, args.size, args.moves, args.think), args.redis, paths)
         figures["many"] = median_p95(f"{args.processes} processes on Redis, {args.rooms} rooms, players on "
                                      f"different processes, think ~{args.think * 1000:.0f} ms", times)
@@ -434,6 +452,11 @@ async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[s
               f"{' + '.join(f'{ms:.3f}' for ms in many_cpu[:-2])}, Redis {many_cpu[-2]:.3f}) vs "
               f"{one_cpu[0]:.3f} ms on one process; the benchmark's clients {many_cpu[-1]:.3f} vs "
               f"{one_cpu[1]:.3f} ms", flush=True)
+        many_waits = [seconds * 1000 / len(times) for seconds in many_waits]
+        print(f"{args.rooms} rooms, waiting for a core a move: processes "
+              f"{' + '.join(f'{ms:.3f}' for ms in many_waits[:-1])} ms on Redis vs {one_waits[0]:.3f} ms "
+              f"on one process; the benchmark's clients {many_waits[-1]:.3f} vs {one_waits[1]:.3f} ms",
+              flush=True)
         stick.again()
         for key in ("1 room", ""):
             one, many = figures[f"one, {key}" if key else "one"], figures[f"many, {key}" if key else "many"]
