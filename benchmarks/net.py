@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import json
 import os
@@ -200,6 +201,7 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
     a, b = seats or (Seat(await create(base, size), "A"), Seat("", "B"))
     if seats is None:
         b.url = a.url if other is None else f"{other}/{a.url.rsplit('/', 1)[1]}"
+        b.changed = a.changed  # the room's: a state to either
     await a.join(patience)
     await b.join(patience)
     readers = [asyncio.ensure_future(s.read()) for s in (a, b)]
@@ -209,12 +211,10 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
         played = 0
         while played < moves and not a.over:
             while a.version == 0 or b.version != a.version:  # both have seen the newest state
-                for seat in (a, b):
-                    seat.changed.clear()
-                waits = [asyncio.ensure_future(seat.changed.wait()) for seat in (a, b)]
-                await asyncio.wait(waits, timeout=1, return_when=asyncio.FIRST_COMPLETED)
-                for wait in waits:
-                    wait.cancel()
+                a.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1):
+                        await a.changed.wait()  # set by either (one event: no task to wait on two)
             mover = a if a.turn == a.seat else b
             if think:
                 await asyncio.sleep(random.uniform(0, 2 * think))
