@@ -215,6 +215,8 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(1):
                         await a.changed.wait()  # set by either (one event: no task to wait on two)
+            if a.over:  # the board is full (a small one)
+                break
             mover = a if a.turn == a.seat else b
             if think:
                 await asyncio.sleep(random.uniform(0, 2 * think))
