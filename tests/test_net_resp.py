@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sos_tui.net.redislink import refused
-from sos_tui.net.resp import packed, reply
+from sos_tui.net.redislink import Lane, refused
+from sos_tui.net.resp import Push, packed, reply
 
 redis = pytest.importorskip("redis")
 
@@ -86,7 +86,7 @@ def test_simple_null_and_pushed_replies_and_errors_in_their_place():
         1.5,
         12345678901234567890,
         "Ana!",
-        ["message", "sos:p1", '{"op":1}'],
+        Push(["message", "sos:p1", '{"op":1}']),
         {"a": 1},
     ]
     assert isinstance(said[8], NoScriptError) and str(said[8]) == "NOSCRIPT No matching script"
@@ -99,3 +99,37 @@ def test_simple_null_and_pushed_replies_and_errors_in_their_place():
 def test_a_connection_that_ends_or_is_not_redis_is_a_lost_connection(data):
     with pytest.raises(ConnectionResetError):
         read(data)
+
+
+class Wire:
+    """A redis-py connection as a lane uses it, its replies given and its commands kept."""
+
+    def __init__(self, replies: bytes) -> None:
+        self._reader = asyncio.StreamReader()
+        self._reader.feed_data(replies)
+        self._writer = self
+        self.sent = b""
+
+    def make_connection(self):  # the pool's, too
+        return self
+
+    async def connect(self) -> None:
+        pass
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    async def drain(self) -> None:
+        pass
+
+
+def test_a_lane_sends_its_commands_at_once_and_skips_a_notice_redis_pushed_unasked():
+    commands = [("EVALSHA", "abc", 1, "sos:lease:x", "Ana"), ("GET", "sos:epoch")]
+
+    async def sending():
+        wire = Wire(b">2\r\n$10\r\ninvalidate\r\n_\r\n:1\r\n-NOSCRIPT No matching script\r\n")
+        return wire, await Lane(wire, 5.0).send(commands)
+
+    wire, replies = asyncio.run(sending())
+    assert wire.sent == packed(commands)
+    assert replies[0] == 1 and isinstance(replies[1], NoScriptError)

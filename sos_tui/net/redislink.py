@@ -28,7 +28,7 @@ from sos_tui.i18n import N_
 from sos_tui.storage.errors import StorageError
 
 from .errors import UNAVAILABLE, ProtocolError
-from .resp import packed, reply
+from .resp import Push, packed, reply
 
 log = logging.getLogger(__name__)
 
@@ -95,9 +95,12 @@ class Lane:
                 reader, writer = streams(conn)
                 writer.write(packed(commands))
                 await writer.drain()
-                if self.quiet:
-                    return []
-                return [await reply(reader, refused) for _command in commands]
+                replies = []
+                while len(replies) < (0 if self.quiet else len(commands)):
+                    answer = await reply(reader, refused)
+                    if not isinstance(answer, Push):  # a notice Redis pushed unasked answers nothing
+                        replies.append(answer)
+                return replies
         except BaseException:
             self._conn = None
             if conn is not None:

@@ -12,6 +12,11 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 
+class Push(list):
+    """A message Redis sends without being asked (RESP3's push): what a subscribed connection
+    gets, and on any other a notice that answers no command (a lane skips it)."""
+
+
 def packed(commands: Sequence[tuple]) -> bytes:
     """``commands`` as Redis reads them: each an array of bulk strings (text in UTF-8, numbers in
     decimal), byte for byte what redis-py sends for them."""
@@ -26,9 +31,9 @@ def packed(commands: Sequence[tuple]) -> bytes:
 
 async def reply(reader: asyncio.StreamReader, refusal: Callable[[str], BaseException]) -> object:
     """The next reply on ``reader`` as redis-py gives it with ``decode_responses``: text as str,
-    integers as int, arrays and pushes as lists, nulls as None; an error reply as ``refusal(its
-    text)``, in its place. A connection that ends (or sends what is not RESP) raises
-    ConnectionResetError, as a lost connection does."""
+    integers as int, arrays as lists (a push as a ``Push``), nulls as None; an error reply as
+    ``refusal(its text)``, in its place. A connection that ends (or sends what is not RESP)
+    raises ConnectionResetError, as a lost connection does."""
     try:
         return await _reply(reader, refusal)
     except ValueError as problem:  # a length or a number that is none, text that is not UTF-8
@@ -60,7 +65,8 @@ async def _reply(reader: asyncio.StreamReader, refusal: Callable[[str], BaseExce
         return text[4:] if kind == b"=" else text  # verbatim text starts with its format: "txt:"
     if kind in (b"*", b">", b"~"):
         size = int(rest)
-        return None if size < 0 else [await _reply(reader, refusal) for _item in range(size)]
+        items = None if size < 0 else [await _reply(reader, refusal) for _item in range(size)]
+        return Push(items) if kind == b">" else items
     if kind == b"%":
         return {await _reply(reader, refusal): await _reply(reader, refusal) for _pair in range(int(rest))}
     raise ConnectionResetError(f"not a Redis reply: {line[:40]!r}")
