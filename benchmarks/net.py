@@ -35,9 +35,10 @@ gets the move alone, revision 2's ``since``, and keeps its board from the moves,
 this benchmark's clients were until 2026-12-05); it prints which. Goals: p95 <= 20 ms for
 one room, p95 <= 50 ms with 200 rooms.
 
-With ``--profile DIR`` each server process (``--serve``) runs the many-room run of each round
-under ``cProfile`` (from its first room to its last move; the 1-room runs and the takeover are
-left out) and dumps it as ``DIR/roundN-WHAT.prof`` (``one``: one process, rooms in memory;
+With ``--redis`` and ``--profile DIR``, each server process (``--serve``) runs the many-room run of
+each round under ``cProfile`` (from its first room to its last move; the 1-room runs and the
+takeover are left out; on the clock, so a wait for a core counts where it falls) and dumps it as
+``DIR/roundN-WHAT.prof`` (``one``: one process, rooms in memory;
 ``disk``: on disk; ``redis0``, ``redis1``...: the service's processes); the benchmark then prints
 each process's top functions by their own time in µs a move (read the files further with
 ``python -m pstats``). Profiled, every figure of that run is slower: time the ratios without it.
