@@ -17,7 +17,9 @@ is in that Redis is left alone and not in the way), every room created on one pr
 second player joining through the next, so every move of that player is relayed to the owner and
 its states back. It prints the round trip p50/p95 of each, their ratio and the p95s in yardsticks
 (``yardstick.py``, timed in the same run), and the CPU time a move of the many rooms cost each
-process and Redis against one process (which a busy machine moves far less than the times);
+process and Redis against one process (which a busy machine moves far less than the times), and
+how long each process waited for a core a move (it could run, both cores were busy: the kernel's
+``schedstat``), the benchmark's clients included;
 ``--repeat N`` runs N such rounds in turn, each with the load average as it starts, and prints the
 range of the ratios (a busy machine moves single runs a lot). Then it kills (SIGKILL) the first
 process, mid-game, and prints the time until every room it owned has both players back (through the
@@ -26,18 +28,34 @@ reconnects.
 
 The server runs in a process of its own (``--serve``), as ``sos-tui server`` would; the scripted
 clients share this one and read only what they need of each state (its version and whose turn),
-so the figures are the server's and the wire's, not a client's drawing. Goals: p95 <= 20 ms for
+so the figures are the server's and the wire's, not a client's drawing. They say the protocol
+revision sos-tui's own client says (``--revision``, the current one by default: after a move each
+gets the move alone, revision 2's ``since``, and keeps its board from the moves, as sos-tui does;
+``--revision 0`` makes them clients of before revision 1, sent the whole game with every state, as
+this benchmark's clients were until 2026-12-05); it prints which. Goals: p95 <= 20 ms for
 one room, p95 <= 50 ms with 200 rooms.
+
+With ``--redis`` and ``--profile DIR``, each server process (``--serve``) runs the many-room run of
+each round under ``cProfile`` (from its first room to its last move; the 1-room runs and the
+takeover are left out; on the clock, so a wait for a core counts where it falls) and dumps it as
+``DIR/roundN-WHAT.prof`` (``one``: one process, rooms in memory;
+``disk``: on disk; ``redis0``, ``redis1``...: the service's processes); the benchmark then prints
+each process's top functions by their own time in µs a move (read the files further with
+``python -m pstats``). Profiled, every figure of that run is slower: time the ratios without it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import cProfile
 import json
 import os
+import pstats
 import random
 import secrets
+import signal
 import statistics
 import subprocess
 import sys
@@ -50,6 +68,7 @@ from websockets.exceptions import ConnectionClosed
 from yardstick import Yardstick
 
 from sos_tui.net import Limits, Server
+from sos_tui.net.protocol import PROTOCOL_MINOR
 from sos_tui.net.store import SqliteRoomStore
 
 BENCH_LIMITS = Limits(max_rooms=2000, max_connections=10000, connections_per_address=10000,
@@ -57,8 +76,27 @@ BENCH_LIMITS = Limits(max_rooms=2000, max_connections=10000, connections_per_add
                       create_burst=10**6, connects_per_second=10**6, connect_burst=10**6)
 
 
+class _Profiling:
+    """In a ``--serve`` process: SIGUSR1 starts profiling it, the next one dumps the profile to
+    ``path`` (a file the parent waits for) and stops."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.profile: cProfile.Profile | None = None
+
+    def toggle(self) -> None:
+        if self.profile is None:
+            self.profile = cProfile.Profile()
+            self.profile.enable()
+        else:
+            self.profile.disable()
+            self.profile.dump_stats(self.path + ".part")
+            os.replace(self.path + ".part", self.path)  # whole, once there
+            self.profile = None
+
+
 async def serve(port: int, store_path: str | None, redis: str | None = None, lease: float = 3.0,
-                prefix: str = "sos:") -> None:
+                prefix: str = "sos:", profile: str | None = None) -> None:
     store = SqliteRoomStore(Path(store_path)) if store_path else None
     cluster = None
     if redis is not None:
@@ -70,6 +108,8 @@ async def serve(port: int, store_path: str | None, redis: str | None = None, lea
         for kept in store.load():
             server.restore(kept)
     await server.start("127.0.0.1", port)
+    if profile is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, _Profiling(profile).toggle)
     print(server.port, flush=True)
     try:
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent goes
@@ -79,13 +119,15 @@ async def serve(port: int, store_path: str | None, redis: str | None = None, lea
             await store.close()
 
 
-def spawn(port: int = 0, store: Path | None = None, redis: str | None = None,
-          lease: float = 3.0, prefix: str = "sos:") -> tuple[subprocess.Popen, int]:
+def spawn(port: int = 0, store: Path | None = None, redis: str | None = None, lease: float = 3.0,
+          prefix: str = "sos:", profile: Path | None = None) -> tuple[subprocess.Popen, int]:
     command = [sys.executable, __file__, "--serve", "--port", str(port)]
     if store is not None:
         command += ["--store", str(store)]
     if redis is not None:
         command += ["--redis", redis, "--lease", str(lease), "--prefix", prefix]
+    if profile is not None:
+        command += ["--profile", str(profile)]
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     return child, int(child.stdout.readline())
 
@@ -99,7 +141,10 @@ async def create(base: str, size: int) -> str:
 
 
 class Seat:
-    """A scripted player: joins, and on its turn plays a random empty cell."""
+    """A scripted player: joins, and on its turn plays a random empty cell. It says protocol
+    revision ``minor`` (from 2 a state after a move carries the move alone: ``since``)."""
+
+    minor = PROTOCOL_MINOR
 
     def __init__(self, url: str, name: str) -> None:
         self.url, self.name = url, name
@@ -119,8 +164,8 @@ class Seat:
         while True:
             try:
                 self.ws = await connect(self.url, compression=None, max_size=2**20)
-                await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "name": self.name,
-                                               "token": self.token}))
+                await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "minor": self.minor,
+                                               "name": self.name, "token": self.token}))
                 welcome = json.loads(await self.ws.recv())
                 self.seat, self.token = welcome["seats"][0], welcome["token"]
                 return
@@ -134,13 +179,19 @@ class Seat:
             message = json.loads(frame)
             if message["type"] == "error":
                 raise RuntimeError(f"{self.name}: {message}")
-            if message["type"] == "state" and message["game"] is not None:
-                game = message["game"]
-                self.version = message["version"]
+            if message["type"] != "state":
+                continue
+            since, game = message.get("since"), message["game"]
+            if since is not None:  # the moves since the version it holds (none can be missed here)
+                self.board.update(m.split()[1] for m in since["moves"])
+            elif game is not None:
                 self.board = {m.split()[1] for m in game["moves"]}
-                self.over = game["result"]["over"]
-                self.turn = message["to_move"]
-                self.changed.set()
+            else:
+                continue  # the lobby: no game yet
+            self.version = message["version"]
+            self.over = message["phase"] == "over"
+            self.turn = message["to_move"]
+            self.changed.set()
 
 
 async def play_room(base: str, size: int, moves: int, think: float, times: list[float],
@@ -151,6 +202,7 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
     a, b = seats or (Seat(await create(base, size), "A"), Seat("", "B"))
     if seats is None:
         b.url = a.url if other is None else f"{other}/{a.url.rsplit('/', 1)[1]}"
+        b.changed = a.changed  # the room's: a state to either
     await a.join(patience)
     await b.join(patience)
     readers = [asyncio.ensure_future(s.read()) for s in (a, b)]
@@ -160,12 +212,12 @@ async def play_room(base: str, size: int, moves: int, think: float, times: list[
         played = 0
         while played < moves and not a.over:
             while a.version == 0 or b.version != a.version:  # both have seen the newest state
-                for seat in (a, b):
-                    seat.changed.clear()
-                waits = [asyncio.ensure_future(seat.changed.wait()) for seat in (a, b)]
-                await asyncio.wait(waits, timeout=1, return_when=asyncio.FIRST_COMPLETED)
-                for wait in waits:
-                    wait.cancel()
+                a.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1):
+                        await a.changed.wait()  # set by either (one event: no task to wait on two)
+            if a.over:  # the board is full (a small one)
+                break
             mover = a if a.turn == a.seat else b
             if think:
                 await asyncio.sleep(random.uniform(0, 2 * think))
@@ -213,6 +265,7 @@ async def run_rooms(base: str | list[str], rooms: int, size: int, moves: int, th
 
 
 async def bench(args) -> None:
+    print(f"the scripted clients say protocol revision {Seat.minor}", flush=True)
     p95s = {}
     with tempfile.TemporaryDirectory() as folder:
         store = Path(folder) / "rooms.sqlite3"
@@ -283,6 +336,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited_seconds(pid: int | str) -> float:
+    """How long the main thread of process ``pid`` (``"self"``: this one) has waited so far for a
+    core while it could run (the kernel's ``schedstat``); 0 where /proc does not say."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as schedstat:
+            return int(schedstat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 async def redis_cpu_seconds(url: str) -> float:
     """The CPU time the Redis at ``url`` has used so far (INFO cpu)."""
     import redis.asyncio as aioredis
@@ -295,55 +358,108 @@ async def redis_cpu_seconds(url: str) -> float:
     return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
 
 
-async def timed_cpu(children: list, run, redis: str | None = None) -> tuple[object, list[float]]:
-    """What ``run()`` (a coroutine function) returns, and the CPU seconds each of ``children``
-    (then Redis, with ``redis``) used meanwhile."""
+async def timed_cpu(children: list, run, redis: str | None = None,
+                    profiles: list[Path] | None = None) -> tuple[object, list[float]]:
+    """What ``run()`` (a coroutine function) returns, the CPU seconds each of ``children`` (then
+    Redis, with ``redis``), then this process (the scripted clients) used meanwhile, and the
+    seconds each of ``children``, then this process, waited for a core meanwhile (it could run,
+    every core was busy); with ``profiles`` (``--profile``), each child is profiled meanwhile into
+    its file of those."""
+    pids = [child.pid for child, _port in children] + ["self"]
+    waits = [waited_seconds(pid) for pid in pids]
     before = [cpu_seconds(child.pid) for child, _port in children]
     redis_before = await redis_cpu_seconds(redis) if redis else 0.0
+    for (child, _port), path in zip(children, profiles or (), strict=False):
+        path.unlink(missing_ok=True)
+        child.send_signal(signal.SIGUSR1)  # start (``_Profiling``)
+    own = time.process_time()
     result = await run()
+    own = time.process_time() - own
     used = [cpu_seconds(child.pid) - b for (child, _port), b in zip(children, before, strict=True)]
     if redis:
         used.append(await redis_cpu_seconds(redis) - redis_before)
-    return result, used
+    used.append(own)
+    waits = [waited_seconds(pid) - b for pid, b in zip(pids, waits, strict=True)]
+    for (child, _port), path in zip(children, profiles or (), strict=False):
+        child.send_signal(signal.SIGUSR1)  # dump
+        for _try in range(1000):
+            if path.exists():
+                break
+            await asyncio.sleep(0.01)
+    return result, used, waits
 
 
-async def redis_round(args, stick: Yardstick, last: bool) -> dict[str, tuple[float, float]]:
+def print_profile(path: Path, moves: int, top: int = 12) -> None:
+    """The ``top`` functions of the profile at ``path`` by their own time, in µs a move."""
+    # (file, line, name) -> (calls, primitive calls, own time, cumulative time, callers); the wait
+    # for the sockets (epoll's poll) is the loop being idle, not work
+    stats = {where: row for where, row in pstats.Stats(str(path)).stats.items() if "poll" not in where[2]}
+    total = sum(own for _calls, _prim, own, _cum, _callers in stats.values())
+    print(f"  {path.name}: {total * 1e6 / moves:.0f} µs a move profiled; the top by own time "
+          "(µs a move, calls a move, function):", flush=True)
+    ranked = sorted(stats.items(), key=lambda item: item[1][2], reverse=True)[:top]
+    for (file, line, name), (calls, _prim, own, _cum, _callers) in ranked:
+        where = f"{Path(file).name}:{line}" if line else file
+        print(f"    {own * 1e6 / moves:7.1f} {calls / moves:6.2f}  {name} ({where})", flush=True)
+
+
+async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[str, tuple[float, float]]:
     """One process, then ``args.processes`` on Redis (keys under a prefix of this round's own, so
-    nothing left in Redis by another run is in the way); with ``last``, then an owner killed."""
+    nothing left in Redis by another run is in the way); with ``last``, then an owner killed.
+    Round ``number``'s profiles (``--profile``) are named after it."""
     figures = {}
+
+    def profiles(*whats: str) -> list[Path] | None:
+        if args.profile is None:
+            return None
+        return [Path(args.profile) / f"round{number + 1}-{what}.prof" for what in whats]
     with tempfile.TemporaryDirectory() as folder:
         # one process as it is run: rooms in memory, then on disk (sos-tui server's default, every
         # move committed before anyone is told, as the service commits it to Redis)
         for key, store in (("one", None), ("disk", Path(folder) / "rooms.sqlite3")):
             how = "rooms in memory" if store is None else "rooms on disk"
-            child, port = spawn(store=store)
+            paths = profiles(key)
+            child, port = spawn(store=store, profile=paths[0] if paths else None)
             base = f"ws://127.0.0.1:{port}"
             try:
                 times, _ = await run_rooms(base, 1, args.size, 100, 0.0)
                 figures[f"{key}, 1 room"] = median_p95(f"1 process, {how}, 1 room, back to back", times)
-                (times, _), cpu = await timed_cpu([(child, port)], lambda base=base: run_rooms(
-                    base, args.rooms, args.size, args.moves, args.think))
+                (times, _), cpu, waits = await timed_cpu([(child, port)], lambda base=base: run_rooms(
+                    base, args.rooms, args.size, args.moves, args.think), profiles=paths)
                 figures[key] = median_p95(f"1 process, {how}, {args.rooms} rooms, think "
                                           f"~{args.think * 1000:.0f} ms", times)
+                for path in paths or ():
+                    print_profile(path, len(times))
                 if store is None:
                     one_cpu = [seconds * 1000 / len(times) for seconds in cpu]
+                    one_waits = [seconds * 1000 / len(times) for seconds in waits]
             finally:
                 stop_all([(child, port)])
     prefix = f"sos-bench-{secrets.token_hex(4)}:"
-    children = [spawn(redis=args.redis, lease=args.lease, prefix=prefix) for _i in range(args.processes)]
+    paths = profiles(*(f"redis{i}" for i in range(args.processes)))
+    children = [spawn(redis=args.redis, lease=args.lease, prefix=prefix, profile=paths[i] if paths else None)
+                for i in range(args.processes)]
     bases = [f"ws://127.0.0.1:{port}" for _child, port in children]
     try:
         times, _ = await run_rooms(bases[:2], 1, args.size, 100, 0.0)
         figures["many, 1 room"] = median_p95(
             f"{args.processes} processes on Redis, 1 room, players on two processes, back to back", times)
-        (times, tables), many_cpu = await timed_cpu(children, lambda: run_rooms(
-            bases, args.rooms, args.size, args.moves, args.think), args.redis)
+        (times, tables), many_cpu, many_waits = await timed_cpu(children, lambda: run_rooms(
+            bases, args.rooms, args.size, args.moves, args.think), args.redis, paths)
         figures["many"] = median_p95(f"{args.processes} processes on Redis, {args.rooms} rooms, players on "
                                      f"different processes, think ~{args.think * 1000:.0f} ms", times)
+        for path in paths or ():
+            print_profile(path, len(times))
         many_cpu = [seconds * 1000 / len(times) for seconds in many_cpu]
-        print(f"{args.rooms} rooms, CPU a move: {sum(many_cpu):.3f} ms on Redis (processes "
-              f"{' + '.join(f'{ms:.3f}' for ms in many_cpu[:-1])}, Redis {many_cpu[-1]:.3f}) vs "
-              f"{one_cpu[0]:.3f} ms on one process", flush=True)
+        print(f"{args.rooms} rooms, CPU a move: {sum(many_cpu[:-1]):.3f} ms on Redis (processes "
+              f"{' + '.join(f'{ms:.3f}' for ms in many_cpu[:-2])}, Redis {many_cpu[-2]:.3f}) vs "
+              f"{one_cpu[0]:.3f} ms on one process; the benchmark's clients {many_cpu[-1]:.3f} vs "
+              f"{one_cpu[1]:.3f} ms", flush=True)
+        many_waits = [seconds * 1000 / len(times) for seconds in many_waits]
+        print(f"{args.rooms} rooms, waiting for a core a move: processes "
+              f"{' + '.join(f'{ms:.3f}' for ms in many_waits[:-1])} ms on Redis vs {one_waits[0]:.3f} ms "
+              f"on one process; the benchmark's clients {many_waits[-1]:.3f} vs {one_waits[1]:.3f} ms",
+              flush=True)
         stick.again()
         for key in ("1 room", ""):
             one, many = figures[f"one, {key}" if key else "one"], figures[f"many, {key}" if key else "many"]
@@ -385,12 +501,13 @@ async def bench_redis(args) -> None:
     """``args.repeat`` rounds of one process against the service on Redis, in turn; the ranges."""
     stick = Yardstick()
     print(stick, flush=True)
+    print(f"the scripted clients say protocol revision {Seat.minor}", flush=True)
     rounds = []
     for number in range(args.repeat):
         if args.repeat > 1:
             print(f"-- round {number + 1} of {args.repeat} (load average {os.getloadavg()[0]:.2f})",
                   flush=True)
-        rounds.append(await redis_round(args, stick, number == args.repeat - 1))
+        rounds.append(await redis_round(args, stick, number, number == args.repeat - 1))
     if args.repeat > 1:
         for key, label in (("1 room", "1 room"), ("", f"{args.rooms} rooms")):
             for one, how in (("one", ""), ("disk", " with rooms on disk")):
@@ -407,6 +524,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="sos:", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", metavar="DIR",
+                        help="with --redis: profile each server process's many-room run into DIR (cProfile)")
     parser.add_argument("--redis", metavar="URL",
                         help="measure a service of --processes servers on this Redis")
     parser.add_argument("--processes", type=int, default=2, help="server processes with --redis (default 2)")
@@ -418,10 +537,16 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=20, help="board size (big enough for the moves)")
     parser.add_argument("--think", type=float, default=0.1,
                         help="mean pause before a move in the many-room run, in seconds")
+    parser.add_argument("--revision", type=int, default=PROTOCOL_MINOR,
+                        help=f"the protocol revision the scripted clients say (default {PROTOCOL_MINOR}, "
+                             "sos-tui's; 0: sent the whole game with every state)")
     args = parser.parse_args()
+    Seat.minor = args.revision
     if args.serve:
-        asyncio.run(serve(args.port, args.store, args.redis, args.lease, args.prefix))
+        asyncio.run(serve(args.port, args.store, args.redis, args.lease, args.prefix, args.profile))
     elif args.redis:
+        if args.profile is not None:
+            Path(args.profile).mkdir(parents=True, exist_ok=True)
         asyncio.run(bench_redis(args))
     else:
         asyncio.run(bench(args))

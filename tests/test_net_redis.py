@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from sos_tui.net import NetError, SeatKey, Server, TokenStore, create_room
 from sos_tui.net.client import list_rooms
 from sos_tui.net.cluster import Cluster
 from sos_tui.net.errors import GONE
-from sos_tui.net.protocol import ClosedMessage, MoveMessage
+from sos_tui.net.protocol import PROTOCOL_MINOR, ClosedMessage, MoveMessage
 
 from .support.helpers import WAIT, Player, Process, free_port, play, seated, until, wait_for
 
@@ -541,3 +542,24 @@ async def test_redis_restarted_empty_tells_the_players_their_game_is_gone_and_ne
         finally:
             await ana.close()
             await bo.close()
+
+
+@pytest.mark.slow
+def test_the_net_benchmark_on_redis_profiles_each_server_process_and_says_what_waited_for_a_core(
+        redis_url, tmp_path):
+    """``benchmarks/net.py --redis``, tiny: its clients say sos-tui's protocol revision and keep
+    their boards from the moves (a cell taken twice would be refused and stop it), each server
+    process's many-room run is profiled into a file of its own, and the CPU and the waits for a
+    core a move are said."""
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "net.py"
+    done = subprocess.run([sys.executable, str(bench), "--redis", redis_url, "--rooms", "3", "--moves", "8",
+                           "--size", "4", "--think", "0", "--lease", "1", "--profile", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout
+    assert f"the scripted clients say protocol revision {PROTOCOL_MINOR}" in said
+    assert "3 rooms, CPU a move:" in said and "3 rooms, waiting for a core a move: processes" in said
+    assert "takeover: 2 rooms of the killed owner playing again" in said
+    profiles = ["round1-disk.prof", "round1-one.prof", "round1-redis0.prof", "round1-redis1.prof"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == profiles
+    assert said.count("µs a move profiled; the top by own time") == 4

@@ -31,7 +31,8 @@ from .errors import ProtocolError
 from .greeting import peeked
 from .member import background
 from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, PeekMessage, decode, parse_client
-from .redislink import RedisLink, Unavailable
+from .redislink import RedisLink, Unavailable, refused, streams
+from .resp import reply
 from .server import _CLOSE_CODES, _STRIKES, Client, Server
 from .vocabulary import CloseReason
 
@@ -300,12 +301,14 @@ class Relay:
 
     async def _listen(self, channel) -> None:
         """Take each message published to this process, read straight off its subscribed connection
-        (``[kind, channel, data]``), without the work redis-py's ``PubSub`` does for each."""
+        (``[kind, channel, data]``, in Redis's protocol: ``resp``), without the work redis-py's
+        ``PubSub`` and parser do for each."""
+        reader, _writer = streams(channel)
         try:
             while True:
-                reply = await channel.read_response(push_request=True)  # RESP3: messages are pushes
-                if isinstance(reply, list) and len(reply) == 3 and reply[0] == "message":
-                    await self._take(reply[2])
+                message = await reply(reader, refused)  # RESP3: a push; RESP2: an array
+                if isinstance(message, list) and len(message) == 3 and message[0] == "message":
+                    await self._take(message[2])
         except asyncio.CancelledError:
             raise
         except Exception as problem:  # the channel is lost with Redis: listened to again once it is back
