@@ -141,6 +141,37 @@ async def test_moves_made_through_one_process_reach_players_on_the_other(redis_u
             await bo.close()
 
 
+async def test_redis_pys_parser_never_reads_the_relays_channel_so_nothing_is_left_in_its_buffer(
+        redis_url, monkeypatch):
+    """The relay reads its channel off the connection's stream (``net/resp.py``). Had redis-py's
+    parser read there too (the subscription's reply), a parser that reads ahead (hiredis, a
+    4096-byte read) could keep a message published just after in a buffer of its own, never seen."""
+    from redis.asyncio.connection import Connection
+
+    read_by_redis_py = []
+    read_response = Connection.read_response
+
+    async def spied(self, *args, **kwargs):
+        answer = await read_response(self, *args, **kwargs)
+        read_by_redis_py.append((self, answer))
+        return answer
+
+    monkeypatch.setattr(Connection, "read_response", spied)
+    async with service(redis_url) as (one, two):
+        channels = {server.cluster.relays._channel for server in (one, two)}
+        _code, ana, bo, _tokens = await two_players(one, two)
+        try:
+            await play(ana, [bo], "S a1")
+            await play(bo, [ana], "O b1")  # relayed through the channels
+        finally:
+            await ana.close()
+            await bo.close()
+    subscribed = [answer for conn, answer in read_by_redis_py  # its greeting is redis-py's: the rest not
+                  if conn in channels and isinstance(answer, list)
+                  and answer[:1] in (["subscribe"], ["message"])]
+    assert subscribed == []
+
+
 async def test_a_timed_room_on_the_service_tells_its_clocks_through_the_relay_and_answers_a_peek(redis_url):
     from sos_tui.engine.clock import TimeControl
     from sos_tui.net.client import peek_room

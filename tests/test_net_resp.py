@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sos_tui.net.redislink import Lane, refused
+from sos_tui.net.redislink import Lane, refused, streams
 from sos_tui.net.resp import Push, packed, reply
 
 redis = pytest.importorskip("redis")
@@ -133,3 +133,10 @@ def test_a_lane_sends_its_commands_at_once_and_skips_a_notice_redis_pushed_unask
     wire, replies = asyncio.run(sending())
     assert wire.sent == packed(commands)
     assert replies[0] == 1 and isinstance(replies[1], NoScriptError)
+
+
+def test_the_installed_redis_py_keeps_a_connections_streams_where_streams_reads_them():
+    """``redislink.streams`` reads redis-py's own attributes (pyproject.toml bounds redis-py to the
+    versions that have them): a version that renamed them fails here, not in a live service."""
+    connection = Connection()
+    assert streams(connection) == (None, None)  # not connected yet: the attributes exist, empty

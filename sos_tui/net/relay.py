@@ -32,7 +32,7 @@ from .greeting import peeked
 from .member import background
 from .protocol import ClosedMessage, ErrorMessage, HelloMessage, Message, PeekMessage, decode, parse_client
 from .redislink import RedisLink, Unavailable, refused, streams
-from .resp import reply
+from .resp import packed, reply
 from .server import _CLOSE_CODES, _STRIKES, Client, Server
 from .vocabulary import CloseReason
 
@@ -139,8 +139,12 @@ class Relay:
         channel.socket_timeout = None  # silent for as long as nobody relays: read without a deadline
         try:
             await asyncio.wait_for(channel.connect(), cluster.link.timeout)
-            await channel.send_command("SUBSCRIBE", cluster.key("proc", cluster.id))
-            await asyncio.wait_for(channel.read_response(push_request=True), cluster.link.timeout)
+            # subscribed and read in Redis's protocol here, never by redis-py's parser: one that
+            # reads ahead (hiredis) could keep a message published just after in its own buffer
+            reader, writer = streams(channel)
+            writer.write(packed([("SUBSCRIBE", cluster.key("proc", cluster.id))]))
+            await writer.drain()
+            await asyncio.wait_for(reply(reader, refused), cluster.link.timeout)
         except (*cluster.link.errors, TimeoutError) as problem:
             cluster.link.failed(problem)
             raise Unavailable() from None
