@@ -106,8 +106,22 @@ def _server_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis", metavar="URL", help=_(
         "keep the rooms in Redis at redis://HOST:PORT/DB: every server with the same --redis is one "
         "service, and a game is joined through any of them (needs: pip install 'sos-tui[redis]')"))
+    parser.add_argument("--public-url", type=public_option, metavar="URL", help=_(
+        "with --redis: this server's own address as players reach it, ws://HOST:PORT (or wss://); "
+        "the other servers then send the players of its games straight here instead of relaying them. "
+        "Without it (servers behind one load balancer address) players are relayed"))
     parser.add_argument("--log-format", choices=("text", "json"), default="text", help=_(
         "how each event is logged on standard output: text lines (default) or one JSON object per line"))
+
+
+def public_option(text: str) -> str:
+    """``--public-url``: a checked ``ws://HOST:PORT``; ArgumentTypeError saying what is wrong."""
+    from sos_tui.net.moved import public_url
+
+    try:
+        return public_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def parse_host_players(text: str):
@@ -248,8 +262,11 @@ def server(args: argparse.Namespace) -> int:
     json = args.log_format == "json"  # then every line is a JSON object, warnings and errors too
     _warn_bind("server", args.bind, say if json else None)
     limits = Limits() if args.claim_after is None else Limits(claim_after=args.claim_after)
+    if args.public_url is not None and args.redis is None:
+        raise UsageError(_("--public-url is for a service on Redis: add --redis URL"))
     try:
-        return asyncio.run(serve_forever(args.bind, args.port, say, limits, redis=args.redis))
+        return asyncio.run(serve_forever(args.bind, args.port, say, limits, redis=args.redis,
+                                         public=args.public_url))
     except (StorageError, OSError) as error:  # the rooms database; the port
         problem = explain(error) if isinstance(error, StorageError) else _cannot_listen(args, error)
         if not json:

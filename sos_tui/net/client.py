@@ -38,6 +38,7 @@ from sos_tui.session import Change, ChangeKind, NotYourTurnError
 from sos_tui.session.timing import monotonic_ms
 
 from .errors import SERVER_STOPPED, ProtocolError
+from .moved import MAX_MOVES, followed
 from .playerkey import key_for
 from .playerkey import player_key as _player_key
 from .protocol import (
@@ -57,6 +58,7 @@ from .protocol import (
     LobbyMessage,
     LobbyRoom,
     Message,
+    MovedMessage,
     MoveMessage,
     PeekMessage,
     PresenceMessage,
@@ -96,6 +98,7 @@ CLOSE_REASONS = {
     CloseReason.LISTED: N_("the list of games was sent"),
     CloseReason.CREATED: N_("the game was created"),
     CloseReason.LOOKED: N_("how the game stands was sent"),
+    CloseReason.ELSEWHERE: N_("the game is run at another address of the service"),
 }
 """The words a server closes a connection with (revision 3), in the player's language; any other
 reason (an older server's English sentence) is shown as it is, made printable."""
@@ -399,10 +402,8 @@ class RemoteGame(TableEndings):
         self.closed_reason = None
         # a question asked of the last connection went with it: the server settled it as that one left
         self.undo_request = self.rematch_request = None
-        ws = await _open(self.address, self.timeout)
+        ws, welcome = await self._greeted(HelloMessage(self.name, self.token, key=self.player_key).to_json())
         try:
-            await ws.send(HelloMessage(self.name, self.token, key=self.player_key).to_json())
-            welcome = await _first_reply(ws, self.timeout)
             if not isinstance(welcome, WelcomeMessage):
                 raise NetError(N_("the server did not let this game in"), retry=False)
             self._welcome(welcome)
@@ -415,6 +416,30 @@ class RemoteGame(TableEndings):
             await ws.close()
             raise
         self.ws = ws
+
+    async def _greeted(self, hello: str) -> tuple[ClientConnection, ServerMessage]:
+        """Say ``hello`` at the game's address, following the ``moved`` of a service (revision 7)
+        to the process that runs the game, at most ``MAX_MOVES`` in a row: the connection and its
+        first reply. Each connection starts at the game's own address again, so a client whose
+        process died is sent to the room's new owner."""
+        address = self.address
+        for _hop in range(MAX_MOVES + 1):
+            ws = await _open(address, self.timeout)
+            try:
+                await ws.send(hello)
+                reply = await _first_reply(ws, self.timeout)
+            except BaseException:
+                await ws.close()
+                raise
+            if not isinstance(reply, MovedMessage):
+                return ws, reply
+            await ws.close()
+            try:
+                address = followed(address, reply.url)
+            except ValueError as error:
+                raise NetError("{error}", retry=False, error=error) from None
+        raise NetError(N_("the service sent this game to another address more than {count} times in a row"),
+                       retry=False, count=MAX_MOVES)
 
     def _welcome(self, welcome: WelcomeMessage) -> None:
         self.my_seats = welcome.seats

@@ -17,6 +17,8 @@ process at a time, which runs its game; Redis holds the rooms and joins the proc
   owner's back over Redis pub/sub. Each process keeps ``sos:alive:ID`` (where it listens for
   links) while it lives: an owner forgets the clients of an edge that died, an edge closes (1012)
   its clients of a room whose owner changed, so they reconnect (to any process) with their tokens.
+- **Moved** (``moved``, revision 7): a process started with a public URL registers it too
+  (``sos:public:ID``); a client that can follow is sent there (``moved``) instead of being relayed.
 - **Redis away** (``redislink.RedisLink``): every request is refused with ``unavailable`` (moves,
   joins, creating, the lobby) and the games wait; changes not yet written are written once Redis
   is back (a client is told of them then). When it is back, the relays start afresh and the
@@ -46,7 +48,8 @@ from sos_tui.i18n import N_, _
 
 from .errors import GONE, ProtocolError
 from .member import background
-from .protocol import MAX_LOBBY, LobbyRoom
+from .moved import MOVED_CLOSE, MOVED_MINOR
+from .protocol import MAX_LOBBY, HelloMessage, LobbyRoom, MovedMessage
 from .redislink import ClusterError, RedisLink, Unavailable
 from .relay import Relay
 from .room import Room
@@ -289,11 +292,13 @@ class Cluster:
     """This process's part in the service at ``url`` (see the module's doc). ``connect`` first
     (ClusterError: a clear line), then a ``Server(cluster=...)`` starts it. ``timeout``: seconds
     Redis may stay silent before it counts as away; ``backoff``: the first and the longest pause
-    between tries to reach it again."""
+    between tries to reach it again; ``public``: this process's own address from outside
+    (``ws://HOST:PORT``, checked by ``moved.public_url``), where clients of the others are sent
+    (None: they are relayed here)."""
 
     def __init__(self, url: str, *, lease: float = 3.0, prefix: str = "sos:", timeout: float = 5.0,
-                 backoff: tuple[float, float] = (0.1, 2.0)) -> None:
-        self.url, self.lease, self.prefix = url, lease, prefix
+                 backoff: tuple[float, float] = (0.1, 2.0), public: str | None = None) -> None:
+        self.url, self.lease, self.prefix, self.public = url, lease, prefix, public
         self.every = lease / 3
         self.id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.link = RedisLink(url, SCRIPTS, timeout=timeout, backoff=backoff)
@@ -337,9 +342,17 @@ class Cluster:
         """Say this process is alive and where it listens, and learn ``sos:epoch`` (set to
         ``epoch`` if Redis has none) and ``sos:secret`` (made if Redis has none)."""
         *_done, self.epoch, self.secret = await self.link.call([
-            ("SET", self.key("alive", self.id), self.address, "PX", int(self.lease * 1000)),
+            *self._alive(int(self.lease * 1000)),
             ("SET", self.key("epoch"), epoch, "NX"), ("SET", self.key("secret"), secrets.token_hex(16), "NX"),
             ("GET", self.key("epoch")), ("GET", self.key("secret"))])
+
+    def _alive(self, lease_ms: int) -> list[tuple]:
+        """The commands that say this process is alive: where it listens for direct links and,
+        with a public URL, where clients reach it (both expire with it)."""
+        said = [("SET", self.key("alive", self.id), self.address, "PX", lease_ms)]
+        if self.public is not None:
+            said.append(("SET", self.key("public", self.id), self.public, "PX", lease_ms))
+        return said
 
     async def release(self, codes) -> None:
         """Let go of ``codes`` (a stopping server): another process may take them over at once."""
@@ -360,13 +373,22 @@ class Cluster:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.release(list(self.owned))
         with contextlib.suppress(Unavailable):
-            await self.link.call([("DEL", self.key("alive", self.id))])
+            await self.link.call([("DEL", self.key("alive", self.id), self.key("public", self.id))])
         await self.link.close()
 
     # -- finding a room ----------------------------------------------------------------------
-    async def relay(self, client: Client, owner: str, code: str, first: str) -> None:
-        """Relay ``client`` (its hello: ``first``) to ``owner``, the process that owns ``code``."""
-        await self.relays.edge(client, owner, code, first)
+    async def relay(self, client: Client, owner: str, code: str, first: str, hello=None) -> None:
+        """Send ``client`` (its first message: ``first``, parsed: ``hello``) to ``owner``, the process
+        that owns ``code``: to its public URL (``moved``) if it has one and the client can follow,
+        else relayed to it."""
+        url = None
+        if isinstance(hello, HelloMessage) and hello.minor >= MOVED_MINOR:
+            url = (await self.link.call([("GET", self.key("public", owner))]))[0]
+        if url is None:
+            await self.relays.edge(client, owner, code, first)
+            return
+        client.send(MovedMessage(f"{url}/{code}"))
+        await client.close(MOVED_CLOSE, CloseReason.ELSEWHERE)
 
     async def locate(self, code: str) -> Room | str | None:
         """The room ``code`` for a client here: taken over by this process (a Room), owned by
@@ -457,14 +479,14 @@ class Cluster:
         owned = list(self.owned)
         edges = sorted({client.ws.edge for client in relays.remote.values()})
         links = list(relays.links.values())
-        commands = [("SET", self.key("alive", self.id), self.address, "PX", lease_ms),
-                    ("GET", self.key("epoch")),
+        alive = self._alive(lease_ms)
+        commands = [*alive, ("GET", self.key("epoch")),
                     ("SET", self.key("secret"), secrets.token_hex(16), "NX"), ("GET", self.key("secret")),
                     link.script("renew", [self.key("lease", code) for code in owned], self.id, lease_ms),
                     link.script("orphans", [self.key("rooms")], self.key("lease", "")),
                     *(("EXISTS", self.key("alive", edge)) for edge in edges),
                     *(("GET", self.key("lease", relayed.code)) for relayed in links)]
-        _alive, epoch, _made, self.secret, renewed, orphans, *rest = await link.call(commands)
+        epoch, _made, self.secret, renewed, orphans, *rest = (await link.call(commands))[len(alive):]
         if epoch != self.epoch:
             await self._gone()
             return

@@ -74,7 +74,7 @@ class Greeting:
         if room is None and code is not None and self.cluster is not None:
             room = await self.cluster.locate(code)  # taken over here, or owned by another process
             if isinstance(room, str):
-                await self.cluster.relay(client, room, code, frame)
+                await self.cluster.relay(client, room, code, frame, first)
                 return None
         if room is None and code in self._reloading:
             raise ProtocolError("unavailable", N_("this game is being brought back: come back in a moment"))

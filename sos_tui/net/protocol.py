@@ -38,7 +38,7 @@ PROTOCOL = 1
 """The major protocol version, sent by the client in ``hello`` and ``create`` and by the server in
 ``welcome``. Additions that old peers can ignore (new fields, new optional messages) keep it;
 anything else raises it, and a server refuses a client whose number differs."""
-PROTOCOL_MINOR = 6
+PROTOCOL_MINOR = 7
 """The minor revision, sent in ``hello`` (what the client understands) and ``welcome`` (what the
 server sends): 1 adds ``presence``, sent only to clients that said 1 or more; 2 adds states that
 carry the moves ``since`` the game the client holds instead of the whole game, and ``sync`` to
@@ -51,7 +51,8 @@ time control (``clock`` in ``create``), a ``state`` of a timed room carries each
 player ``key`` in ``hello``, ``rated`` rooms, each seat's new rating in the final ``state``, rated
 rooms and ratings in the lobby, ``leaderboard``); 6: bots (``bot``, a bot's standing connection,
 and the ``invite`` it is sent; ``bots`` in the lobby's ``rooms``; ``bot`` in ``create`` to play
-one; ``"bot": true`` on a bot's seat)."""
+one; ``"bot": true`` on a bot's seat); 7: a client that follows ``moved`` (a process of a Redis
+service that does not own the room sends it to the one that does, ``moved.py``)."""
 
 DEFAULT_PORT = 7531
 MAX_FRAME = 4096
@@ -844,6 +845,22 @@ class CreatedMessage(Message):
 
 
 @dataclass(frozen=True)
+class MovedMessage(Message):
+    """Revision 7: the room is run by another process of the service, at ``url`` (``ws://HOST:PORT/CODE``):
+    say the same ``hello`` there. Sent only to clients that said ``minor`` 7 or more; then closed."""
+
+    type = "moved"
+    url: str
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "url": self.url}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Self:
+        return cls(_str(data.get("url"), ""))
+
+
+@dataclass(frozen=True)
 class SeatView:
     """One seat in a ``state``: who sits there, as the record keeps it (``seat``: a person is
     ``human`` wherever they play; the name is None while the seat is open; revision 6: ``"bot":
@@ -1226,7 +1243,7 @@ ClientMessage = (HelloMessage | CreateMessage | LobbyMessage | LeaderboardMessag
 ServerMessage = (WelcomeMessage | CreatedMessage | RoomsMessage | LeadersMessage | StateMessage
                  | PresenceMessage | UndoRequestMessage | UndoResultMessage | RematchRequestMessage
                  | RematchResultMessage | PongMessage | ErrorMessage | ClosedMessage | ListedMessage
-                 | InviteMessage)
+                 | InviteMessage | MovedMessage)
 _FROM_CLIENT = {m.type: m for m in ClientMessage.__args__}
 _FROM_SERVER = {m.type: m for m in ServerMessage.__args__}
 _FIRST = (HelloMessage.type, CreateMessage.type, LobbyMessage.type, LeaderboardMessage.type, PeekMessage.type,
@@ -1290,6 +1307,7 @@ __all__ = [
     "LobbyRoom",
     "Message",
     "MoveMessage",
+    "MovedMessage",
     "PeekMessage",
     "PingMessage",
     "PongMessage",

@@ -128,11 +128,13 @@ async def until(stop: asyncio.Event, *awaitables) -> bool:
 
 async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = None,
                         stop: asyncio.Event | None = None, redis: str | None = None,
-                        lease: float = 3.0, drain: float = DRAIN) -> int:
+                        lease: float = 3.0, drain: float = DRAIN, public: str | None = None) -> int:
     """``sos-tui server``: rooms for ``host --server`` until ctrl+c or SIGTERM, kept in the rooms
     database: started again on the same data folder, it brings back every unfinished game. With
     ``redis`` (a URL), one process of the service every process with that URL forms: the rooms are
-    kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached).
+    kept in Redis (``cluster.Cluster``; ClusterError, a StorageError, if it cannot be reached), and
+    ``public`` (``--public-url``, checked) is where the service's other processes send clients of
+    this process's rooms (``moved``).
     ``say(event, room=None)`` hears every event (``eventlog.printer``); stopping, it refuses new
     games for ``drain`` seconds (``/healthz`` answers 503), then closes every connection."""
     stop = stop or asyncio.Event()
@@ -141,7 +143,7 @@ async def serve_forever(bind: str, port: int, say: Say, limits: Limits | None = 
     if redis is not None:
         from .cluster import Cluster
 
-        cluster = Cluster(redis, lease=lease)
+        cluster = Cluster(redis, lease=lease, public=public)
         await cluster.connect()
         store = cluster.store
     else:

@@ -64,6 +64,7 @@ class CloseReason(StrEnum):
     NOT_KEPT = "not-kept"  # 1012: the game's last change could not be kept; come back
     RESTARTING = "restarting"  # 1012: the server stops to be started again; come back
     MOVED = "moved"  # 1012: another process of the service runs the game now; come back
+    ELSEWHERE = "elsewhere"  # 4005, after a ``moved`` message (revision 7): go to the address it gives
     ROOM_CLOSED = "room-closed"  # 1001, after a ``closed`` message
     REFUSED = "refused"  # after an ``error`` message that refuses the connection
     LISTED = "listed"  # 1000, after ``rooms``
