@@ -14,8 +14,11 @@ With ``--redis URL``: one server process first, for the single-process figures o
 anyone is told, as the service does in Redis); then ``--processes`` server processes forming one
 service on that Redis (its keys under a prefix of the run's own, deleted at the end: whatever else
 is in that Redis is left alone and not in the way), every room created on one process and its
-second player joining through the next, so every move of that player is relayed to the owner and
-its states back. It prints the round trip p50/p95 of each, their ratio and the p95s in yardsticks
+second player joining through the next. Each process has its own ``--public-url``
+(``ws://127.0.0.1:PORT``), so that player is sent to the owner (``moved``, revision 7: the scripted
+clients follow it, as sos-tui's do); with ``--relay`` the processes have none, and every move of that
+player is relayed to the owner and its states back, as before revision 7. It prints the round trip
+p50/p95 of each, their ratio and the p95s in yardsticks
 (``yardstick.py``, timed in the same run), and the CPU time a move of the many rooms cost each
 process and Redis against one process (which a busy machine moves far less than the times), and
 how long each process waited for a core a move (it could run, both cores were busy: the kernel's
@@ -56,6 +59,7 @@ import pstats
 import random
 import secrets
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -96,13 +100,13 @@ class _Profiling:
 
 
 async def serve(port: int, store_path: str | None, redis: str | None = None, lease: float = 3.0,
-                prefix: str = "sos:", profile: str | None = None) -> None:
+                prefix: str = "sos:", profile: str | None = None, public: str | None = None) -> None:
     store = SqliteRoomStore(Path(store_path)) if store_path else None
     cluster = None
     if redis is not None:
         from sos_tui.net.cluster import Cluster
 
-        cluster = Cluster(redis, lease=lease, prefix=prefix)
+        cluster = Cluster(redis, lease=lease, prefix=prefix, public=public)
     server = Server(BENCH_LIMITS, allow_create=True, store=store, cluster=cluster)
     if store is not None:
         for kept in store.load():
@@ -120,12 +124,21 @@ async def serve(port: int, store_path: str | None, redis: str | None = None, lea
 
 
 def spawn(port: int = 0, store: Path | None = None, redis: str | None = None, lease: float = 3.0,
-          prefix: str = "sos:", profile: Path | None = None) -> tuple[subprocess.Popen, int]:
+          prefix: str = "sos:", profile: Path | None = None,
+          public: bool = False) -> tuple[subprocess.Popen, int]:
+    """A ``--serve`` process; its port. With ``public``, a process of the service on ``redis`` reached
+    at its own ``ws://127.0.0.1:PORT`` (``--public-url``: clients are sent to it, not relayed)."""
+    if public and not port:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
     command = [sys.executable, __file__, "--serve", "--port", str(port)]
     if store is not None:
         command += ["--store", str(store)]
     if redis is not None:
         command += ["--redis", redis, "--lease", str(lease), "--prefix", prefix]
+    if public:
+        command += ["--public-url", f"ws://127.0.0.1:{port}"]
     if profile is not None:
         command += ["--profile", str(profile)]
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -142,7 +155,8 @@ async def create(base: str, size: int) -> str:
 
 class Seat:
     """A scripted player: joins, and on its turn plays a random empty cell. It says protocol
-    revision ``minor`` (from 2 a state after a move carries the move alone: ``since``)."""
+    revision ``minor`` (from 2 a state after a move carries the move alone: ``since``; from 7 it
+    follows a ``moved`` to the room's owner, each time from its own ``url``)."""
 
     minor = PROTOCOL_MINOR
 
@@ -163,16 +177,26 @@ class Seat:
         end = time.monotonic() + patience
         while True:
             try:
-                self.ws = await connect(self.url, compression=None, max_size=2**20)
-                await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "minor": self.minor,
-                                               "name": self.name, "token": self.token}))
-                welcome = json.loads(await self.ws.recv())
+                welcome = await self.greet(self.url)
                 self.seat, self.token = welcome["seats"][0], welcome["token"]
                 return
             except (OSError, KeyError, IndexError, ConnectionClosed):
                 if time.monotonic() > end:
                     raise
                 await asyncio.sleep(0.1)
+
+    async def greet(self, url: str) -> dict:
+        """Say hello at ``url`` (then where ``moved`` sends it, at most 3 times): the welcome."""
+        for _hop in range(4):
+            self.ws = await connect(url, compression=None, max_size=2**20)
+            await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "minor": self.minor,
+                                           "name": self.name, "token": self.token}))
+            reply = json.loads(await self.ws.recv())
+            if reply["type"] != "moved":
+                return reply
+            await self.ws.close()
+            url = reply["url"]
+        raise RuntimeError(f"{self.name}: moved more than 3 times")
 
     async def read(self) -> None:
         async for frame in self.ws:
@@ -437,17 +461,20 @@ async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[s
                 stop_all([(child, port)])
     prefix = f"sos-bench-{secrets.token_hex(4)}:"
     paths = profiles(*(f"redis{i}" for i in range(args.processes)))
-    children = [spawn(redis=args.redis, lease=args.lease, prefix=prefix, profile=paths[i] if paths else None)
-                for i in range(args.processes)]
+    children = [spawn(redis=args.redis, lease=args.lease, prefix=prefix, profile=paths[i] if paths else None,
+                      public=not args.relay) for i in range(args.processes)]
     bases = [f"ws://127.0.0.1:{port}" for _child, port in children]
     try:
         times, _ = await run_rooms(bases[:2], 1, args.size, 100, 0.0)
+        sent = "relayed" if args.relay else "moved to the owner"
         figures["many, 1 room"] = median_p95(
-            f"{args.processes} processes on Redis, 1 room, players on two processes, back to back", times)
+            f"{args.processes} processes on Redis, 1 room, players joining through two processes ({sent}), "
+            "back to back", times)
         (times, tables), many_cpu, many_waits = await timed_cpu(children, lambda: run_rooms(
             bases, args.rooms, args.size, args.moves, args.think), args.redis, paths)
-        figures["many"] = median_p95(f"{args.processes} processes on Redis, {args.rooms} rooms, players on "
-                                     f"different processes, think ~{args.think * 1000:.0f} ms", times)
+        figures["many"] = median_p95(
+            f"{args.processes} processes on Redis, {args.rooms} rooms, players joining through different "
+            f"processes ({sent}), think ~{args.think * 1000:.0f} ms", times)
         for path in paths or ():
             print_profile(path, len(times))
         many_cpu = [seconds * 1000 / len(times) for seconds in many_cpu]
@@ -502,6 +529,9 @@ async def bench_redis(args) -> None:
     stick = Yardstick()
     print(stick, flush=True)
     print(f"the scripted clients say protocol revision {Seat.minor}", flush=True)
+    print("the service's processes relay the players of other processes' rooms (--relay: no public URLs)"
+          if args.relay else "each of the service's processes has its own public URL: players are sent to "
+          "the owner of their room (moved), not relayed", flush=True)
     rounds = []
     for number in range(args.repeat):
         if args.repeat > 1:
@@ -530,6 +560,9 @@ def main() -> None:
                         help="measure a service of --processes servers on this Redis")
     parser.add_argument("--processes", type=int, default=2, help="server processes with --redis (default 2)")
     parser.add_argument("--lease", type=float, default=3.0, help="the rooms' lease with --redis, in seconds")
+    parser.add_argument("--relay", action="store_true",
+                        help="with --redis: no public URLs: players of other processes' rooms are relayed")
+    parser.add_argument("--public-url", help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=1,
                         help="with --redis: rounds of one process then the service, in turn (default 1)")
     parser.add_argument("--rooms", type=int, default=200)
@@ -543,7 +576,8 @@ def main() -> None:
     args = parser.parse_args()
     Seat.minor = args.revision
     if args.serve:
-        asyncio.run(serve(args.port, args.store, args.redis, args.lease, args.prefix, args.profile))
+        asyncio.run(serve(args.port, args.store, args.redis, args.lease, args.prefix, args.profile,
+                          args.public_url))
     elif args.redis:
         if args.profile is not None:
             Path(args.profile).mkdir(parents=True, exist_ok=True)
