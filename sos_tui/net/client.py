@@ -207,6 +207,30 @@ async def _first_reply(ws: ClientConnection, timeout: float) -> ServerMessage:
     return message
 
 
+async def _greeted(address: Address, hello: str, timeout: float) -> tuple[ClientConnection, ServerMessage]:
+    """Say ``hello`` at the game's ``address``, following the ``moved`` of a service (revision 7)
+    to the process that runs the game, at most ``MAX_MOVES`` in a row: the connection and its
+    first reply. A game's every connection starts at its own address, so a player whose process
+    died is sent to the room's new owner."""
+    for _hop in range(MAX_MOVES + 1):
+        ws = await _open(address, timeout)
+        try:
+            await ws.send(hello)
+            reply = await _first_reply(ws, timeout)
+        except BaseException:
+            await ws.close()
+            raise
+        if not isinstance(reply, MovedMessage):
+            return ws, reply
+        await ws.close()
+        try:
+            address = followed(address, reply.url)
+        except ValueError as error:
+            raise NetError("{error}", retry=False, error=error) from None
+    raise NetError(N_("the service sent this game to another address more than {count} times in a row"),
+                   retry=False, count=MAX_MOVES)
+
+
 def _text(value, limit: int = 200) -> str:
     return printable(value if isinstance(value, str) else repr(value))[:limit]
 
@@ -402,7 +426,8 @@ class RemoteGame(TableEndings):
         self.closed_reason = None
         # a question asked of the last connection went with it: the server settled it as that one left
         self.undo_request = self.rematch_request = None
-        ws, welcome = await self._greeted(HelloMessage(self.name, self.token, key=self.player_key).to_json())
+        hello = HelloMessage(self.name, self.token, key=self.player_key)
+        ws, welcome = await _greeted(self.address, hello.to_json(), self.timeout)
         try:
             if not isinstance(welcome, WelcomeMessage):
                 raise NetError(N_("the server did not let this game in"), retry=False)
@@ -416,30 +441,6 @@ class RemoteGame(TableEndings):
             await ws.close()
             raise
         self.ws = ws
-
-    async def _greeted(self, hello: str) -> tuple[ClientConnection, ServerMessage]:
-        """Say ``hello`` at the game's address, following the ``moved`` of a service (revision 7)
-        to the process that runs the game, at most ``MAX_MOVES`` in a row: the connection and its
-        first reply. Each connection starts at the game's own address again, so a client whose
-        process died is sent to the room's new owner."""
-        address = self.address
-        for _hop in range(MAX_MOVES + 1):
-            ws = await _open(address, self.timeout)
-            try:
-                await ws.send(hello)
-                reply = await _first_reply(ws, self.timeout)
-            except BaseException:
-                await ws.close()
-                raise
-            if not isinstance(reply, MovedMessage):
-                return ws, reply
-            await ws.close()
-            try:
-                address = followed(address, reply.url)
-            except ValueError as error:
-                raise NetError("{error}", retry=False, error=error) from None
-        raise NetError(N_("the service sent this game to another address more than {count} times in a row"),
-                       retry=False, count=MAX_MOVES)
 
     def _welcome(self, welcome: WelcomeMessage) -> None:
         self.my_seats = welcome.seats
