@@ -170,6 +170,7 @@ class Seat:
         self.board: set[str] = set()
         self.over = False
         self.changed = asyncio.Event()
+        self.moved = False  # its last join was sent on to the owner (``moved``)
 
     async def join(self, patience: float = 0.0) -> None:
         """Take the seat (again, by token); for ``patience`` seconds, a refused or closed connection
@@ -187,6 +188,7 @@ class Seat:
 
     async def greet(self, url: str) -> dict:
         """Say hello at ``url`` (then where ``moved`` sends it, at most 3 times): the welcome."""
+        self.moved = False
         for _hop in range(4):
             self.ws = await connect(url, compression=None, max_size=2**20)
             await self.ws.send(json.dumps({"type": "hello", "protocol": 1, "minor": self.minor,
@@ -195,7 +197,7 @@ class Seat:
             if reply["type"] != "moved":
                 return reply
             await self.ws.close()
-            url = reply["url"]
+            url, self.moved = reply["url"], True
         raise RuntimeError(f"{self.name}: moved more than 3 times")
 
     async def read(self) -> None:
@@ -475,6 +477,8 @@ async def redis_round(args, stick: Yardstick, number: int, last: bool) -> dict[s
         figures["many"] = median_p95(
             f"{args.processes} processes on Redis, {args.rooms} rooms, players joining through different "
             f"processes ({sent}), think ~{args.think * 1000:.0f} ms", times)
+        print(f"{args.rooms} rooms: {sum(b.moved for _a, b in tables)} of the {len(tables)} players joining "
+              "through another process than the owner were moved to it", flush=True)
         for path in paths or ():
             print_profile(path, len(times))
         many_cpu = [seconds * 1000 / len(times) for seconds in many_cpu]
