@@ -17,6 +17,7 @@ from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room
 from sos_tui.net.cluster import Cluster
 from sos_tui.net.moved import MAX_MOVES, MOVED_CLOSE, followed, public_url
 from sos_tui.net.protocol import parse_url
+from sos_tui.net.reach import SERVERS_VAR
 
 from .support.helpers import WAIT, Player, free_port, play, seated
 from .support.redis import RedisServer
@@ -103,6 +104,22 @@ async def test_a_client_of_an_older_revision_is_relayed_even_where_the_owner_has
         finally:
             await ws.close()
             await ana.close()
+
+
+@needs_redis
+async def test_a_tab_of_sos_tui_web_is_relayed_as_it_may_not_connect_where_a_move_sends_it(
+        redis_url, monkeypatch):
+    monkeypatch.setenv(SERVERS_VAR, "ws://127.0.0.1:1")  # allowed: this computer, and that one
+    async with service(redis_url) as (one, two):
+        code, ana, tokens = await game_on(one)
+        bo = await seated(address(two, code), "Bo", tokens["Bo"])
+        try:
+            assert on(bo) == two.port and len(two.cluster.relays.links) == 1
+            await ana.until(lambda: ana.game.phase == "playing" and not ana.game.waiting_for)
+            await play(ana, [bo], "S a1")
+        finally:
+            await ana.close()
+            await bo.close()
 
 
 @needs_redis

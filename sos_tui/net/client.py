@@ -38,7 +38,7 @@ from sos_tui.session import Change, ChangeKind, NotYourTurnError
 from sos_tui.session.timing import monotonic_ms
 
 from .errors import SERVER_STOPPED, ProtocolError
-from .moved import MAX_MOVES, followed
+from .moved import MAX_MOVES, followed, spoken_minor
 from .playerkey import key_for
 from .playerkey import player_key as _player_key
 from .protocol import (
@@ -426,7 +426,7 @@ class RemoteGame(TableEndings):
         self.closed_reason = None
         # a question asked of the last connection went with it: the server settled it as that one left
         self.undo_request = self.rematch_request = None
-        hello = HelloMessage(self.name, self.token, key=self.player_key)
+        hello = HelloMessage(self.name, self.token, minor=spoken_minor(), key=self.player_key)
         ws, welcome = await _greeted(self.address, hello.to_json(), self.timeout)
         try:
             if not isinstance(welcome, WelcomeMessage):

@@ -12,12 +12,14 @@ follows at most ``MAX_MOVES`` in a row, only to the same room, and never from ``
 
 from __future__ import annotations
 
+import os
 from urllib.parse import urlsplit
 
 from sos_tui.engine import printable
 from sos_tui.i18n import _
 
-from .protocol import Address, parse_url
+from .protocol import PROTOCOL_MINOR, Address, parse_url
+from .reach import SERVERS_VAR
 
 MOVED_CLOSE = 4005
 """The close code after a ``moved`` message (the reason: ``vocabulary.CloseReason.ELSEWHERE``)."""
@@ -25,6 +27,13 @@ MOVED_MINOR = 7
 """The first protocol revision whose clients follow a ``moved``."""
 MAX_MOVES = 3
 """How many ``moved`` in a row a client follows before it gives up."""
+
+
+def spoken_minor() -> int:
+    """The revision a client says in its ``hello``: this sos-tui's, except in a tab of ``sos-tui
+    web``, which may connect only to the servers it was allowed (``reach``), not wherever a
+    ``moved`` sends it: it says the revision before, and is relayed."""
+    return PROTOCOL_MINOR if os.environ.get(SERVERS_VAR) is None else MOVED_MINOR - 1
 
 
 def public_url(text: str) -> str:
