@@ -32,11 +32,13 @@ def redis_url():
 
 
 @contextlib.asynccontextmanager
-async def service(url: str, count: int = 2, public: bool = True):
-    """``count`` servers in this process on ``url``, each with its own public URL (``public``)."""
+async def service(url: str, count: int = 2, public: bool | str = True):
+    """``count`` servers in this process on ``url``, each with its own public URL (``public``
+    True), none (False), or every one the same (a string)."""
     ports = [free_port() for _i in range(count)]
     servers = [Server(allow_create=True, cluster=Cluster(
-        url, lease=1.0, backoff=(0.02, 0.1), public=f"ws://127.0.0.1:{port}" if public else None))
+        url, lease=1.0, backoff=(0.02, 0.1),
+        public=public if isinstance(public, str) else f"ws://127.0.0.1:{port}" if public else None))
         for port in ports]
     try:
         for server, port in zip(servers, ports, strict=True):
@@ -122,9 +124,10 @@ async def test_a_tab_of_sos_tui_web_is_relayed_as_it_may_not_connect_where_a_mov
             await bo.close()
 
 
+@pytest.mark.parametrize("public", [False, "ws://127.0.0.1:7700"], ids=["none", "the same for every process"])
 @needs_redis
-async def test_a_process_without_a_public_url_relays_a_client_that_could_follow(redis_url):
-    async with service(redis_url, public=False) as (one, two):
+async def test_a_process_without_a_public_url_of_its_own_relays_a_client_that_could_follow(redis_url, public):
+    async with service(redis_url, public=public) as (one, two):
         code, ana, tokens = await game_on(one)
         bo = await seated(address(two, code), "Bo", tokens["Bo"])
         try:

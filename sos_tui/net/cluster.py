@@ -380,11 +380,12 @@ class Cluster:
     async def relay(self, client: Client, owner: str, code: str, first: str, hello=None) -> None:
         """Send ``client`` (its first message: ``first``, parsed: ``hello``) to ``owner``, the process
         that owns ``code``: to its public URL (``moved``) if it has one and the client can follow,
-        else relayed to it."""
+        else relayed to it (also where that URL is this process's own: every process given the load
+        balancer's address would send the client round in circles)."""
         url = None
         if isinstance(hello, HelloMessage) and hello.minor >= MOVED_MINOR:
             url = (await self.link.call([("GET", self.key("public", owner))]))[0]
-        if url is None:
+        if url is None or url == self.public:
             await self.relays.edge(client, owner, code, first)
             return
         client.send(MovedMessage(f"{url}/{code}"))
