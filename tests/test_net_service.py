@@ -130,6 +130,26 @@ def test_with_json_logs_the_warning_and_a_failure_to_start_are_json_lines_too(ca
     assert error["level"] == "error" and f"cannot listen on 0.0.0.0:{port}" in error["event"] and err == ""
 
 
+def test_json_logs_end_with_the_server_command_that_asked_for_them(capsys):
+    """``main`` run in a process that goes on (a test, a script): once ``server --log-format
+    json`` has returned, logging is as it was. Its JSON handler stayed on the root logger, bound
+    to the stderr of that moment, and swallowed the warnings of whatever ran next."""
+    import logging
+    import socket
+
+    from sos_tui.cli import main
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["server", "--port", str(port), "--log-format", "json"]) == 2
+    capsys.readouterr()
+    assert (root.handlers, root.level) == (handlers, level)
+
+
 def test_the_server_logs_json_lines_answers_503_after_sigterm_and_exits_within_seconds(tmp_path):
     server = Process("server", "--port", "0", "--log-format", "json", env_dir=tmp_path)
     try:

@@ -255,24 +255,25 @@ def server(args: argparse.Namespace) -> int:
     import asyncio
 
     from sos_tui.net import Limits
-    from sos_tui.net.eventlog import printer
+    from sos_tui.net.eventlog import logged_as, printer
     from sos_tui.net.run import serve_forever
 
-    say = printer(args.log_format)
-    json = args.log_format == "json"  # then every line is a JSON object, warnings and errors too
-    _warn_bind("server", args.bind, say if json else None)
-    limits = Limits() if args.claim_after is None else Limits(claim_after=args.claim_after)
     if args.public_url is not None and args.redis is None:
         raise UsageError(_("--public-url is for a service on Redis: add --redis URL"))
-    try:
-        return asyncio.run(serve_forever(args.bind, args.port, say, limits, redis=args.redis,
-                                         public=args.public_url))
-    except (StorageError, OSError) as error:  # the rooms database; the port
-        problem = explain(error) if isinstance(error, StorageError) else _cannot_listen(args, error)
-        if not json:
-            return fail("server", problem)
-        say(problem, level="error")
-        return 2
+    say = printer(args.log_format)
+    json = args.log_format == "json"  # then every line is a JSON object, warnings and errors too
+    with logged_as(args.log_format):
+        _warn_bind("server", args.bind, say if json else None)
+        limits = Limits() if args.claim_after is None else Limits(claim_after=args.claim_after)
+        try:
+            return asyncio.run(serve_forever(args.bind, args.port, say, limits, redis=args.redis,
+                                             public=args.public_url))
+        except (StorageError, OSError) as error:  # the rooms database; the port
+            problem = explain(error) if isinstance(error, StorageError) else _cannot_listen(args, error)
+            if not json:
+                return fail("server", problem)
+            say(problem, level="error")
+            return 2
 
 
 def _cannot_listen(args: argparse.Namespace, error: OSError) -> str:

@@ -6,10 +6,11 @@ library's, on stderr) are JSON objects of the same shape too, so a log collector
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 FORMATS = ("text", "json")
@@ -43,16 +44,29 @@ class JsonFormatter(logging.Formatter):
         return json_line(event, level=record.levelname.lower())
 
 
-def printer(log_format: str = "text") -> Say:
-    """The ``say`` that prints each event on stdout in ``log_format``; for ``json``, the warnings
-    and errors of ``logging`` become JSON lines on stderr too."""
-    line = json_line if log_format == "json" else text_line
+@contextlib.contextmanager
+def logged_as(log_format: str = "text") -> Iterator[None]:
+    """Inside: with ``json``, the warnings and errors of ``logging`` are JSON lines on stderr too.
+    After, logging is as it was (``main`` may run in a process that goes on: a test, a script)."""
     root = logging.getLogger()
-    if log_format == "json" and not any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(JsonFormatter())
-        root.addHandler(handler)
-        root.setLevel(logging.WARNING)
+    if log_format != "json" or any(isinstance(h.formatter, JsonFormatter) for h in root.handlers):
+        yield
+        return
+    handler, level = logging.StreamHandler(sys.stderr), root.level
+    handler.setFormatter(JsonFormatter())
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+def printer(log_format: str = "text") -> Say:
+    """The ``say`` that prints each event on stdout in ``log_format`` (``logged_as`` makes
+    ``logging``'s warnings and errors the same JSON lines)."""
+    line = json_line if log_format == "json" else text_line
 
     def say(event: str, room: str | None = None, level: str = "info") -> None:
         print(line(event, room, level), flush=True)
