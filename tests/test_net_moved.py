@@ -14,13 +14,13 @@ from websockets.asyncio.server import serve
 
 from sos_tui.cli import main
 from sos_tui.net import NetError, RemoteGame, Server, TokenStore, create_room
-from sos_tui.net.cluster import Cluster
 from sos_tui.net.moved import MAX_MOVES, MOVED_CLOSE, followed, public_url
 from sos_tui.net.protocol import parse_url
 from sos_tui.net.reach import SERVERS_VAR
 
-from .support.helpers import WAIT, Player, free_port, play, seated
-from .support.redis import RedisServer
+from .support.helpers import WAIT, Player, play, seated
+from .support.redis import RedisServer, address
+from .support.redis import service as any_service
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
@@ -31,26 +31,9 @@ def redis_url():
         yield server.url
 
 
-@contextlib.asynccontextmanager
-async def service(url: str, count: int = 2, public: bool | str = True):
-    """``count`` servers in this process on ``url``, each with its own public URL (``public``
-    True), none (False), or every one the same (a string)."""
-    ports = [free_port() for _i in range(count)]
-    servers = [Server(allow_create=True, cluster=Cluster(
-        url, lease=1.0, backoff=(0.02, 0.1),
-        public=public if isinstance(public, str) else f"ws://127.0.0.1:{port}" if public else None))
-        for port in ports]
-    try:
-        for server, port in zip(servers, ports, strict=True):
-            await server.start("127.0.0.1", port)
-        yield servers
-    finally:
-        for server in servers:
-            await server.stop()
-
-
-def address(server: Server, code: str | None = None) -> str:
-    return f"ws://127.0.0.1:{server.port}" + (f"/{code}" if code else "")
+def service(url: str, count: int = 2, public: bool | str = True):
+    """The service of ``support.redis``, each process with its own public URL unless told."""
+    return any_service(url, count, public=public)
 
 
 def on(player: Player) -> int:
@@ -108,26 +91,10 @@ async def test_a_client_of_an_older_revision_is_relayed_even_where_the_owner_has
             await ana.close()
 
 
-@needs_redis
-async def test_a_tab_of_sos_tui_web_is_relayed_as_it_may_not_connect_where_a_move_sends_it(
-        redis_url, monkeypatch):
-    monkeypatch.setenv(SERVERS_VAR, "ws://127.0.0.1:1")  # allowed: this computer, and that one
-    async with service(redis_url) as (one, two):
-        code, ana, tokens = await game_on(one)
-        bo = await seated(address(two, code), "Bo", tokens["Bo"])
-        try:
-            assert on(bo) == two.port and len(two.cluster.relays.links) == 1
-            await ana.until(lambda: ana.game.phase == "playing" and not ana.game.waiting_for)
-            await play(ana, [bo], "S a1")
-        finally:
-            await ana.close()
-            await bo.close()
-
-
-@pytest.mark.parametrize("public", [False, "ws://127.0.0.1:7700"], ids=["none", "the same for every process"])
-@needs_redis
-async def test_a_process_without_a_public_url_of_its_own_relays_a_client_that_could_follow(redis_url, public):
-    async with service(redis_url, public=public) as (one, two):
+async def relayed_both_ways(url: str, public: bool | str = True) -> None:
+    """Bo joins Ana's game through the process that does not own it: he is relayed there (not
+    moved), and the moves go both ways."""
+    async with service(url, public=public) as (one, two):
         code, ana, tokens = await game_on(one)
         bo = await seated(address(two, code), "Bo", tokens["Bo"])
         try:
@@ -138,6 +105,19 @@ async def test_a_process_without_a_public_url_of_its_own_relays_a_client_that_co
         finally:
             await ana.close()
             await bo.close()
+
+
+@needs_redis
+async def test_a_tab_of_sos_tui_web_is_relayed_as_it_may_not_connect_where_a_move_sends_it(
+        redis_url, monkeypatch):
+    monkeypatch.setenv(SERVERS_VAR, "ws://127.0.0.1:1")  # allowed: this computer, and that one
+    await relayed_both_ways(redis_url)
+
+
+@pytest.mark.parametrize("public", [False, "ws://127.0.0.1:7700"], ids=["none", "the same for every process"])
+@needs_redis
+async def test_a_process_without_a_public_url_of_its_own_relays_a_client_that_could_follow(redis_url, public):
+    await relayed_both_ways(redis_url, public)
 
 
 @needs_redis

@@ -32,7 +32,7 @@ from sos_tui.net.errors import GONE
 from sos_tui.net.protocol import PROTOCOL_MINOR, ClosedMessage, MoveMessage
 
 from .support.helpers import WAIT, Player, Process, free_port, play, seated, wait_for
-from .support.redis import RedisServer
+from .support.redis import RedisServer, address, service
 
 pytestmark = pytest.mark.skipif(
     shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server; .ci/run "
@@ -53,25 +53,6 @@ def redis_server():
 def redis_url(redis_server):
     """A redis-server of this test's own: 127.0.0.1, a free port, no persistence."""
     return redis_server.url
-
-
-@contextlib.asynccontextmanager
-async def service(url: str, count: int = 2, lease: float = 1.0):
-    """``count`` servers in this process forming one service on ``url``; their ws:// addresses.
-    Redis unreachable is tried again after 20 ms, then at most every 100 ms."""
-    servers = [Server(allow_create=True, cluster=Cluster(url, lease=lease, backoff=(0.02, 0.1)))
-               for _i in range(count)]
-    try:
-        for server in servers:
-            await server.start("127.0.0.1", 0)
-        yield servers
-    finally:
-        for server in servers:
-            await server.stop()
-
-
-def address(server: Server, code: str | None = None) -> str:
-    return f"ws://127.0.0.1:{server.port}" + (f"/{code}" if code else "")
 
 
 async def two_players(one: Server, two: Server, public: bool = False):

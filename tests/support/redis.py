@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from sos_tui.net import Server
+from sos_tui.net.cluster import Cluster
+
 from .helpers import free_port, until
 
 
@@ -53,3 +56,27 @@ class RedisServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+@contextlib.asynccontextmanager
+async def service(url: str, count: int = 2, lease: float = 1.0, public: bool | str = False):
+    """``count`` servers in this process forming one service on ``url``, each on a free port of its
+    own; with ``public`` True each has its own public URL (``--public-url``), with a string every
+    one has that one. Redis unreachable is tried again after 20 ms, then at most every 100 ms."""
+    ports = [free_port() for _i in range(count)]
+    servers = [Server(allow_create=True, cluster=Cluster(
+        url, lease=lease, backoff=(0.02, 0.1),
+        public=public if isinstance(public, str) else f"ws://127.0.0.1:{port}" if public else None))
+        for port in ports]
+    try:
+        for server, port in zip(servers, ports, strict=True):
+            await server.start("127.0.0.1", port)
+        yield servers
+    finally:
+        for server in servers:
+            await server.stop()
+
+
+def address(server: Server, code: str | None = None) -> str:
+    """The ws:// address of ``server`` (in this process), or of its room ``code``."""
+    return f"ws://127.0.0.1:{server.port}" + (f"/{code}" if code else "")
