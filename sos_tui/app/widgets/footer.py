@@ -27,13 +27,15 @@ class KeyFooter(Footer):
     _shown: tuple | None = None
 
     def bindings_changed(self, screen: Screen) -> None:
+        keys = [(binding, enabled, tooltip)  # worked out once: the screen translates every binding
+                for _, binding, enabled, tooltip in screen.active_bindings.values() if binding.show]
         shown = tuple((binding.key, binding.description, enabled, tooltip)
-                      for _, binding, enabled, tooltip in screen.active_bindings.values() if binding.show)
+                      for binding, enabled, tooltip in keys)
         if shown == self._shown:
             return
         if screen.app.app_focus and self.is_attached and screen is self.screen:  # it will change
             if self._same_keys(shown):
-                self._enable(screen)
+                self._enable(keys)
                 self._shown = shown
                 return
             self._shown = shown
@@ -46,14 +48,13 @@ class KeyFooter(Footer):
                 and not any(isinstance(child, KeyGroup) for child in self.children)
                 and [key[:2] for key in shown] == [key[:2] for key in self._shown])
 
-    def _enable(self, screen: Screen) -> None:
-        """Show each key as working or not now (dimmed), with its tooltip, in place. A move changes
-        only that (undo works after it, not before): rebuilding every key took most of a move's
-        time on screen."""
+    def _enable(self, keys: list) -> None:
+        """Show each key as working or not now (dimmed), with its tooltip, in place (``keys``: the
+        shown bindings, each with whether it works and its tooltip). A move changes only that (undo
+        works after it, not before): rebuilding every key took most of a move's time on screen."""
         now: dict[str, tuple[bool, str]] = {}
-        for _, binding, enabled, tooltip in screen.active_bindings.values():
-            if binding.show:
-                now.setdefault(binding.action, (enabled, tooltip))  # the first per action, as Footer's
+        for binding, enabled, tooltip in keys:
+            now.setdefault(binding.action, (enabled, tooltip))  # the first per action, as Footer's
         for key in self.query_children(FooterKey):
             if key.action in now and not key.has_class("-command-palette"):
                 enabled, tooltip = now[key.action]
