@@ -289,6 +289,58 @@ async def test_an_owner_whose_lease_ran_out_is_fenced_off_and_the_game_goes_on_e
             await bo.close()
 
 
+async def test_a_rooms_moves_are_written_one_by_one_and_an_undo_and_a_takeover_keep_the_game_whole(
+        redis_url):
+    """A room is kept in Redis as its JSON without its game's moves, and those moves as a list that
+    a move's write adds that one move to: the room's JSON is no longer at the third move than at
+    the first. An undo drops the last from the list; the process that takes the room over reads
+    the game whole."""
+    from redis.asyncio import from_url
+
+    redis = from_url(redis_url, decode_responses=True)
+    async with service(redis_url) as (one, two):
+        code, ana, bo, _tokens = await two_players(one, two)
+        keys = one.cluster.key("room", code), one.cluster.key("moves", code)
+        try:
+            await play(ana, [bo], "S a1")
+            first = await redis.get(keys[0])
+            await play(bo, [ana], "S d4")
+            await play(ana, [bo], "S a4")
+            assert await redis.lrange(keys[1], 0, -1) == ["S a1", "S d4", "S a4"]
+            third = await redis.get(keys[0])
+            assert "moves" not in json.loads(third)["record"] and len(third) == len(first)
+            await bo.game.request_undo()
+            await ana.until(lambda: ana.game.undo_request is not None)
+            await ana.game.answer_undo(True)
+            await bo.until(lambda: len(bo.game.state.moves) == 2)
+            assert await redis.lrange(keys[1], 0, -1) == ["S a1", "S d4"]
+            for task in one.cluster._tasks:  # process one stops renewing; two takes the room over
+                task.cancel()
+            await wait_for(None, lambda: code in two.rooms, 10)
+            assert two.rooms[code].session.record.moves == (Move.parse("S a1"), Move.parse("S d4"))
+        finally:
+            await ana.close()
+            await bo.close()
+            await redis.aclose()
+
+
+def test_a_rooms_write_keeps_what_redis_holds_of_the_same_game_and_rewrites_another_whole():
+    from sos_tui.engine import GameRecord, GameState
+    from sos_tui.net.cluster import _Kept
+
+    state = GameState.new(4)
+    for move in ("S a1", "S d4", "S a4"):
+        state = state.play(Move.parse(move))
+    game = GameRecord.for_state(state)
+    kept = _Kept.of(game.with_state(GameState.from_moves(state.moves[:2], 4)))
+    assert kept.kept(game) == 2  # moved on: the third move alone is written
+    assert kept.kept(game.with_state(GameState.from_moves(state.moves[:1], 4))) == 1  # an undo
+    other = GameState.from_moves((state.moves[0], Move.parse("O b2")), 4)
+    assert kept.kept(game.with_state(other)) == 0  # moved back and on otherwise: whole
+    assert kept.kept(GameRecord.for_state(GameState.from_moves(state.moves[:2], 4))) == 0  # a rematch
+    assert kept.kept(None) == 0
+
+
 # two server processes and two clients, one server killed (5 s): the lease test above checks the same
 # takeover in one process
 @pytest.mark.slow

@@ -158,9 +158,10 @@ class GameRecord:
         return ending_text(state or self.state, [p.name for p in self.players], tr)
 
     # -- JSON -------------------------------------------------------------------------------
-    def to_dict(self, state: GameState | None = None) -> dict:
+    def to_dict(self, state: GameState | None = None, *, moves: bool = True) -> dict:
         """The JSON object of this record; ``state``, when the caller has it (the record replayed),
-        saves replaying the moves again."""
+        saves replaying the moves again. Without ``moves``, the object lacks its "moves" (a store
+        that keeps them apart, one by one, adds them back before ``from_dict``)."""
         state = self.state if state is None or state.moves != self.moves else state
         data = {
             "format": FORMAT,
@@ -169,7 +170,7 @@ class GameRecord:
             "size": self.size,
             "mode": self.mode.value,
             "players": [p.to_dict() for p in self.players],
-            "moves": [str(m) for m in self.moves],
+            "moves": [str(m) for m in self.moves] if moves else None,
             "started": self.started,
             "updated": self.updated,
             **({} if self.clock is None else {"clock": str(self.clock), "spent_ms": list(self.spent_ms)}),
@@ -180,6 +181,8 @@ class GameRecord:
                 "text": self.result_text(state),
             },
         }
+        if not moves:
+            del data["moves"]
         if state.drops:
             data["drops"] = [{"seat": d.seat, "why": d.why.value, "after": d.after} for d in state.drops]
         if state.termination is not None:

@@ -4,8 +4,10 @@ The shape is lila-ws's and Colyseus's: every process holds sockets; each room ha
 process at a time, which runs its game; Redis holds the rooms and joins the processes.
 
 - **State**: a room (``StoredRoom``: record, version, seats with *hashed* tokens) is one JSON
-  string at ``sos:room:CODE``; ``sos:rooms`` is the set of codes; ``sos:lobby`` maps the code of an
-  open public room to its ``LobbyRoom``.
+  string at ``sos:room:CODE``, but for its game's moves: those are the list ``sos:moves:CODE``, to
+  which a move's write adds that move alone (so a write costs the same at the first move and the
+  last); ``sos:rooms`` is the set of codes; ``sos:lobby`` maps the code of an open public room to
+  its ``LobbyRoom``.
 - **Ownership**: ``sos:lease:CODE`` holds the owner's id and expires after ``lease`` seconds; the
   owner renews it every ``lease / 3``. Every write of a room is a Lua script that first checks the
   lease is still its writer's (a fence): a process paused past its lease cannot overwrite the room
@@ -61,15 +63,26 @@ __all__ = ["Cluster", "ClusterError", "LeaseLost", "RedisRoomStore", "Unavailabl
 
 log = logging.getLogger(__name__)
 
-# KEYS: lease, room, rooms, lobby; ARGV: id, room json, code, lobby entry or "", claim ("1": a new
-# room, taken only if nobody has it), lease in ms, then channel and message pairs to publish once
-# the room is written (the states of its relayed clients: no round trip of their own)
+# KEYS: lease, room, rooms, lobby, moves; ARGV: id, the room's JSON without its moves, code, lobby
+# entry or "", claim ("1": a new room, taken only if nobody has it), lease in ms, the count of moves
+# already kept to keep (the rest are dropped: an undo), the count of moves that follow, those moves,
+# then channel and message pairs to publish once the room is written (the states of its relayed
+# clients: no round trip of their own). -1: fewer moves are kept than the writer thought
 _SAVE = """
 local owner = redis.call('GET', KEYS[1])
 if owner ~= ARGV[1] then
   if owner or ARGV[5] ~= '1' or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[6])
 end
+local keep, added = tonumber(ARGV[7]), tonumber(ARGV[8])
+if keep == 0 then
+  redis.call('DEL', KEYS[5])
+else
+  local held = redis.call('LLEN', KEYS[5])
+  if held < keep then return -1 end
+  if held > keep then redis.call('LTRIM', KEYS[5], 0, keep - 1) end
+end
+for i = 9, 8 + added do redis.call('RPUSH', KEYS[5], ARGV[i]) end
 redis.call('SET', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[3])
 if ARGV[4] == '' then
@@ -77,13 +90,13 @@ if ARGV[4] == '' then
 else
   redis.call('HSET', KEYS[4], ARGV[3], ARGV[4])
 end
-for i = 7, #ARGV - 1, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
+for i = 9 + added, #ARGV - 1, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
 return 1
 """
-# KEYS: lease, room, rooms, lobby; ARGV: id, code, then channel and message pairs (as _SAVE's)
+# KEYS: lease, room, rooms, lobby, moves; ARGV: id, code, then channel and message pairs (as _SAVE's)
 _DELETE = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])
 redis.call('SREM', KEYS[3], ARGV[2])
 redis.call('HDEL', KEYS[4], ARGV[2])
 for i = 3, #ARGV - 1, 2 do redis.call('PUBLISH', ARGV[i], ARGV[i + 1]) end
@@ -117,21 +130,30 @@ class LeaseLost(Unavailable):
 
 
 # -- rooms as JSON -----------------------------------------------------------------------------
-def dump_room(room: StoredRoom) -> str:
+def dump_room(room: StoredRoom, *, moves: bool = True) -> str:
+    """``room`` as JSON; without ``moves``, its game record lacks them (the store keeps them apart:
+    ``load_room``'s ``moves``)."""
     return json.dumps({
         "code": room.code, "size": room.size, "mode": room.mode,
         "seats": [list(s.to_row()) for s in room.seats],
-        "record": room.record.to_dict() if room.record is not None else None, "version": room.version,
+        "record": room.record.to_dict(moves=moves) if room.record is not None else None,
+        "version": room.version,
         "created": room.created, "active": room.active, "key": room.key, "creator": room.creator,
         "public": room.public, "clock": None if room.clock is None else str(room.clock),
         "clocks": room.clocks, "rated": room.rated,
     }, ensure_ascii=False, separators=(",", ":"))  # fmt: skip
 
 
-def load_room(text: str) -> StoredRoom:
-    """A room as ``dump_room`` wrote it; ValueError (or TypeError, KeyError) if it is not one."""
+def load_room(text: str, moves: list[str] | None = None) -> StoredRoom:
+    """A room as ``dump_room`` wrote it, its record's ``moves`` given apart where it was written
+    without them; ValueError (or TypeError, KeyError) if it is not one."""
     data = json.loads(text)
-    record = GameRecord.from_dict(data["record"]) if data["record"] is not None else None
+    kept = data["record"]
+    if kept is not None and "moves" not in kept:
+        if moves is None:
+            raise ValueError("its moves are kept apart and were not read")
+        kept["moves"] = moves
+    record = GameRecord.from_dict(kept) if kept is not None else None
     return StoredRoom(data["code"], int(data["size"]), str(data["mode"]),
                       tuple(map(StoredSeat.from_row, data["seats"])), record, int(data["version"]),
                       float(data["created"]), float(data["active"]), data["key"], data["creator"],
@@ -153,6 +175,7 @@ class RedisRoomStore:
         self.cluster = cluster
         self._jobs: asyncio.Queue | None = None
         self._writer: asyncio.Task | None = None
+        self.written: dict[str, _Kept] = {}  # what Redis holds of each room's moves, written here
 
     def load(self, code: str | None = None) -> list[StoredRoom]:
         return []
@@ -247,31 +270,69 @@ class RedisRoomStore:
         gone = {code for code, room in latest.items() if room is not None and code not in held}
         for code in gone:  # dropped here meanwhile (lost, or Redis came back empty): not written again
             del latest[code]
-        if not latest:
-            return gone
-        lease_ms = str(int(cluster.lease * 1000))
-        link, commands = cluster.link, []
-        for code, room in latest.items():
-            keys = (cluster.key("lease", code), cluster.key("room", code), cluster.key("rooms"),
-                    cluster.key("lobby"))
-            if room is None:
-                commands.append(link.script("delete", keys, cluster.id, code, *carried[code]))
-                continue
-            entry = lobby_entry(room)
-            claim = "0" if code in cluster.owned else "1"
-            commands.append(link.script("save", keys, cluster.id, dump_room(room), code,
-                                        json.dumps(entry.to_dict()) if entry is not None else "", claim,
-                                        lease_ms, *carried[code]))
-        results = await link.call(commands, lane)
+            self.written.pop(code, None)
         lost = set(gone)
-        for (code, room), done in zip(latest.items(), results, strict=True):
-            if room is None:
-                cluster.owned.discard(code)
-            elif done:
-                cluster.owned.add(code)
-            else:
-                lost.add(code)
-        return lost
+        for _pass in range(2):  # again, whole, for a room whose kept moves were fewer than thought
+            if not latest:
+                break
+            results = await cluster.link.call(
+                [self._command(code, room, carried[code]) for code, room in latest.items()], lane)
+            again = {}
+            for (code, room), done in zip(latest.items(), results, strict=True):
+                if room is None:
+                    cluster.owned.discard(code)
+                    self.written.pop(code, None)
+                elif done == 1:
+                    cluster.owned.add(code)
+                    self.written[code] = _Kept.of(room.record)
+                elif done == -1:
+                    log.warning("room %s: Redis kept fewer of its moves than written; writing it whole",
+                                code)
+                    self.written.pop(code, None)
+                    again[code] = room
+                else:
+                    self.written.pop(code, None)
+                    lost.add(code)
+            latest = again
+        return lost | set(latest)
+
+    def _command(self, code: str, room: StoredRoom | None, carried: list[str]) -> tuple:
+        """The script that writes ``room`` (deletes it, if None): its JSON without the moves, and
+        of its moves only those Redis does not have yet (``written``)."""
+        cluster, link = self.cluster, self.cluster.link
+        keys = (cluster.key("lease", code), cluster.key("room", code), cluster.key("rooms"),
+                cluster.key("lobby"), cluster.key("moves", code))
+        if room is None:
+            return link.script("delete", keys, cluster.id, code, *carried)
+        moves = room.record.moves if room.record is not None else ()
+        written = self.written.get(code) if code in cluster.owned else None
+        keep = written.kept(room.record) if written is not None else 0
+        entry = lobby_entry(room)
+        return link.script("save", keys, cluster.id, dump_room(room, moves=False), code,
+                           json.dumps(entry.to_dict()) if entry is not None else "",
+                           "0" if code in cluster.owned else "1", str(int(cluster.lease * 1000)),
+                           str(keep), str(len(moves) - keep), *map(str, moves[keep:]), *carried)
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """What Redis holds of a room's game, as this process wrote it: the game and its moves."""
+
+    game: str | None
+    moves: tuple
+
+    @classmethod
+    def of(cls, record: GameRecord | None) -> _Kept:
+        return cls(None, ()) if record is None else cls(record.game_id, record.moves)
+
+    def kept(self, record: GameRecord | None) -> int:
+        """How many of ``record``'s moves Redis holds already, in order: all of these when it
+        moved on, as many as are left when it moved back (an undo); 0 for another game."""
+        moves = record.moves if record is not None else ()
+        if record is None or record.game_id != self.game:
+            return 0
+        count = min(len(moves), len(self.moves))
+        return count if moves[:count] == self.moves[:count] else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,13 +473,13 @@ class Cluster:
         server = self.server
         if code in server.rooms or len(server.rooms) >= server.limits.max_rooms:
             return server.rooms.get(code)
-        taken, text = await self.link.call([
+        taken, text, moves = await self.link.call([
             ("SET", self.key("lease", code), self.id, "NX", "PX", int(self.lease * 1000)),
-            ("GET", self.key("room", code))])
+            ("GET", self.key("room", code)), ("LRANGE", self.key("moves", code), 0, -1)])
         if not taken:
             return None
         try:
-            kept = load_room(text) if text is not None else None
+            kept = load_room(text, moves) if text is not None else None
         except (ValueError, TypeError, KeyError) as problem:
             log.warning("room %s: cannot be read from Redis (%s); left out", code, problem)
             kept = None
@@ -429,6 +490,8 @@ class Cluster:
             return server.rooms.get(code)
         self.owned.add(code)
         self.takeovers += 1
+        if kept.record is not None and len(kept.record.moves) == len(moves):  # kept apart, as written now
+            self.store.written[code] = _Kept.of(kept.record)
         room = server.restore(kept)
         if room is not None:
             room.log(_("room taken over by this process"))
@@ -455,6 +518,7 @@ class Cluster:
     def drop(self, code: str) -> Room | None:
         """Let go of the room ``code`` here (its clients sent away with 1012); the room, if it was here."""
         self.owned.discard(code)
+        self.store.written.pop(code, None)
         room = self.server.rooms.pop(code, None) if self.server is not None else None
         if room is not None:
             room.freeze()
@@ -526,6 +590,7 @@ class Cluster:
         codes = {room.code for room in rooms} | set(self.relays.end(GONE))
         log.warning("Redis came back without its games: %d games lost here", len(codes))
         self.owned.clear()
+        self.store.written.clear()
         server.rooms.clear()
         await asyncio.gather(*(room.close(GONE) for room in rooms), return_exceptions=True)
         for_s = int(server.limits.room_idle)

@@ -167,11 +167,13 @@ class StoredRoom:
 def lobby_entry(room: StoredRoom):
     """``room`` as the lobby lists it (a ``protocol.LobbyRoom``), or None: only a public room
     whose game has not started and that has a seat open is listed."""
+    if not room.public or room.record is not None:  # a move's write: at once
+        return None
+    free = sum(1 for s in room.seats if s.seat.is_open)
+    if not free:
+        return None
     from .protocol import LobbyRoom
 
-    free = sum(1 for s in room.seats if s.seat.is_open)
-    if not room.public or room.record is not None or not free:
-        return None
     return LobbyRoom(room.code, room.size, Mode(room.mode), len(room.seats), free,
                      tuple(s.seat.name for s in room.seats if s.seat.name and s.seat.person), room.rated)
 
