@@ -63,6 +63,7 @@ class KeyFooter(Footer):
                 key.tooltip = tooltip or None
 
     def compose(self) -> ComposeResult:
+        self._widths: dict[Widget, int] = {}  # the keys' widths, worked out once each: their words stay
         for widget in super().compose():
             if isinstance(widget, FooterKey):
                 widget.set_reactive(FooterKey.compact, self.compact)
@@ -86,5 +87,9 @@ class KeyFooter(Footer):
 
     def _width(self, widget: Widget) -> int:
         """The columns ``widget`` takes in the footer, shown or not."""
-        styles = widget.styles
-        return widget.get_content_width(self.size, self.app.size) + styles.gutter.width + styles.margin.width
+        width = self._widths.get(widget)
+        if width is None:
+            styles = widget.styles
+            width = self._widths[widget] = (widget.get_content_width(self.size, self.app.size)
+                                            + styles.gutter.width + styles.margin.width)
+        return width
