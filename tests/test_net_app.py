@@ -451,7 +451,9 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
             played = len(state.moves) + 1
             await wait_for(pilot, lambda played=played: len(screen.game.state.moves) == played)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await pilot.click("#rematch")  # offered to Bo, who agrees
+        await pilot.press("escape")  # back to the board, where the dialog's ctrl+r still offers one
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("ctrl+r")  # offered to Bo, who agrees
         await wait_for(pilot, lambda: bo.game.rematch_request is not None)
         assert bo.game.rematch_request.name == "Ana" and bo.game.rematch_request.vote
         await bo.game.answer_rematch(True)

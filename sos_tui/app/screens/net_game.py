@@ -44,7 +44,7 @@ class NetGameScreen(EndingKeys, PlayScreen):
         Binding("ctrl+s", "save", N_("Save"), show=False),
         Binding("ctrl+n", "app.new_game", N_("New game"), show=False),  # leaving this one, asked first
         Binding("ctrl+o", "app.open", N_("Open a saved game"), show=False),
-        Binding("ctrl+r", "reconnect", N_("Reconnect"), show=False),
+        Binding("ctrl+r", "reconnect", N_("Reconnect; once the game is over, a rematch"), show=False),
     ]
     DEFAULT_CSS = """
     NetGameScreen #net-status { dock: top; height: auto; max-height: 4; padding: 0 1; background: $boost; }
@@ -241,8 +241,11 @@ class NetGameScreen(EndingKeys, PlayScreen):
             self.app.save_game(self.game.record)
 
     def action_reconnect(self) -> None:
-        """Try again now (it is tried again by itself too)."""
-        if self.net.lost is None:
+        """Try again now (it is tried again by itself too). Connected, at a game that is over: a
+        rematch, as the game-over dialog's ctrl+r (the dialog closed, the key does the same)."""
+        if self.net.lost is None and self.game is not None and self.game.may("rematch"):
+            self.action_rematch()
+        elif self.net.lost is None:
             self.notify(_("Connected."), timeout=2)
         elif self.net.host is not None:
             self.notify(_("This game's server has stopped."), severity="warning", timeout=3)
