@@ -520,6 +520,26 @@ def position(app) -> int:
     return app.screen.query_one(Board).state.move_count
 
 
+async def test_a_replay_in_a_big_enough_terminal_is_never_laid_out_as_too_small(monkeypatch):
+    """The view is fitted to its room once it has some: opening a replay did it before the view was
+    laid out (no room at all), styling the whole view for "too small" and then back, each time."""
+    from sos_tui.app.widgets.game_view import GameView
+
+    marked = []
+    add_class = GameView.add_class
+
+    def spied(self, *names, **kwargs):
+        marked.extend(names)
+        return add_class(self, *names, **kwargs)
+
+    monkeypatch.setattr(GameView, "add_class", spied)
+    app = replay_host(GAMES["sweep"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert position(app) == 9 and not app.screen.query_one(GameView).too_small
+    assert "-too-small" not in marked and "-narrow" not in marked
+
+
 async def test_replay_steps_with_the_keys():
     record = GAMES["sweep"]
     app = replay_host(record)

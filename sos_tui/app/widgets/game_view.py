@@ -106,6 +106,8 @@ class GameView(Widget):
         """The layout for the room the view has; the too-small message names the terminal size
         that would be enough (the screen's other lines, a title or a footer, count)."""
         width, height = self.size
+        if not width or not height:  # not laid out yet (a screen's on_mount): ``on_resize`` fits it
+            return
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(width < NARROW_BELOW, "-narrow")
         was_small = self.too_small
