@@ -153,11 +153,17 @@ def take_seat(driver, name: str, seated: bool = True) -> None:
         until(lambda: find_all(driver, "[role=grid]") or "starts when" in find(driver, "main").text, "seated")
 
 
+def clicked(element) -> bool:
+    """Click ``element``: inside ``until``, an element the page redrew between finding it and the
+    click (a state arrived: stale) is found again and clicked then."""
+    element.click()
+    return True
+
+
 def tap(driver, cell: str, letter: str) -> None:
     """Click ``cell`` (like ``b2``), then the S or O it offers."""
-    until(lambda: find(driver, f"[aria-label='{cell}, empty']"), f"{cell} empty").click()
-    buttons = until(lambda: find_all(driver, ".choose button.letter"), "the S / O choice")
-    buttons["SO".index(letter)].click()
+    until(lambda: clicked(find(driver, f"[aria-label='{cell}, empty']")), f"{cell} empty")
+    until(lambda: clicked(find_all(driver, ".choose button.letter")["SO".index(letter)]), "the S / O choice")
     until(lambda: f"{cell}, {letter}" in labels(driver), f"{letter} on {cell}")
 
 
@@ -359,7 +365,7 @@ def test_two_windows_play_a_whole_game_a_third_watches_one_reloads(served, chrom
     )
     bo = window(chromium, served.url)  # Bo finds the game in the lobby's open games
     code = link.rsplit("/", 1)[1]
-    until(lambda: find(chromium, f"a[href='/{code}']"), "the game listed").click()
+    until(lambda: clicked(find(chromium, f"a[href='/{code}']")), "the game listed")
     until(lambda: chromium.current_url == link, "its room")
     take_seat(chromium, "Bo")
     watcher = window(chromium, link)
