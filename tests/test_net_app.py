@@ -453,6 +453,9 @@ async def test_a_network_game_ends_and_rematches_with_the_other_player_starting(
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.press("escape")  # back to the board, where the dialog's ctrl+r still offers one
         await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.press("s")  # a letter says what the keys are now
+        await wait_for(pilot, lambda: app.notices and app.notices[-1].message.startswith("The game is over"))
+        assert app.notices[-1].message == "The game is over: ctrl+r for a rematch, ctrl+n for a new game."
         await pilot.press("ctrl+r")  # offered to Bo, who agrees
         await wait_for(pilot, lambda: bo.game.rematch_request is not None)
         assert bo.game.rematch_request.name == "Ana" and bo.game.rematch_request.vote

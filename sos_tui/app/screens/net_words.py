@@ -249,8 +249,8 @@ def refusal(game: RemoteGame | None, lost: NetError | None, move: Move) -> Refus
     """Why ``move`` cannot be sent from here now (None: it can; the server checks again)."""
     if game is None or game.state is None or lost is not None:
         return Refusal(_("Not connected to the game."))
-    if game.state.is_over:
-        return Refusal(_("The game is over."))
+    if game.state.is_over:  # the keys the game-over dialog gave, which work at the board too
+        return Refusal(_("The game is over: ctrl+r for a rematch, ctrl+n for a new game."), timeout=4)
     try:
         game.check(move)
     except NotYourTurnError as problem:
