@@ -328,11 +328,10 @@ class _Kept:
     def kept(self, record: GameRecord | None) -> int:
         """How many of ``record``'s moves Redis holds already, in order: all of these when it
         moved on, as many as are left when it moved back (an undo); 0 for another game."""
-        moves = record.moves if record is not None else ()
         if record is None or record.game_id != self.game:
             return 0
-        count = min(len(moves), len(self.moves))
-        return count if moves[:count] == self.moves[:count] else 0
+        count = min(len(record.moves), len(self.moves))
+        return count if record.moves[:count] == self.moves[:count] else 0
 
 
 @dataclass(frozen=True, slots=True)
