@@ -549,9 +549,9 @@ def test_a_second_sos_tui_server_on_the_same_data_folder_is_refused_at_start(tmp
 
 
 def test_two_headless_hosts_share_a_data_folder_but_not_a_game(tmp_path):
-    ports = [free_port(), free_port()]
-    hosts = [Process("host", "--headless", "--port", str(port), "--size", "3", env_dir=tmp_path)
-             for port in ports]
+    # Two games (their sizes differ), each on a port of its own choosing: two ports probed free one
+    # after the other can be the same, and another test's server can take one before the host does.
+    hosts = [Process("host", "--headless", "--port", "0", "--size", size, env_dir=tmp_path) for size in "34"]
     try:
         assert all(host.line("ws://") for host in hosts)  # two games: each its own writer
     finally:

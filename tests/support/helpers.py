@@ -358,8 +358,20 @@ class Process:
             self.lines.append(line.rstrip("\n"))
 
     def line(self, text: str, timeout: float = BOUND) -> str:
-        found = until(lambda: [line for line in self.lines if text in line], f"{text!r} printed", timeout)
-        return found[0]
+        """The first line printed that holds ``text``; fails (saying what was printed, and the exit
+        status of a process that ended) once the process ends without it, or after ``timeout``."""
+        def found():
+            lines = [line for line in self.lines if text in line]
+            if not lines and self.process.poll() is not None:
+                self.process.wait()
+                lines = [line for line in self.lines if text in line]  # all its output is read now
+                if not lines:
+                    raise AssertionError(f"exit {self.process.returncode} without {text!r}: {self.lines}")
+            return lines
+        try:
+            return until(found, f"{text!r} printed", timeout)[0]
+        except AssertionError as stuck:
+            raise AssertionError(f"{stuck}; printed: {self.lines}") from None
 
     def stop(self) -> None:
         if self.process.poll() is None:
