@@ -51,6 +51,22 @@ class Translated:
     """What every screen of the app shares: bindings described in the current language, a redraw
     on a switch of language, and whether the screen is still open."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The breakpoint classes of the terminal's size, set before the first styling: Textual sets
+        # them at the screen's first resize, which styled all its widgets a second time (a 100-widget
+        # setup screen: 40 ms of each start).
+        try:
+            size = self.app.size
+        except RuntimeError:  # made outside a running app (NoActiveAppError): set when it opens
+            return
+        for breakpoints, reached in (
+            (self.HORIZONTAL_BREAKPOINTS or self.app.HORIZONTAL_BREAKPOINTS, size.width),
+            (self.VERTICAL_BREAKPOINTS or self.app.VERTICAL_BREAKPOINTS, size.height),
+        ):
+            if breakpoints and (passed := [point for point in breakpoints if point[0] <= reached]):
+                self.add_class(max(passed)[1])
+
     @property
     def active_bindings(self):
         translated = {}
