@@ -409,6 +409,23 @@ async def test_a_server_stopped_mid_game_ends_every_client_with_a_clear_message(
             await RemoteGame(server.url(room), "Ana", tokens=TokenStore()).connect()
 
 
+async def test_a_connection_that_never_asks_for_anything_does_not_hold_up_the_servers_stop():
+    """A browser opens a spare connection to a page's server ahead of need (a preconnect) and
+    may never send a request on it: the server's stop (ctrl+c, a restart) must not wait for it to
+    time out (10 s)."""
+    server = Server(computer=FirstMove())
+    port = await server.start("127.0.0.1", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await asyncio.wait_for(server.stop(), WAIT)
+        assert loop.time() - started < 2
+        assert await asyncio.wait_for(reader.read(), WAIT) == b""  # the connection was closed
+    finally:
+        writer.close()
+
+
 def test_the_state_a_client_gets_replays_through_the_engine():
     record = GameRecord.from_dict({"format": "sos-game", "version": 1, "size": 3, "mode": "general",
                                    "players": [{"name": "A"}, {"name": "B"}], "moves": ["S a1"]})

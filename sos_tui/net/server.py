@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -125,6 +127,21 @@ class Client:
         await self.ws.close(code, reason)
 
 
+class _Connection(ServerConnection):
+    """websockets' connection, kept in its server's set from the moment it is made (websockets
+    knows of it only once it has asked for something). A browser opens spare connections to the
+    page's server ahead of need and may never use them: ``Server.stop`` drops those, where each
+    would hold the stop up for websockets' opening timeout (10 s)."""
+
+    def __init__(self, connections: weakref.WeakSet, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._connections = connections
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._connections.add(self)
+
+
 class Server(Greeting):
     """Rooms behind one listening socket. ``start`` binds; ``stop`` closes every connection.
 
@@ -154,6 +171,7 @@ class Server(Greeting):
         self.bots = BotRegistry(self.limits.strikes)  # the bots connected here (revision 6)
         self._reloading: set[str] = set()  # rooms being brought back from the store (``unkept``)
         self._ws: _WsServer | None = None
+        self._connections: weakref.WeakSet[_Connection] = weakref.WeakSet()  # see _Connection
         self._reaper: asyncio.Task | None = None
         self.port: int | None = None
         self.host: str | None = None
@@ -175,6 +193,7 @@ class Server(Greeting):
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host``:``port`` (0: any free port); the port it got."""
         self._ws = await serve(self._handle, host, port, process_request=self.door.admit,
+                               create_connection=functools.partial(_Connection, self._connections),
                                max_size=HARD_FRAME_LIMIT, compression=None, max_queue=16,
                                close_timeout=2, ping_interval=20, ping_timeout=20, server_header=None)
         self.port = self._ws.sockets[0].getsockname()[1]
@@ -203,6 +222,10 @@ class Server(Greeting):
             await self.cluster.stop()
         if self._ws is not None:
             self._ws.close()
+            await asyncio.sleep(0)  # the close has stopped the listening
+            for connection in list(self._connections):
+                if connection.request is None:  # nothing asked yet: see _Connection
+                    connection.transport.abort()
             await self._ws.wait_closed()
             self._ws = None
         if self._owns_computer and self._computer is not None:
