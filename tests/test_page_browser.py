@@ -79,9 +79,10 @@ def served():
     served.stop()
 
 
-@pytest.fixture
-def chromium():
-    """A headless Chromium (1280x800), its windows opened with ``window(driver, url, size)``."""
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium (1280x800) for the tests of this module: a start costs about a second
+    of CPU, more than most of these tests' own pages."""
     selenium = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
 
@@ -103,6 +104,22 @@ def chromium():
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture
+def chromium(browser):
+    """The module's Chromium, as a test finds it: one fresh window (no other test's pages, sizes or
+    log), others opened with ``window(driver, url)``. Its windows are closed after the test, before
+    its server stops (a page left open would keep calling it back)."""
+    yield browser
+    browser.switch_to.new_window("window")
+    fresh = browser.current_window_handle
+    for handle in browser.window_handles:
+        if handle != fresh:
+            browser.switch_to.window(handle)
+            browser.close()
+    browser.switch_to.window(fresh)
+    browser.get_log("browser")  # what this test's pages logged
 
 
 # -- what a person does and sees ----------------------------------------------------------------
