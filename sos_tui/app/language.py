@@ -9,12 +9,15 @@ read, translates it. ``language_changed`` redraws a screen in the new language.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import TypeVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from sos_tui.i18n import N_, _
+from sos_tui.i18n import language as current_language
 
 from .widgets.footer import KeyFooter
 
@@ -47,6 +50,17 @@ commands, its widgets' key descriptions in the help): marked here for the catalo
 where they are shown."""
 
 
+def _translated(binding: Binding) -> Binding:
+    """``binding`` with its words in the current language. The footer and each key pressed read
+    every binding of the screen: each is translated once a language."""
+    return _translated_into(binding, current_language())
+
+
+@lru_cache(maxsize=1024)
+def _translated_into(binding: Binding, language: str) -> Binding:
+    return replace(binding, description=_(binding.description), tooltip=_(binding.tooltip))
+
+
 class Translated:
     """What every screen of the app shares: bindings described in the current language, a redraw
     on a switch of language, and whether the screen is still open."""
@@ -71,9 +85,7 @@ class Translated:
     def active_bindings(self):
         translated = {}
         for key, active in super().active_bindings.items():
-            binding = active.binding
-            binding = replace(binding, description=_(binding.description), tooltip=_(binding.tooltip))
-            translated[key] = active._replace(binding=binding, tooltip=_(active.tooltip))
+            translated[key] = active._replace(binding=_translated(active.binding), tooltip=_(active.tooltip))
         return translated
 
     @property
