@@ -74,10 +74,9 @@ class Translated:
             size = self.app.size
         except RuntimeError:  # made outside a running app (NoActiveAppError): set when it opens
             return
-        for breakpoints, reached in (
-            (self.HORIZONTAL_BREAKPOINTS or self.app.HORIZONTAL_BREAKPOINTS, size.width),
-            (self.VERTICAL_BREAKPOINTS or self.app.VERTICAL_BREAKPOINTS, size.height),
-        ):
+        for own, apps, reached in ((self.HORIZONTAL_BREAKPOINTS, self.app.HORIZONTAL_BREAKPOINTS, size.width),
+                                   (self.VERTICAL_BREAKPOINTS, self.app.VERTICAL_BREAKPOINTS, size.height)):
+            breakpoints = apps if own is None else own
             if breakpoints and (passed := [point for point in breakpoints if point[0] <= reached]):
                 self.add_class(max(passed)[1])
 
