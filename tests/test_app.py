@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from textual.command import CommandList
 
 from sos_tui.app.screens.game_over import GameOverScreen
@@ -516,6 +517,9 @@ async def test_a_scrolled_move_log_repaints_the_line_of_the_row_that_changed():
         assert {region.y for region in painted} >= {1}
 
 
+# nightly: test_the_move_log_fills_from_the_top_then_follows_the_last_move_with_no_blank_rows checks
+# the log at each move (24 of them) in every run
+@pytest.mark.slow
 async def test_a_long_game_keeps_every_move_of_the_log_in_reach_as_it_grows():
     # 36 moves in a log 13 rows high: its scrollable height grows past the view in steps, and
     # at every move the latest one is on screen and the first can be scrolled back to

@@ -162,11 +162,11 @@ def start_arena(jobs: int, argv: tuple[str, ...] = ("hard", "hard")) -> tuple[su
                             preexec_fn=ctrl_c_works)
     until(lambda: jobs == 1 or len(children(proc.pid)) >= jobs, "the workers to start", 30)
     workers = children(proc.pid)
-    # well into the first games: each process that plays has had half a second of CPU (its start-up,
+    # well into the first games: each process that plays has had 0.3 s of CPU (its start-up,
     # imports included, takes about 0.13 s), however busy the machine
     players = {proc.pid} if jobs == 1 else {pid for pid in workers if "resource_tracker" not in cmdline(pid)}
     with contextlib.suppress(AssertionError):  # a player that ended meanwhile: the test says so
-        until(lambda: min(cpu_seconds(pid) for pid in players) >= 0.5, "0.5 s of CPU for each player", 30)
+        until(lambda: min(cpu_seconds(pid) for pid in players) >= 0.3, "0.3 s of CPU for each player", 30)
     return proc, workers | children(proc.pid)
 
 
@@ -188,7 +188,9 @@ pytestmark_linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reas
 
 
 @pytestmark_linux
-@pytest.mark.parametrize("jobs", [1, 2])
+# on two processes nightly: the same messages and report as on one; ctrl+c on an arena of several
+# processes is tested by default in test_engines (no engine left behind)
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_ctrl_c_stops_the_arena_with_the_games_played(jobs):
     if jobs > (os.cpu_count() or 1):
         pytest.skip("one core")

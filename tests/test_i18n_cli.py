@@ -273,10 +273,12 @@ def test_review_json_stays_the_same_in_malay(saved, capsys):
 
 
 @functools.cache
-def reviewed_4x4() -> tuple[GameRecord, list]:
-    """A random 4x4 general game and its review (a few seconds of exact solving), for both tests."""
+@functools.cache
+def reviewed_4x4() -> tuple[GameRecord, tuple]:
+    """A random 4x4 general game and its review (a few seconds of exact solving), made once for
+    both tests (a review is words-free data: each test words it in its own language)."""
     record = GameRecord.for_state(random_game(4, "general", 3))
-    return record, list(review(record))
+    return record, tuple(review(record))
 
 
 def test_review_words_in_malay(malay):

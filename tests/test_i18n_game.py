@@ -228,7 +228,7 @@ async def test_a_language_switch_redraws_an_open_game_over_dialog_and_help():
 # -- the 80x24 fit ----------------------------------------------------------------------------------
 async def test_the_game_screen_fits_80x24_in_malay():
     malay()
-    app = make_app(size=6, names=("Aminah", "computer:expert"))
+    app = make_app(size=6, names=("Aminah", "computer:expert"), time_limit=0.2)  # the words, not its move
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "palet" in (screen_lines(app) or [""])[-1])  # the footer fills in last
         screen = app.game_screen

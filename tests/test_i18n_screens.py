@@ -25,7 +25,7 @@ from sos_tui.engine import GameRecord, GameState, Mode, Move, PlayerInfo, check_
 from sos_tui.storage import History, LoadError, load_settings, save_record, saves_dir
 
 from .support.games import ANA, BO, DRAW_4X4, P2_SWEEP, SIMPLE_P1, game
-from .support.helpers import screen_strips, wait_for
+from .support.helpers import on_a_game, screen_strips, wait_for
 
 SIZE = (80, 24)
 
@@ -93,12 +93,6 @@ def in_view(app, widget) -> bool:
 
 
 # -- the setup screen ----------------------------------------------------------------------------
-def on_a_game() -> SosApp:
-    """The app with a new game of Ana and Bo in front, where a player opens history, a replay, a
-    saved game or the save dialog (the setup screen has tests of its own, and triples the start)."""
-    return SosApp(GameRecord(3, Mode.GENERAL, (ANA, BO)), settings={})
-
-
 async def options_drawn(pilot, select: Select) -> list[str]:
     """The options ``select`` lists when opened, as drawn, one a line; it is closed again after."""
     app = pilot.app

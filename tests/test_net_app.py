@@ -22,7 +22,7 @@ from sos_tui.net import NetError, RemoteGame, Server, TokenStore
 from sos_tui.net.protocol import new_code
 from sos_tui.net.run import HostPlan, JoinPlan
 
-from .support.helpers import FirstMove, footer_shows, recording, running, wait_for
+from .support.helpers import FirstMove, footer_shows, on_a_game, recording, running, wait_for
 
 if TYPE_CHECKING:
     from sos_tui.net.room import Room
@@ -312,7 +312,7 @@ async def test_hosting_from_the_setup_asks_first_then_seats_the_first_person_her
     from sos_tui.app.screens.host_dialog import HostDialog
     from sos_tui.engine import GameRecord, Mode, PlayerInfo
 
-    app = SosApp()
+    app = on_a_game()
     async with app.run_test(size=(100, 30)) as pilot:
         record = GameRecord(4, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"),
                                              PlayerInfo("Bo")))
@@ -365,7 +365,7 @@ async def test_hosting_needs_two_people_at_the_table_and_a_friends_seat():
     from sos_tui.app.screens.host_dialog import default_places, plan_for
     from sos_tui.engine import GameRecord, Mode, PlayerInfo
 
-    app = recording(SosApp())
+    app = recording(on_a_game())
     async with app.run_test(size=(100, 30)) as pilot:
         app.host_game(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"))))
         await pilot.pause()
@@ -393,7 +393,7 @@ async def test_a_public_web_servers_tab_hosts_for_its_other_tabs_only(monkeypatc
         plan_for(record, default_places(record), "0.0.0.0", "0", "")
     assert plan_for(record, default_places(record), "127.0.0.1", "0", "").bind == "127.0.0.1"
     assert plan_for(record, default_places(record), "0.0.0.0", "0", "ws://example.org:7531").server_url
-    app = SosApp()
+    app = on_a_game()
     async with app.run_test(size=(100, 30)) as pilot:
         app.push_screen(HostDialog(record))
         await pilot.pause()

@@ -13,7 +13,7 @@ from sos_tui.app.screens.net_game import NetGameScreen
 from sos_tui.engine import GameRecord, Mode, PlayerInfo
 from sos_tui.net import Server
 
-from .support.helpers import FirstMove, screen_text, wait_for
+from .support.helpers import FirstMove, on_a_game, screen_text, wait_for
 
 
 async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():
@@ -23,7 +23,7 @@ async def test_the_join_screen_lists_open_public_games_and_enter_takes_a_seat():
         room = server.create_room(5, "simple", [{"kind": "human", "name": "[b]Ana[/b]"}, {"kind": "remote"},
                                                 {"kind": "remote"}], public=True)
         hidden = server.create_room(4, "general", [{"kind": "human", "name": "Hidden"}, {"kind": "remote"}])
-        app = SosApp()
+        app = on_a_game()
         async with app.run_test(size=(80, 24)) as pilot:
             app.action_join()
             await wait_for(pilot, lambda: isinstance(app.screen, JoinDialog))
@@ -52,7 +52,7 @@ async def test_the_lobby_says_when_a_server_has_no_open_game_and_f5_asks_again()
     server = Server(computer=FirstMove(), allow_create=True)
     await server.start("127.0.0.1", 0)
     try:
-        app = SosApp()
+        app = on_a_game()
         async with app.run_test(size=(80, 24)) as pilot:
             app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}"))
             await wait_for(pilot, lambda: "No open games on" in screen_text(app))
@@ -67,7 +67,7 @@ async def test_the_lobby_says_when_a_server_has_no_open_game_and_f5_asks_again()
 async def test_the_host_dialogs_checkbox_makes_the_game_public():
     record = GameRecord(4, Mode("general"), (PlayerInfo("Ana"), PlayerInfo("Bo")))
     plans = []
-    app = SosApp()
+    app = on_a_game()
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(HostDialog(record), plans.append)
         await pilot.pause()
@@ -122,7 +122,7 @@ async def test_the_join_screen_lists_bots_under_the_open_games_and_enter_plays_o
     bot = await _bot_on(server)
     try:
         server.create_room(5, "general", [{"kind": "human", "name": "Cy"}, {"kind": "remote"}], public=True)
-        app = SosApp()
+        app = on_a_game()
         async with app.run_test(size=(80, 24)) as pilot:
             setup = {"size": 4, "mode": "simple"}  # the setup screen's last game
             app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}", setup), app.play_network)
@@ -151,7 +151,7 @@ async def test_a_click_on_a_bot_plays_it_at_the_size_chosen_under_the_list():
     await server.start("127.0.0.1", 0)
     bot = await _bot_on(server)
     try:
-        app = SosApp()
+        app = on_a_game()
         async with app.run_test(size=(80, 24)) as pilot:
             app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}"), app.play_network)
             await pilot.pause()

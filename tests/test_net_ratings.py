@@ -222,15 +222,14 @@ async def test_the_game_over_dialog_shows_each_seats_new_rating():
 async def test_the_host_dialogs_rated_box_asks_for_a_server_and_makes_a_rated_plan():
     from textual.widgets import Checkbox, Input
 
-    from sos_tui.app import SosApp
     from sos_tui.app.screens.host_dialog import HostDialog
     from sos_tui.engine import GameRecord, Mode, Seat
 
-    from .support.helpers import screen_text
+    from .support.helpers import on_a_game, screen_text
 
     record = GameRecord(4, Mode.GENERAL, (Seat("Ana"), Seat("Bo")))
     plans = []
-    app = SosApp()
+    app = on_a_game()
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(HostDialog(record), plans.append)
         await pilot.pause()

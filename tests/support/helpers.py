@@ -68,6 +68,12 @@ def make_app(size: int = 3, mode: str = "general", names=("Ana", "Bo"), **kwargs
     return recording(SosApp(GameRecord(size, Mode(mode), seats), **kwargs))
 
 
+def on_a_game() -> SosApp:
+    """The app with a new game of Ana and Bo in front, where a player opens history, a replay, a
+    dialog or the lobby (the setup screen has tests of its own, and triples the start)."""
+    return SosApp(GameRecord(3, Mode.GENERAL, (PlayerInfo("Ana"), PlayerInfo("Bo"))), settings={})
+
+
 def recording(app: SosApp) -> SosApp:
     """``app`` keeping every notification it shows in ``app.notices`` (title, message, severity)."""
     app.notices = []
