@@ -81,7 +81,9 @@ def test_general_mode_takes_the_move_completing_most(level):
 
 
 @pytest.mark.parametrize(("level", "mode", "seed"), [
-    (level, mode, seed) for level in ("medium", "hard", "expert") for mode in ("general", "simple")
+    # expert's second seed nightly: its search costs most, and its first seed runs every time
+    pytest.param(level, mode, seed, marks=[pytest.mark.slow] if (level, seed) == ("expert", 1) else [])
+    for level in ("medium", "hard", "expert") for mode in ("general", "simple")
     for seed in range(2 if level == "expert" else 4)])
 def test_never_hands_over_an_sos_when_a_safe_move_exists(level, mode, seed, monkeypatch):
     # Nothing is on offer; an O beside a corner S or an S two cells from one would hand an SOS over.
