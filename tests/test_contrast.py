@@ -233,7 +233,7 @@ async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme(themes):
     from sos_tui.app.dialogs import JoinDialog
     from sos_tui.net import Server
 
-    from .support.helpers import FirstMove
+    from .support.helpers import FirstMove, on_a_game
 
     server = Server(computer=FirstMove(), allow_create=True)
     await server.start("127.0.0.1", 0)
@@ -241,7 +241,7 @@ async def test_the_join_screen_with_its_lobby_is_legible_in_every_theme(themes):
         for name in ("Ana", "Cy"):
             server.create_room(5, "simple", [{"kind": "human", "name": name}, {"kind": "remote"}],
                                public=True)
-        app = SosApp(computer_delay=0)
+        app = on_a_game()  # each theme restyles every screen in the stack: a game's is the lightest
         async with app.run_test(size=(100, 32)) as pilot:
             app.push_screen(JoinDialog("Bo", f"ws://127.0.0.1:{server.port}"))
             await wait_for_screen(pilot, app, JoinDialog)
