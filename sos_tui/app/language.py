@@ -78,7 +78,7 @@ class Translated:
                                    (self.VERTICAL_BREAKPOINTS, self.app.VERTICAL_BREAKPOINTS, size.height)):
             breakpoints = apps if own is None else own
             if breakpoints and (passed := [point for point in breakpoints if point[0] <= reached]):
-                self.add_class(max(passed)[1])
+                self.add_class(max(passed)[1], update=False)  # not styled yet: nothing to update
 
     @property
     def active_bindings(self):
