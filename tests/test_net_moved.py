@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import shutil
+import socket
 
 import pytest
 from websockets.asyncio.server import serve
@@ -18,7 +19,7 @@ from sos_tui.net.moved import MAX_MOVES, MOVED_CLOSE, followed, public_url
 from sos_tui.net.protocol import parse_url
 from sos_tui.net.reach import SERVERS_VAR
 
-from .support.helpers import WAIT, Player, play, seated
+from .support.helpers import WAIT, Player, free_port, play, seated
 from .support.redis import RedisServer, address
 from .support.redis import service as any_service
 
@@ -34,6 +35,22 @@ def redis_url():
 def service(url: str, count: int = 2, public: bool | str = True):
     """The service of ``support.redis``, each process with its own public URL unless told."""
     return any_service(url, count, public=public)
+
+
+@needs_redis
+async def test_a_service_whose_probed_port_another_process_took_starts_on_another(redis_url, monkeypatch):
+    """The tests' service probes a port for each server's public URL before it binds: a port taken
+    meanwhile (another test's server) is probed again, not a failed test."""
+    from .support import redis
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        probes = [taken.getsockname()[1]]
+        monkeypatch.setattr(redis, "free_port", lambda: probes.pop() if probes else free_port())
+        async with service(redis_url, count=1) as (one,):
+            assert not probes and one.port != taken.getsockname()[1]
+            assert one.cluster.public == f"ws://127.0.0.1:{one.port}"
 
 
 def on(player: Player) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import socket
 import subprocess
 from pathlib import Path
@@ -63,18 +64,33 @@ async def service(url: str, count: int = 2, lease: float = 1.0, public: bool | s
     """``count`` servers in this process forming one service on ``url``, each on a free port of its
     own; with ``public`` True each has its own public URL (``--public-url``), with a string every
     one has that one. Redis unreachable is tried again after 20 ms, then at most every 100 ms."""
-    ports = [free_port() for _i in range(count)]
-    servers = [Server(allow_create=True, cluster=Cluster(
-        url, lease=lease, backoff=(0.02, 0.1),
-        public=public if isinstance(public, str) else f"ws://127.0.0.1:{port}" if public else None))
-        for port in ports]
+    servers: list[Server] = []
     try:
-        for server, port in zip(servers, ports, strict=True):
-            await server.start("127.0.0.1", port)
+        for _i in range(count):
+            servers.append(await _started(url, lease, public))
         yield servers
     finally:
         for server in servers:
             await server.stop()
+
+
+async def _started(url: str, lease: float, public: bool | str) -> Server:
+    """One server of the service, started on a free port. Its public URL names its port before it
+    binds, so the port is probed first; another test's server can take it meanwhile, and then
+    another port is probed."""
+    for _attempt in range(5):
+        port = free_port()
+        server = Server(allow_create=True, cluster=Cluster(
+            url, lease=lease, backoff=(0.02, 0.1),
+            public=public if isinstance(public, str) else f"ws://127.0.0.1:{port}" if public else None))
+        try:
+            await server.start("127.0.0.1", port)
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            continue
+        return server
+    raise AssertionError("no free port in 5 tries")
 
 
 def address(server: Server, code: str | None = None) -> str:
