@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import shutil
 import signal
 import subprocess
@@ -350,9 +351,10 @@ def test_a_rooms_write_keeps_what_redis_holds_of_the_same_game_and_rewrites_anot
 # takeover in one process
 @pytest.mark.slow
 def test_an_owner_killed_mid_game_is_taken_over_and_the_players_carry_on(redis_url, tmp_path):
-    ports = free_port(), free_port()
-    servers = [Process("server", "--port", str(port), "--redis", redis_url, env_dir=tmp_path / str(port))
-               for port in ports]
+    # each on a port of its own choosing (two ports probed free one after the other can be the same)
+    servers = [Process("server", "--port", "0", "--redis", redis_url, env_dir=tmp_path / str(i))
+               for i in range(2)]
+    ports = [int(re.search(r"ws://127\.0\.0\.1:(\d+)", server.line("ws://")).group(1)) for server in servers]
     tokens = {"Ana": TokenStore(), "Bo": TokenStore()}
 
     async def first_half():
