@@ -230,8 +230,9 @@ async def test_separate_data_tabs_do_not_see_each_others_names_or_choices(web, d
         await opened.until(lambda: opened.shows("Seat 1", "Zed"), "the name typed")
         await opened.send("\x13")  # ctrl+s: start (the setup is remembered)
         await opened.until(lambda: opened.shows("Zed", "0"), "the game with Zed")
-    async with tab(server) as opened:
-        assert opened.shows("Seat 1", "Player 1") and not opened.shows("Zed")
+    async with tab(server) as opened:  # the form is drawn whole a frame or two after its first
+        await opened.until(lambda: opened.shows("Seat 1", "Player 1"), "the first seat's default name")
+        assert not opened.shows("Zed")
 
 
 @SERVED
