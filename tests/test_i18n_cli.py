@@ -273,7 +273,6 @@ def test_review_json_stays_the_same_in_malay(saved, capsys):
 
 
 @functools.cache
-@functools.cache
 def reviewed_4x4() -> tuple[GameRecord, tuple]:
     """A random 4x4 general game and its review (a few seconds of exact solving), made once for
     both tests (a review is words-free data: each test words it in its own language)."""

@@ -312,7 +312,7 @@ async def test_hosting_from_the_setup_asks_first_then_seats_the_first_person_her
     from sos_tui.app.screens.host_dialog import HostDialog
     from sos_tui.engine import GameRecord, Mode, PlayerInfo
 
-    app = on_a_game()
+    app = SosApp()  # what the setup screen's Host button does
     async with app.run_test(size=(100, 30)) as pilot:
         record = GameRecord(4, Mode.SIMPLE, (PlayerInfo("Ana"), PlayerInfo("CPU", "computer", "easy"),
                                              PlayerInfo("Bo")))
